@@ -1,0 +1,99 @@
+//! The last stage: the `xml5dom` command line.
+//!
+//! It owns argument parsing, reading inputs and printing results; the work
+//! itself is the library's. Errors of the caller's own (a missing file, a
+//! bad flag) are one line on standard error and exit status 2.
+//!
+//! ```text
+//! xml5dom tokens FILE     the token stream as JSON, in the xml5lib-tests format
+//! ```
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::Error;
+use crate::tokenizer::{tokenize, SuiteJson};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "xml5dom",
+    version,
+    about = "Load any XML, however broken, the way XML5 recovers, and show what came out."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the token stream as one JSON array in the xml5lib-tests format.
+    ///
+    /// Example: `xml5dom tokens feed.xml` prints
+    /// `[["StartTag", "feed", {}], ["Character", "\n"], ...]`, with a
+    /// "ParseError" marker wherever the input breaks the rules.
+    Tokens {
+        /// The file to read, or `-` for standard input.
+        file: PathBuf,
+    },
+}
+
+/// Runs the command line with the process's arguments.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // --help and --version land here too, on standard output.
+            let _ = error.print();
+            return if error.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("xml5dom: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<ExitCode, Error> {
+    match command {
+        Command::Tokens { file } => {
+            let text = read_text(&file)?;
+            let json = tokenize(&text, SuiteJson::default()).finish();
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(json.as_bytes())?;
+            stdout.write_all(b"\n")?;
+            stdout.flush()?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Reads a file (or standard input for `-`) as text.
+///
+/// Until the decoding stage lands, input is taken as UTF-8: a byte-order
+/// mark is dropped and malformed sequences become U+FFFD.
+fn read_text(path: &Path) -> Result<String, Error> {
+    let display = path.display().to_string();
+    let mut bytes = Vec::new();
+    let result = if display == "-" {
+        std::io::stdin().lock().read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|mut file| file.read_to_end(&mut bytes))
+    };
+    result.map_err(|source| Error::Read {
+        path: display,
+        source,
+    })?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    Ok(String::from_utf8_lossy(bytes).into_owned())
+}

@@ -1,0 +1,381 @@
+//! Parse errors (values in the output, never failures) and caller errors.
+//!
+//! Parsing never fails: every input gives a result plus a list of
+//! [`ParseError`]s, each with an [`ErrorCode`], a byte offset and a 1-based
+//! line and column. The codes are the XML5 spec's §1.2 names where it has
+//! one, and otherwise the names HTML's tokenizer uses for the same
+//! situation; `docs/conformance.md` lists them all.
+//!
+//! [`Error`] is for the caller's mistakes and the outside world (a file that
+//! cannot be read), never for the document's.
+
+use std::fmt;
+
+/// What went wrong in the input, by its spec name.
+///
+/// [`ErrorCode::as_str`] gives the kebab-case name used in messages and JSON;
+/// [`ErrorCode::message`] a sentence for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    // --- Named in the XML5 spec, §1.2 ---
+    /// `<!-->` or `<!--->`: an empty comment closed too early.
+    AbruptClosingOfEmptyComment,
+    /// `<?xml version="1?>`: a declaration value left open by `?`.
+    AbruptClosingXmlDeclaration,
+    /// `<a :b>`: an attribute name that starts with a colon.
+    ColonBeforeAttr,
+    /// End of input inside `<![CDATA[`.
+    EofInCdata,
+    /// End of input inside a comment.
+    EofInComment,
+    /// End of input inside a DOCTYPE.
+    EofInDoctype,
+    /// End of input inside a start or end tag.
+    EofInTag,
+    /// End of input inside an XML declaration.
+    EofInXmlDeclaration,
+    /// `<!` not followed by `--`, `DOCTYPE` or `[CDATA[`.
+    IncorrectlyOpenedComment,
+    /// An XML declaration that does not follow its grammar.
+    InvalidXmlDeclaration,
+    /// `<!DOCTYPEname`: no whitespace after the keyword.
+    MissingWhitespaceBeforeDoctypeName,
+    /// `<!DOCTYPE>`: no name.
+    MissingDoctypeName,
+
+    // --- Input stream (named as in HTML) ---
+    /// A control character other than tab, LF and CR (U+0001–U+0008, U+000B,
+    /// U+000E–U+001F, U+007F).
+    ControlCharacterInInputStream,
+    /// A Unicode noncharacter (U+FDD0–U+FDEF, or U+xFFFE/U+xFFFF).
+    NoncharacterInInputStream,
+    /// U+0000, which XML cannot carry; it is replaced by U+FFFD.
+    UnexpectedNullCharacter,
+
+    // --- Tags ---
+    /// `<` or `</` followed by something that cannot start a name; the
+    /// characters are kept as text.
+    InvalidFirstCharacterOfTagName,
+    /// `<` or `</` at the end of the input.
+    EofBeforeTagName,
+    /// A `/` inside a tag that is not part of `/>`.
+    UnexpectedSolidusInTag,
+    /// Something other than whitespace after an end tag's name.
+    UnexpectedCharacterAfterEndTagName,
+    /// A second attribute with the same name; it is dropped.
+    DuplicateAttribute,
+
+    // --- Processing instructions ---
+    /// `<?` followed by whitespace or the end of the input; read as a bogus
+    /// comment.
+    MissingProcessingInstructionTarget,
+    /// End of input inside a processing instruction. (The spec's §1.4.26
+    /// calls this `eof-in-cdata`, a copying slip; see docs/conformance.md.)
+    EofInProcessingInstruction,
+
+    // --- Comments ---
+    /// `<!--` inside a comment.
+    NestedComment,
+    /// A comment closed by `--!>`.
+    IncorrectlyClosedComment,
+
+    // --- Character references ---
+    /// A reference not closed by `;`.
+    MissingSemicolonAfterCharacterReference,
+    /// `&#` or `&#x` with no digits; kept as text.
+    AbsenceOfDigitsInNumericCharacterReference,
+    /// `&#0;`.
+    NullCharacterReference,
+    /// A numeric reference above U+10FFFF.
+    CharacterReferenceOutsideUnicodeRange,
+    /// A numeric reference to a surrogate (U+D800–U+DFFF).
+    SurrogateCharacterReference,
+    /// A numeric reference to a noncharacter.
+    NoncharacterCharacterReference,
+    /// A numeric reference to a control character (or to one of the
+    /// Windows-1252 codes U+0080–U+009F that are remapped).
+    ControlCharacterReference,
+    /// `&name;` where `name` is not a known reference; kept as text.
+    UnknownNamedCharacterReference,
+
+    // --- DOCTYPE (named as in HTML) ---
+    /// Something other than `PUBLIC`, `SYSTEM`, `[` or `>` after the name.
+    InvalidCharacterSequenceAfterDoctypeName,
+    /// `PUBLIC"...`: no whitespace after the keyword.
+    MissingWhitespaceAfterDoctypePublicKeyword,
+    /// `SYSTEM"...`: no whitespace after the keyword.
+    MissingWhitespaceAfterDoctypeSystemKeyword,
+    /// `PUBLIC>`: the public identifier is missing.
+    MissingDoctypePublicIdentifier,
+    /// `SYSTEM>`: the system identifier is missing.
+    MissingDoctypeSystemIdentifier,
+    /// The public identifier does not start with a quote.
+    MissingQuoteBeforeDoctypePublicIdentifier,
+    /// The system identifier does not start with a quote.
+    MissingQuoteBeforeDoctypeSystemIdentifier,
+    /// `>` inside the quoted public identifier.
+    AbruptDoctypePublicIdentifier,
+    /// `>` inside the quoted system identifier.
+    AbruptDoctypeSystemIdentifier,
+    /// The public and system identifiers are not separated by whitespace.
+    MissingWhitespaceBetweenDoctypePublicAndSystemIdentifiers,
+    /// Something other than whitespace, `[` or `>` after the system
+    /// identifier.
+    UnexpectedCharacterAfterDoctypeSystemIdentifier,
+    /// Something other than whitespace or `>` after the internal subset's `]`.
+    UnexpectedCharacterAfterDoctypeInternalSubset,
+    /// Markup that cannot belong to an internal subset (`<name`) before its
+    /// closing `]`: the DOCTYPE ends there and the markup is read as content.
+    UnterminatedDoctypeInternalSubset,
+}
+
+impl ErrorCode {
+    /// The kebab-case name of the error, as used in `xml5dom check` output
+    /// and in `docs/conformance.md`.
+    ///
+    /// ```
+    /// use xml5dom::ErrorCode;
+    /// assert_eq!(ErrorCode::EofInTag.as_str(), "eof-in-tag");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        self.describe().0
+    }
+
+    /// A one-line explanation for people.
+    ///
+    /// ```
+    /// use xml5dom::ErrorCode;
+    /// assert!(ErrorCode::DuplicateAttribute.message().contains("dropped"));
+    /// ```
+    pub fn message(self) -> &'static str {
+        self.describe().1
+    }
+
+    fn describe(self) -> (&'static str, &'static str) {
+        use ErrorCode::*;
+        match self {
+            AbruptClosingOfEmptyComment => (
+                "abrupt-closing-of-empty-comment",
+                "empty comment closed by `>` too early",
+            ),
+            AbruptClosingXmlDeclaration => (
+                "abrupt-closing-xml-declaration",
+                "XML declaration value not closed before `?`",
+            ),
+            ColonBeforeAttr => (
+                "colon-before-attr",
+                "colon before an attribute name; it is ignored",
+            ),
+            EofInCdata => ("eof-in-cdata", "end of input inside a CDATA section"),
+            EofInComment => ("eof-in-comment", "end of input inside a comment"),
+            EofInDoctype => ("eof-in-doctype", "end of input inside a DOCTYPE"),
+            EofInTag => ("eof-in-tag", "end of input inside a tag"),
+            EofInXmlDeclaration => (
+                "eof-in-xml-declaration",
+                "end of input inside the XML declaration",
+            ),
+            IncorrectlyOpenedComment => (
+                "incorrectly-opened-comment",
+                "`<!` not followed by `--`, `DOCTYPE` or `[CDATA[`; read as a comment",
+            ),
+            InvalidXmlDeclaration => ("invalid-xml-declaration", "malformed XML declaration"),
+            MissingWhitespaceBeforeDoctypeName => (
+                "missing-whitespace-before-doctype-name",
+                "no whitespace between `DOCTYPE` and the name",
+            ),
+            MissingDoctypeName => ("missing-doctype-name", "DOCTYPE without a name"),
+            ControlCharacterInInputStream => (
+                "control-character-in-input-stream",
+                "control character that XML does not allow",
+            ),
+            NoncharacterInInputStream => (
+                "noncharacter-in-input-stream",
+                "Unicode noncharacter in the input",
+            ),
+            UnexpectedNullCharacter => (
+                "unexpected-null-character",
+                "NUL character; replaced by U+FFFD",
+            ),
+            InvalidFirstCharacterOfTagName => (
+                "invalid-first-character-of-tag-name",
+                "`<` not followed by a tag name; kept as text",
+            ),
+            EofBeforeTagName => (
+                "eof-before-tag-name",
+                "end of input right after `<`; kept as text",
+            ),
+            UnexpectedSolidusInTag => (
+                "unexpected-solidus-in-tag",
+                "`/` inside a tag that is not part of `/>`",
+            ),
+            UnexpectedCharacterAfterEndTagName => (
+                "unexpected-character-after-end-tag-name",
+                "end tags take no attributes; ignored",
+            ),
+            DuplicateAttribute => (
+                "duplicate-attribute",
+                "attribute given twice; the second one is dropped",
+            ),
+            MissingProcessingInstructionTarget => (
+                "missing-processing-instruction-target",
+                "`<?` without a target; read as a comment",
+            ),
+            EofInProcessingInstruction => (
+                "eof-in-processing-instruction",
+                "end of input inside a processing instruction",
+            ),
+            NestedComment => ("nested-comment", "`<!--` inside a comment"),
+            IncorrectlyClosedComment => ("incorrectly-closed-comment", "comment closed by `--!>`"),
+            MissingSemicolonAfterCharacterReference => (
+                "missing-semicolon-after-character-reference",
+                "character reference without a closing `;`",
+            ),
+            AbsenceOfDigitsInNumericCharacterReference => (
+                "absence-of-digits-in-numeric-character-reference",
+                "`&#` without digits; kept as text",
+            ),
+            NullCharacterReference => (
+                "null-character-reference",
+                "reference to U+0000; replaced by U+FFFD",
+            ),
+            CharacterReferenceOutsideUnicodeRange => (
+                "character-reference-outside-unicode-range",
+                "reference above U+10FFFF; replaced by U+FFFD",
+            ),
+            SurrogateCharacterReference => (
+                "surrogate-character-reference",
+                "reference to a surrogate; replaced by U+FFFD",
+            ),
+            NoncharacterCharacterReference => (
+                "noncharacter-character-reference",
+                "reference to a Unicode noncharacter",
+            ),
+            ControlCharacterReference => (
+                "control-character-reference",
+                "reference to a control character",
+            ),
+            UnknownNamedCharacterReference => (
+                "unknown-named-character-reference",
+                "unknown entity reference; kept as text",
+            ),
+            InvalidCharacterSequenceAfterDoctypeName => (
+                "invalid-character-sequence-after-doctype-name",
+                "expected `PUBLIC`, `SYSTEM`, `[` or `>` after the DOCTYPE name",
+            ),
+            MissingWhitespaceAfterDoctypePublicKeyword => (
+                "missing-whitespace-after-doctype-public-keyword",
+                "no whitespace after `PUBLIC`",
+            ),
+            MissingWhitespaceAfterDoctypeSystemKeyword => (
+                "missing-whitespace-after-doctype-system-keyword",
+                "no whitespace after `SYSTEM`",
+            ),
+            MissingDoctypePublicIdentifier => (
+                "missing-doctype-public-identifier",
+                "`PUBLIC` without a public identifier",
+            ),
+            MissingDoctypeSystemIdentifier => (
+                "missing-doctype-system-identifier",
+                "`SYSTEM` without a system identifier",
+            ),
+            MissingQuoteBeforeDoctypePublicIdentifier => (
+                "missing-quote-before-doctype-public-identifier",
+                "public identifier not quoted",
+            ),
+            MissingQuoteBeforeDoctypeSystemIdentifier => (
+                "missing-quote-before-doctype-system-identifier",
+                "system identifier not quoted",
+            ),
+            AbruptDoctypePublicIdentifier => (
+                "abrupt-doctype-public-identifier",
+                "`>` inside the public identifier",
+            ),
+            AbruptDoctypeSystemIdentifier => (
+                "abrupt-doctype-system-identifier",
+                "`>` inside the system identifier",
+            ),
+            MissingWhitespaceBetweenDoctypePublicAndSystemIdentifiers => (
+                "missing-whitespace-between-doctype-public-and-system-identifiers",
+                "no whitespace between the public and system identifiers",
+            ),
+            UnexpectedCharacterAfterDoctypeSystemIdentifier => (
+                "unexpected-character-after-doctype-system-identifier",
+                "unexpected character after the system identifier; ignored",
+            ),
+            UnexpectedCharacterAfterDoctypeInternalSubset => (
+                "unexpected-character-after-doctype-internal-subset",
+                "unexpected character after the internal subset; ignored",
+            ),
+            UnterminatedDoctypeInternalSubset => (
+                "unterminated-doctype-internal-subset",
+                "internal subset not closed by `]>` before content",
+            ),
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A parse error: what ([`ErrorCode`]) and where.
+///
+/// `offset` is a byte offset into the text that was parsed; `line` and
+/// `column` are 1-based, with the column counted in characters (Unicode
+/// scalar values) and CR LF, lone CR and LF each ending one line.
+///
+/// ```
+/// use xml5dom::tokenizer::{tokenize, TokenList};
+/// use xml5dom::ErrorCode;
+///
+/// let out = tokenize("<a>\r\n<b x='1' x='2'>", TokenList::default());
+/// let err = out.errors().next().unwrap();
+/// assert_eq!(err.code, ErrorCode::DuplicateAttribute);
+/// assert_eq!((err.offset, err.line, err.column), (14, 2, 10));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParseError {
+    /// What went wrong.
+    pub code: ErrorCode,
+    /// Byte offset of the offending input (or its end, at end of input).
+    pub offset: usize,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: {}: {}",
+            self.line,
+            self.column,
+            self.code.as_str(),
+            self.code.message()
+        )
+    }
+}
+
+/// A caller error: a bad option or an unreadable input. Never raised for the
+/// content of a document.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Reading an input failed.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The path, or `-` for standard input.
+        path: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Writing output failed.
+    #[error("cannot write output: {0}")]
+    Write(#[from] std::io::Error),
+}

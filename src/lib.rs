@@ -1,0 +1,35 @@
+//! # xml5dom
+//!
+//! An XML5 parser: it loads any XML, however broken, the way the XML5 spec
+//! says to recover, reports every parse error with its position, and (in
+//! later stages) builds an arena DOM that it can write back out.
+//!
+//! The pipeline, one module per stage:
+//!
+//! 1. decoding: bytes to text (the CLI's [`cli`] reading, for now UTF-8);
+//! 2. [`tokenizer`]: text to tokens and parse errors (XML5 §1.4);
+//! 3. tree construction, DOM, serializer and queries build on the tokens.
+//!
+//! Parsing never fails: every input gives tokens plus [`ParseError`]s.
+//! Caller mistakes (an unreadable file) are [`Error`]s.
+//!
+//! ```
+//! use xml5dom::tokenizer::{tokenize, TokenList};
+//!
+//! let out = tokenize("<a x=1><b>text &amp more", TokenList::default());
+//! for error in out.errors() {
+//!     println!("{}:{}: {}", error.line, error.column, error.code);
+//! }
+//! assert_eq!(out.errors().count(), 1); // `&amp` without `;`
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod cli;
+mod error;
+mod span;
+pub mod tokenizer;
+
+pub use error::{Error, ErrorCode, ParseError};
+pub use span::Span;
