@@ -33,3 +33,8 @@ pub mod tokenizer;
 
 pub use error::{Error, ErrorCode, ParseError};
 pub use span::Span;
+
+/// Keeps the README's examples compiling and passing.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

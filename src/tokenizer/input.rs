@@ -279,7 +279,7 @@ impl Locator {
                 Position {
                     offset,
                     line: self.last.line,
-                    column: self.last.column - chars,
+                    column: self.last.column.saturating_sub(chars).max(1),
                 }
             } else {
                 advance(w, self.anchor, offset)
