@@ -1,0 +1,407 @@
+//! The `xml5dom` command line, run as a separate process.
+//!
+//! The main test shows that the binary, not just the library, passes the
+//! whole vendored xml5lib-tests tokenizer suite: for every one of its 5,863
+//! cases it writes the input to a file, runs `xml5dom tokens FILE`, and
+//! checks that the process exits with status 0, writes nothing to standard
+//! error, and prints one JSON array plus a newline that equals the case's
+//! expected output. Expectations are normalized exactly as in
+//! `tests/xml5lib.rs` (the DOCTYPE quirks field dropped, adjacent character
+//! tokens coalesced), and the two allow-listed DOCTYPE cases expect the
+//! allow-list's output instead (docs/conformance.md, "Allow-list").
+//!
+//! The smaller tests cover the rest of the command line's contract: `-` reads
+//! standard input, caller mistakes (a missing file, an unknown subcommand)
+//! give exit status 2 and a short message instead of a panic, `--help`
+//! works, and a leading UTF-8 byte-order mark is dropped.
+//!
+//! Files go into a fresh directory under [`std::env::temp_dir`], removed when
+//! the test ends (even when it fails).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+use xml5dom::tokenizer::{tokenize, SuiteJson};
+
+/// The binary under test, built by Cargo for this test run.
+const BIN: &str = env!("CARGO_BIN_EXE_xml5dom");
+
+/// How many cases run at once in the suite test.
+const WORKERS: usize = 2;
+
+/// How many failures the suite test prints in full.
+const SHOWN_FAILURES: usize = 5;
+
+/// Cases the suite gets wrong for XML, with the output xml5dom gives
+/// instead; the same list as in `tests/xml5lib.rs`, explained in
+/// docs/conformance.md ("Allow-list").
+const ALLOW_LIST: &[(&str, &str, &str)] = &[
+    (
+        "doctype.test",
+        "<!DOCTYPE a[",
+        r#"["ParseError", ["DOCTYPE", "a", null, null]]"#,
+    ),
+    (
+        "doctype.test",
+        "<!DOCTYPEa[",
+        r#"["ParseError", "ParseError", ["DOCTYPE", "a", null, null]]"#,
+    ),
+];
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+
+/// A directory of its own under the system temporary directory, removed
+/// with everything in it when dropped.
+struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    /// Creates a new, empty directory whose name includes `label`, the
+    /// process id and a per-process counter, so that concurrent tests (and
+    /// concurrent test runs) never share one.
+    fn new(label: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let base = std::env::temp_dir();
+        loop {
+            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+            let path = base.join(format!("xml5dom-cli-{label}-{}-{n}", std::process::id()));
+            // `create_dir`, not `create_dir_all`: it fails if the directory is
+            // already there, which is what makes it ours alone.
+            match std::fs::create_dir(&path) {
+                Ok(()) => return TempDir { path },
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => panic!("cannot create {}: {e}", path.display()),
+            }
+        }
+    }
+
+    /// Writes `contents` to the file `name` in the directory and returns its
+    /// path.
+    fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path.join(name);
+        std::fs::write(&path, contents)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// Runs the binary with `args` and no standard input.
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"))
+}
+
+/// Runs `xml5dom tokens PATH`.
+fn run_tokens(path: &Path) -> Output {
+    Command::new(BIN)
+        .arg("tokens")
+        .arg(path)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"))
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("standard output is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// What the library prints for `input`, as `xml5dom tokens` should print it:
+/// the JSON array and a newline.
+fn library_output(input: &str) -> String {
+    tokenize(input, SuiteJson::default()).finish() + "\n"
+}
+
+// ---------------------------------------------------------------------------
+// The suite, loaded and normalized as in tests/xml5lib.rs
+// ---------------------------------------------------------------------------
+
+struct Case {
+    file: String,
+    description: String,
+    input: String,
+    /// The normalized expected output (the allow-list's for its cases).
+    expected: Value,
+}
+
+fn suite_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/xml5lib-tests/tokenizer")
+}
+
+fn load_cases() -> Vec<Case> {
+    let mut files: Vec<_> = std::fs::read_dir(suite_dir())
+        .expect("the vendored suite is present")
+        .map(|entry| entry.expect("readable directory").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "test"))
+        .collect();
+    files.sort();
+    let mut cases = Vec::new();
+    for path in files {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("readable suite file");
+        let json: Value = serde_json::from_str(&text).expect("valid JSON");
+        for test in json["tests"].as_array().expect("a tests array") {
+            let input = test["input"].as_str().expect("string input").to_owned();
+            let expected = expectation(&file, &input, &test["output"]);
+            cases.push(Case {
+                description: test["description"].as_str().unwrap_or("").to_owned(),
+                file: file.clone(),
+                input,
+                expected,
+            });
+        }
+    }
+    cases
+}
+
+/// The expected output for a case: the allow-list's, or else the suite's,
+/// normalized.
+fn expectation(file: &str, input: &str, output: &Value) -> Value {
+    for (listed_file, listed_input, ours) in ALLOW_LIST {
+        if *listed_file == file && *listed_input == input {
+            return serde_json::from_str(ours).expect("valid allow-list JSON");
+        }
+    }
+    normalize(output)
+}
+
+/// Drops the fifth DOCTYPE field (HTML's quirks flag; see
+/// docs/conformance.md) and coalesces adjacent character tokens.
+fn normalize(output: &Value) -> Value {
+    let mut tokens: Vec<Value> = Vec::new();
+    for token in output.as_array().expect("an output array") {
+        let mut token = token.clone();
+        if let Some(fields) = token.as_array_mut() {
+            if fields[0] == "DOCTYPE" && fields.len() == 5 {
+                fields.pop();
+            }
+            if fields[0] == "Character" {
+                if let Some(previous) = tokens.last_mut().and_then(Value::as_array_mut) {
+                    if previous[0] == "Character" {
+                        let joined = format!(
+                            "{}{}",
+                            previous[1].as_str().unwrap_or(""),
+                            fields[1].as_str().unwrap_or("")
+                        );
+                        previous[1] = Value::String(joined);
+                        continue;
+                    }
+                }
+            }
+        }
+        tokens.push(token);
+    }
+    Value::Array(tokens)
+}
+
+/// Runs one case through the binary; `Err` says what was wrong.
+fn check_case(dir: &TempDir, index: usize, case: &Case) -> Result<(), String> {
+    let path = dir.write(&format!("case-{index}.xml"), &case.input);
+    let output = run_tokens(&path);
+    // The file is only needed for the run; drop it to keep the directory
+    // small (the directory itself goes when the test ends).
+    let _ = std::fs::remove_file(&path);
+
+    let mut problems = Vec::new();
+    if !output.status.success() {
+        problems.push(format!("exit status {}", output.status));
+    }
+    if !output.stderr.is_empty() {
+        problems.push(format!("standard error: {:?}", stderr(&output)));
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    match text.strip_suffix('\n') {
+        None => problems.push("standard output does not end with a newline".to_owned()),
+        Some(json) => match serde_json::from_str::<Value>(json) {
+            Err(e) => problems.push(format!("standard output is not JSON ({e})")),
+            Ok(got) if got != case.expected => problems.push("wrong tokens".to_owned()),
+            Ok(_) => {}
+        },
+    }
+    // Beyond equal JSON, the text itself is the library's, laid out as the
+    // suite's files are.
+    if problems.is_empty() && text != library_output(&case.input) {
+        problems.push("text differs from the library's SuiteJson output".to_owned());
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "{} {:?}: {}\n  input:    {}\n  expected: {}\n  got:      {}",
+        case.file,
+        case.description,
+        problems.join("; "),
+        serde_json::to_string(&case.input).unwrap(),
+        case.expected,
+        text.trim_end(),
+    ))
+}
+
+// ---------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------
+
+/// Every case of the suite, through `xml5dom tokens FILE`.
+#[test]
+fn tokens_prints_the_expected_output_for_every_suite_case() {
+    let cases = load_cases();
+    assert_eq!(cases.len(), 5863, "the suite has 5,863 tokenizer cases");
+
+    let dir = TempDir::new("suite");
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..WORKERS {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(case) = cases.get(index) else { break };
+                if let Err(message) = check_case(&dir, index, case) {
+                    failures.lock().unwrap().push((index, message));
+                }
+            });
+        }
+    });
+
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    if !failures.is_empty() {
+        for (_, message) in failures.iter().take(SHOWN_FAILURES) {
+            eprintln!("FAIL {message}");
+        }
+        panic!(
+            "{} of {} suite cases failed through `xml5dom tokens FILE` (first {} shown above)",
+            failures.len(),
+            cases.len(),
+            failures.len().min(SHOWN_FAILURES)
+        );
+    }
+}
+
+/// `xml5dom tokens -` reads standard input, and prints what it would for
+/// the same text in a file.
+#[test]
+fn tokens_reads_standard_input_for_a_dash() {
+    let input = "<a x='1'>é<!--c--></>";
+    let mut child = Command::new(BIN)
+        .args(["tokens", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .expect("the child reads its standard input");
+    let output = child.wait_with_output().expect("the child finishes");
+
+    assert_eq!(stderr(&output), "");
+    assert!(output.status.success(), "exit status {}", output.status);
+    assert_eq!(
+        stdout(&output),
+        "[[\"StartTag\", \"a\", {\"x\": \"1\"}], [\"Character\", \"\\u00e9\"], \
+         [\"Comment\", \"c\"], [\"ShortTag\", \"\"]]\n"
+    );
+
+    let dir = TempDir::new("stdin");
+    let from_file = run_tokens(&dir.write("same.xml", input));
+    assert_eq!(stdout(&from_file), stdout(&output));
+}
+
+/// A file that does not exist is the caller's mistake: exit status 2 and one
+/// line on standard error naming the file, not a panic.
+#[test]
+fn a_missing_file_gives_status_2_and_one_line() {
+    let dir = TempDir::new("missing");
+    let path = dir.path.join("no-such-file.xml");
+    let output = Command::new(BIN)
+        .arg("tokens")
+        .arg(&path)
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
+
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "stderr: {message}");
+    assert_eq!(stdout(&output), "");
+    assert!(
+        message.ends_with('\n') && message.lines().count() == 1,
+        "expected one line on standard error, got {message:?}"
+    );
+    assert!(
+        message.contains(&path.display().to_string()),
+        "the message names the file: {message:?}"
+    );
+    for word in ["panicked", "backtrace", "RUST_BACKTRACE"] {
+        assert!(!message.contains(word), "looks like a panic: {message:?}");
+    }
+}
+
+/// An unknown subcommand, or none, is a usage error: exit status 2.
+#[test]
+fn a_bad_subcommand_gives_status_2() {
+    for args in [&["frobnicate", "x.xml"][..], &[], &["tokens"]] {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(2), "xml5dom {args:?}");
+        assert_eq!(stdout(&output), "", "xml5dom {args:?}");
+        assert!(!output.stderr.is_empty(), "xml5dom {args:?}: no message");
+        assert!(
+            !stderr(&output).contains("panicked"),
+            "xml5dom {args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+/// `--help` succeeds and lists the `tokens` subcommand.
+#[test]
+fn help_exits_0_and_mentions_tokens() {
+    let output = run(&["--help"]);
+    assert!(output.status.success(), "exit status {}", output.status);
+    assert_eq!(stderr(&output), "");
+    assert!(
+        stdout(&output).contains("tokens"),
+        "help text: {}",
+        stdout(&output)
+    );
+}
+
+/// A UTF-8 byte-order mark at the start of a file is dropped before
+/// tokenizing: the output is the same as for the file without it.
+#[test]
+fn a_leading_byte_order_mark_is_dropped() {
+    let dir = TempDir::new("bom");
+    let text = "<?xml version=\"1.0\"?><a b='c'>d&amp;e</a>";
+    let plain = run_tokens(&dir.write("plain.xml", text));
+    let with_bom = run_tokens(&dir.write("bom.xml", format!("\u{FEFF}{text}")));
+
+    for output in [&plain, &with_bom] {
+        assert!(output.status.success(), "exit status {}", output.status);
+        assert_eq!(stderr(output), "");
+    }
+    assert_eq!(stdout(&with_bom), stdout(&plain));
+    assert_eq!(stdout(&plain), library_output(text));
+}
