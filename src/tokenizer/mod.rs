@@ -1224,9 +1224,16 @@ impl<S: TokenSink> Tokenizer<S> {
                     self.emit_declaration(w, end);
                 }
                 Some(_) => {
-                    // Spec: reprocess in the PI data state; the `?` is not
-                    // data (the suite's `<?xml ?m?>` gives data "m").
-                    let end = self.declaration.question_mark;
+                    // Spec: reprocess in the PI data state, dropping the `?`
+                    // (the suite's `<?xml ?m?>` gives data "m"). Once a
+                    // declaration has started, its fallback PI keeps all of
+                    // its text, the `?` included.
+                    let question_mark = self.declaration.question_mark;
+                    let end = if self.declaration.started {
+                        question_mark + 1
+                    } else {
+                        question_mark
+                    };
                     self.declaration_error(w, end);
                 }
             },
