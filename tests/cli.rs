@@ -24,6 +24,9 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+mod common;
+
+use common::{load_cases, Case};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 use xml5dom::tokenizer::{tokenize, SuiteJson};
@@ -36,22 +39,6 @@ const WORKERS: usize = 2;
 
 /// How many failures the suite test prints in full.
 const SHOWN_FAILURES: usize = 5;
-
-/// Cases the suite gets wrong for XML, with the output xml5dom gives
-/// instead; the same list as in `tests/xml5lib.rs`, explained in
-/// docs/conformance.md ("Allow-list").
-const ALLOW_LIST: &[(&str, &str, &str)] = &[
-    (
-        "doctype.test",
-        "<!DOCTYPE a[",
-        r#"["ParseError", ["DOCTYPE", "a", null, null]]"#,
-    ),
-    (
-        "doctype.test",
-        "<!DOCTYPEa[",
-        r#"["ParseError", "ParseError", ["DOCTYPE", "a", null, null]]"#,
-    ),
-];
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -130,88 +117,6 @@ fn stderr(output: &Output) -> String {
 /// the JSON array and a newline.
 fn library_output(input: &str) -> String {
     tokenize(input, SuiteJson::default()).finish() + "\n"
-}
-
-// ---------------------------------------------------------------------------
-// The suite, loaded and normalized as in tests/xml5lib.rs
-// ---------------------------------------------------------------------------
-
-struct Case {
-    file: String,
-    description: String,
-    input: String,
-    /// The normalized expected output (the allow-list's for its cases).
-    expected: Value,
-}
-
-fn suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/xml5lib-tests/tokenizer")
-}
-
-fn load_cases() -> Vec<Case> {
-    let mut files: Vec<_> = std::fs::read_dir(suite_dir())
-        .expect("the vendored suite is present")
-        .map(|entry| entry.expect("readable directory").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "test"))
-        .collect();
-    files.sort();
-    let mut cases = Vec::new();
-    for path in files {
-        let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&path).expect("readable suite file");
-        let json: Value = serde_json::from_str(&text).expect("valid JSON");
-        for test in json["tests"].as_array().expect("a tests array") {
-            let input = test["input"].as_str().expect("string input").to_owned();
-            let expected = expectation(&file, &input, &test["output"]);
-            cases.push(Case {
-                description: test["description"].as_str().unwrap_or("").to_owned(),
-                file: file.clone(),
-                input,
-                expected,
-            });
-        }
-    }
-    cases
-}
-
-/// The expected output for a case: the allow-list's, or else the suite's,
-/// normalized.
-fn expectation(file: &str, input: &str, output: &Value) -> Value {
-    for (listed_file, listed_input, ours) in ALLOW_LIST {
-        if *listed_file == file && *listed_input == input {
-            return serde_json::from_str(ours).expect("valid allow-list JSON");
-        }
-    }
-    normalize(output)
-}
-
-/// Drops the fifth DOCTYPE field (HTML's quirks flag; see
-/// docs/conformance.md) and coalesces adjacent character tokens.
-fn normalize(output: &Value) -> Value {
-    let mut tokens: Vec<Value> = Vec::new();
-    for token in output.as_array().expect("an output array") {
-        let mut token = token.clone();
-        if let Some(fields) = token.as_array_mut() {
-            if fields[0] == "DOCTYPE" && fields.len() == 5 {
-                fields.pop();
-            }
-            if fields[0] == "Character" {
-                if let Some(previous) = tokens.last_mut().and_then(Value::as_array_mut) {
-                    if previous[0] == "Character" {
-                        let joined = format!(
-                            "{}{}",
-                            previous[1].as_str().unwrap_or(""),
-                            fields[1].as_str().unwrap_or("")
-                        );
-                        previous[1] = Value::String(joined);
-                        continue;
-                    }
-                }
-            }
-        }
-        tokens.push(token);
-    }
-    Value::Array(tokens)
 }
 
 /// Runs one case through the binary; `Err` says what was wrong.

@@ -8,91 +8,13 @@
 //! This target runs without libtest (`harness = false` in Cargo.toml) so that
 //! the summary lines are always shown.
 
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod common;
+
+use common::{load_cases, Case, ALLOW_LIST};
 use serde_json::Value;
 use xml5dom::tokenizer::{tokenize, SuiteJson, Tokenizer};
-
-/// Cases the suite gets wrong for XML, with the output xml5dom gives
-/// instead. Each is explained in docs/conformance.md ("Allow-list"); the
-/// harness checks that xml5dom still gives exactly the output listed here.
-const ALLOW_LIST: &[(&str, &str, &str)] = &[
-    (
-        "doctype.test",
-        "<!DOCTYPE a[",
-        r#"["ParseError", ["DOCTYPE", "a", null, null]]"#,
-    ),
-    (
-        "doctype.test",
-        "<!DOCTYPEa[",
-        r#"["ParseError", "ParseError", ["DOCTYPE", "a", null, null]]"#,
-    ),
-];
-
-struct Case {
-    file: String,
-    description: String,
-    input: String,
-    expected: Value,
-}
-
-fn suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/xml5lib-tests/tokenizer")
-}
-
-fn load_cases() -> Vec<Case> {
-    let mut files: Vec<_> = std::fs::read_dir(suite_dir())
-        .expect("the vendored suite is present")
-        .map(|entry| entry.expect("readable directory").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "test"))
-        .collect();
-    files.sort();
-    let mut cases = Vec::new();
-    for path in files {
-        let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&path).expect("readable suite file");
-        let json: Value = serde_json::from_str(&text).expect("valid JSON");
-        for test in json["tests"].as_array().expect("a tests array") {
-            cases.push(Case {
-                file: file.clone(),
-                description: test["description"].as_str().unwrap_or("").to_owned(),
-                input: test["input"].as_str().expect("string input").to_owned(),
-                expected: normalize(&test["output"]),
-            });
-        }
-    }
-    cases
-}
-
-/// Drops the fifth DOCTYPE field (HTML's quirks flag; see
-/// docs/conformance.md) and coalesces adjacent character tokens.
-fn normalize(output: &Value) -> Value {
-    let mut tokens: Vec<Value> = Vec::new();
-    for token in output.as_array().expect("an output array") {
-        let mut token = token.clone();
-        if let Some(fields) = token.as_array_mut() {
-            if fields[0] == "DOCTYPE" && fields.len() == 5 {
-                fields.pop();
-            }
-            if fields[0] == "Character" {
-                if let Some(previous) = tokens.last_mut().and_then(Value::as_array_mut) {
-                    if previous[0] == "Character" {
-                        let joined = format!(
-                            "{}{}",
-                            previous[1].as_str().unwrap_or(""),
-                            fields[1].as_str().unwrap_or("")
-                        );
-                        previous[1] = Value::String(joined);
-                        continue;
-                    }
-                }
-            }
-        }
-        tokens.push(token);
-    }
-    Value::Array(tokens)
-}
 
 fn parse(json: &str) -> Value {
     serde_json::from_str(json)
@@ -118,16 +40,6 @@ fn boundaries(input: &str) -> impl Iterator<Item = usize> + '_ {
         .chain(std::iter::once(input.len()))
 }
 
-/// The expected output for a case: the suite's, or the allow-list's.
-fn expectation(case: &Case) -> (Value, bool) {
-    for (file, input, ours) in ALLOW_LIST {
-        if *file == case.file && *input == case.input {
-            return (parse(ours), true);
-        }
-    }
-    (case.expected.clone(), false)
-}
-
 struct Tally {
     passed: usize,
     failed: usize,
@@ -146,9 +58,9 @@ impl Tally {
     }
 
     fn record(&mut self, case: &Case, how: &str, got: &str) {
-        let (expected, allowed) = expectation(case);
-        if parse(got) == expected {
-            if allowed {
+        let expected = &case.expected;
+        if parse(got) == *expected {
+            if case.allowed {
                 self.allowed += 1;
             } else {
                 self.passed += 1;
@@ -205,7 +117,7 @@ fn main() -> ExitCode {
         let mut failure = None;
         for at in boundaries(&case.input) {
             let got = run_chunks([&case.input[..at], &case.input[at..]]);
-            if parse(&got) != expectation(case).0 {
+            if parse(&got) != case.expected {
                 failure = Some((at, got));
                 break;
             }
