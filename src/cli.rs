@@ -6,6 +6,8 @@
 //!
 //! ```text
 //! xml5dom tokens FILE     the token stream as JSON, in the xml5lib-tests format
+//! xml5dom tree FILE       the tree, in the xml5lib-tests #document format
+//! xml5dom check FILE      every parse error as path:line:column: code: message
 //! ```
 
 use std::io::{Read, Write};
@@ -16,6 +18,7 @@ use clap::{Parser, Subcommand};
 
 use crate::error::Error;
 use crate::tokenizer::{tokenize, SuiteJson};
+use crate::Document;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -36,6 +39,22 @@ enum Command {
     /// `[["StartTag", "feed", {}], ["Character", "\n"], ...]`, with a
     /// "ParseError" marker wherever the input breaks the rules.
     Tokens {
+        /// The file to read, or `-` for standard input.
+        file: PathBuf,
+    },
+    /// Print the document tree in the xml5lib-tests `#document` format.
+    ///
+    /// Example: `xml5dom tree feed.xml` prints `| <feed>`, then its
+    /// attributes and children indented two spaces per level.
+    Tree {
+        /// The file to read, or `-` for standard input.
+        file: PathBuf,
+    },
+    /// Print every parse error as `path:line:column: code: message`.
+    ///
+    /// Exits with status 0 when the file has no errors and 1 when it has.
+    /// Example: `xml5dom check feed.xml`.
+    Check {
         /// The file to read, or `-` for standard input.
         file: PathBuf,
     },
@@ -74,6 +93,34 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             stdout.write_all(b"\n")?;
             stdout.flush()?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Tree { file } => {
+            let doc = Document::parse(&read_text(&file)?);
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(doc.to_tree_dump().as_bytes())?;
+            stdout.flush()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { file } => {
+            let doc = Document::parse(&read_text(&file)?);
+            let path = file.display();
+            let mut stdout = std::io::stdout().lock();
+            for error in doc.errors() {
+                writeln!(
+                    stdout,
+                    "{path}:{}:{}: {}: {}",
+                    error.line,
+                    error.column,
+                    error.code,
+                    error.code.message()
+                )?;
+            }
+            stdout.flush()?;
+            Ok(if doc.errors().is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
     }
 }

@@ -128,6 +128,37 @@ pub enum ErrorCode {
     /// Markup that cannot belong to an internal subset (`<name`) before its
     /// closing `]`: the DOCTYPE ends there and the markup is read as content.
     UnterminatedDoctypeInternalSubset,
+
+    // --- Tree construction (§1.5) ---
+    /// Text, a reference or CDATA before or after the root element; dropped.
+    TextOutsideRootElement,
+    /// An end tag before or after the root element; ignored.
+    EndTagOutsideRootElement,
+    /// A start or empty tag after the root element; ignored.
+    ElementAfterRootElement,
+    /// A DOCTYPE after the first one or after the root started; ignored.
+    MisplacedDoctype,
+    /// An XML declaration that is not at the very start; kept as a PI.
+    MisplacedXmlDeclaration,
+    /// The input has no root element.
+    MissingRootElement,
+    /// An end tag that closes more than the current element.
+    MismatchedEndTag,
+    /// An end tag with no open element of that name; ignored.
+    StrayEndTag,
+    /// The end of the input with elements still open.
+    EofInElement,
+
+    // --- Namespaces ---
+    /// A prefix with no namespace bound to it.
+    UnboundNamespacePrefix,
+    /// A namespace declaration that Namespaces in XML forbids.
+    InvalidNamespaceDeclaration,
+    /// A name with a colon that is not a valid qualified name.
+    InvalidQualifiedName,
+    /// Two attributes with the same namespace and local name; the second is
+    /// dropped.
+    DuplicateNamespacedAttribute,
 }
 
 impl ErrorCode {
@@ -311,6 +342,52 @@ impl ErrorCode {
                 "unterminated-doctype-internal-subset",
                 "internal subset not closed by `]>` before content",
             ),
+            TextOutsideRootElement => (
+                "text-outside-root-element",
+                "text outside the root element; dropped",
+            ),
+            EndTagOutsideRootElement => (
+                "end-tag-outside-root-element",
+                "end tag outside the root element; ignored",
+            ),
+            ElementAfterRootElement => (
+                "element-after-root-element",
+                "element after the root element; ignored",
+            ),
+            MisplacedDoctype => ("misplaced-doctype", "DOCTYPE not before the root; ignored"),
+            MisplacedXmlDeclaration => (
+                "misplaced-xml-declaration",
+                "XML declaration not at the start; kept as a processing instruction",
+            ),
+            MissingRootElement => ("missing-root-element", "no root element"),
+            MismatchedEndTag => (
+                "mismatched-end-tag",
+                "end tag does not match the current element; the elements inside it are closed",
+            ),
+            StrayEndTag => (
+                "stray-end-tag",
+                "end tag for an element that is not open; ignored",
+            ),
+            EofInElement => (
+                "eof-in-element",
+                "end of input with elements still open; they are closed",
+            ),
+            UnboundNamespacePrefix => (
+                "unbound-namespace-prefix",
+                "namespace prefix not declared; the name keeps no namespace",
+            ),
+            InvalidNamespaceDeclaration => (
+                "invalid-namespace-declaration",
+                "forbidden namespace declaration; kept as a plain attribute",
+            ),
+            InvalidQualifiedName => (
+                "invalid-qualified-name",
+                "name with a misplaced colon; not namespace-resolved",
+            ),
+            DuplicateNamespacedAttribute => (
+                "duplicate-namespaced-attribute",
+                "attribute repeats another's namespace and local name; dropped",
+            ),
         }
     }
 }
@@ -378,4 +455,8 @@ pub enum Error {
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Write(#[from] std::io::Error),
+    /// A tree edit that cannot be done: the node was removed, the edit would
+    /// make a cycle, or the node cannot hold (or be) what was asked.
+    #[error("invalid edit: {0}")]
+    InvalidEdit(&'static str),
 }

@@ -27,10 +27,16 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod dom;
 mod error;
 mod span;
 pub mod tokenizer;
+mod tree_builder;
 
+pub use dom::{
+    Attribute, Attributes, Document, Edge, Node, NodeId, NodeType, XmlDeclaration, XMLNS_NAMESPACE,
+    XML_NAMESPACE,
+};
 pub use error::{Error, ErrorCode, ParseError};
 pub use span::Span;
 

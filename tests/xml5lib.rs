@@ -12,9 +12,10 @@ use std::process::ExitCode;
 
 mod common;
 
-use common::{load_cases, Case, ALLOW_LIST};
+use common::{error_lines, load_cases, load_tree_cases, Case, TreeCase, ALLOW_LIST};
 use serde_json::Value;
 use xml5dom::tokenizer::{tokenize, SuiteJson, Tokenizer};
+use xml5dom::Document;
 
 fn parse(json: &str) -> Value {
     serde_json::from_str(json)
@@ -132,14 +133,63 @@ fn main() -> ExitCode {
         single.record(case, "one character at a time", &got);
     }
 
+    let suite_trees = load_tree_cases("tests/xml5lib-tests/tree-construction");
+    assert_eq!(
+        suite_trees.len(),
+        36,
+        "the suite has 36 tree-construction cases"
+    );
+    let own_trees = load_tree_cases("tests/tree-construction");
+    let (suite_passed, suite_failed) = run_tree_cases(&suite_trees);
+    let (own_passed, own_failed) = run_tree_cases(&own_trees);
+
     let ok = [
         whole.report("xml5lib tokenizer"),
         split.report("xml5lib tokenizer, split in two at every character boundary"),
         single.report("xml5lib tokenizer, fed one character at a time"),
     ];
+    println!("xml5lib tree-construction: {suite_passed} passed, {suite_failed} failed");
+    println!(
+        "tree-construction, suite and own cases: {} passed, {} failed ({} from the suite, {} of our own in tests/tree-construction)",
+        suite_passed + own_passed,
+        suite_failed + own_failed,
+        suite_trees.len(),
+        own_trees.len()
+    );
+    let ok = [ok[0], ok[1], ok[2], suite_failed == 0, own_failed == 0];
     if ok.iter().all(|&ok| ok) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// Parses each case and compares the `#document` dump and, where the case
+/// has an `#errors` section, the errors (`OFFSET: code`, or just `code`).
+fn run_tree_cases(cases: &[TreeCase]) -> (usize, usize) {
+    let (mut passed, mut failed) = (0, 0);
+    for case in cases {
+        let doc = Document::parse(&case.data);
+        let dump = doc.to_tree_dump();
+        let got_errors = error_lines(doc.errors());
+        let errors_match = case.errors.as_ref().is_none_or(|expected| {
+            expected.len() == got_errors.len()
+                && expected.iter().zip(&got_errors).all(|(want, got)| {
+                    // A bare code checks the code only.
+                    want == got || got.split_once(": ").is_some_and(|(_, code)| code == want)
+                })
+        });
+        if dump == case.document && errors_match {
+            passed += 1;
+            continue;
+        }
+        failed += 1;
+        if failed <= 20 {
+            eprintln!(
+                "FAIL {}:{}\n  data:\n{}\n  expected document:\n{}  got document:\n{}  expected errors: {:?}\n  got errors:      {:?}",
+                case.file, case.line, case.data, case.document, dump, case.errors, got_errors
+            );
+        }
+    }
+    (passed, failed)
 }

@@ -104,3 +104,100 @@ pub fn normalize(output: &Value) -> Value {
     }
     Value::Array(tokens)
 }
+
+/// One case of a tree-construction `.dat` file.
+pub struct TreeCase {
+    /// The file it comes from, e.g. `namespace.dat`.
+    pub file: String,
+    /// Its 1-based line in the file.
+    pub line: usize,
+    pub data: String,
+    /// The `#errors` lines, when the case has that section (the suite's own
+    /// files do not).
+    pub errors: Option<Vec<String>>,
+    /// The `#document` section, each line ending in a newline.
+    pub document: String,
+}
+
+/// The cases of every `.dat` file in `dir` (relative to the crate), in file
+/// order.
+pub fn load_tree_cases(dir: &str) -> Vec<TreeCase> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("readable directory").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "dat"))
+        .collect();
+    files.sort();
+    let mut cases = Vec::new();
+    for path in files {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("readable .dat file");
+        cases.extend(parse_dat(&file, &text));
+    }
+    cases
+}
+
+/// Splits a `.dat` file into cases: `#data` lines up to `#errors` or
+/// `#document`, error lines up to `#document`, then dump lines up to a blank
+/// line followed by `#data` (or the end of the file).
+pub fn parse_dat(file: &str, text: &str) -> Vec<TreeCase> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut cases = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i] != "#data" {
+            i += 1;
+            continue;
+        }
+        let line = i + 1;
+        i += 1;
+        let mut data = Vec::new();
+        while i < lines.len() && lines[i] != "#errors" && lines[i] != "#document" {
+            data.push(lines[i]);
+            i += 1;
+        }
+        let mut errors = None;
+        if i < lines.len() && lines[i] == "#errors" {
+            i += 1;
+            let mut list = Vec::new();
+            while i < lines.len() && lines[i] != "#document" {
+                if !lines[i].is_empty() {
+                    list.push(lines[i].to_owned());
+                }
+                i += 1;
+            }
+            errors = Some(list);
+        }
+        assert!(i < lines.len(), "{file}:{line}: no #document section");
+        i += 1;
+        let mut document = Vec::new();
+        while i < lines.len() && !(lines[i].is_empty() && lines.get(i + 1) == Some(&"#data")) {
+            document.push(lines[i]);
+            i += 1;
+        }
+        while document.last() == Some(&"") {
+            document.pop();
+        }
+        let mut dump = document.join("\n");
+        if !dump.is_empty() {
+            dump.push('\n');
+        }
+        cases.push(TreeCase {
+            file: file.to_owned(),
+            line,
+            data: data.join("\n"),
+            errors,
+            document: dump,
+        });
+    }
+    cases
+}
+
+/// The errors of a parse in the `.dat` `#errors` form, `OFFSET: code`.
+pub fn error_lines(errors: &[xml5dom::ParseError]) -> Vec<String> {
+    errors
+        .iter()
+        .map(|e| format!("{}: {}", e.offset, e.code))
+        .collect()
+}

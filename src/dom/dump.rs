@@ -1,0 +1,122 @@
+//! The tree as the xml5lib-tests `#document` dump, as printed by
+//! `xml5dom tree`.
+
+use super::node::{Edge, Node, NodeType};
+use super::Document;
+
+impl Document {
+    /// The tree in the `#document` format of the xml5lib-tests suite: one
+    /// `| `-prefixed line per node, two more spaces per level, attributes on
+    /// their own lines sorted by local name (then qualified name), namespaced
+    /// names as `{uri}prefix:local`, text in quotes, `<!-- data -->`,
+    /// `<?target data?>` and `<!DOCTYPE name "public" "system">`.
+    ///
+    /// Whitespace text directly under the document is kept in the tree for
+    /// the round trip but not printed: it is not part of the XML information
+    /// set (docs/conformance.md).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a xmlns='urn:x' b='1'>hi<!--c--></a>");
+    /// assert_eq!(doc.to_tree_dump(), "\
+    /// | <{urn:x}a>
+    /// |   b=\"1\"
+    /// |   {http://www.w3.org/2000/xmlns/}xmlns=\"urn:x\"
+    /// |   \"hi\"
+    /// |   <!-- c -->
+    /// ");
+    /// ```
+    pub fn to_tree_dump(&self) -> String {
+        let mut out = String::new();
+        let mut depth = 0usize;
+        for edge in self.root().traverse() {
+            match edge {
+                Edge::Open(node) if node.is_document() => {}
+                Edge::Close(node) if node.is_document() => {}
+                Edge::Open(node) => {
+                    let printed = !(node.is_text()
+                        && node.parent().is_some_and(|p| p.is_document())
+                        && node.text().is_some_and(|t| t.chars().all(is_xml_space)));
+                    if printed {
+                        write_node(&mut out, node, depth);
+                    }
+                    depth += 1;
+                }
+                Edge::Close(_) => depth -= 1,
+            }
+        }
+        out
+    }
+}
+
+fn is_xml_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
+fn line(out: &mut String, depth: usize) {
+    out.push_str("| ");
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+}
+
+fn push_name(out: &mut String, namespace: Option<&str>, qualified: &str) {
+    if let Some(uri) = namespace {
+        out.push('{');
+        out.push_str(uri);
+        out.push('}');
+    }
+    out.push_str(qualified);
+}
+
+fn write_node(out: &mut String, node: Node<'_>, depth: usize) {
+    line(out, depth);
+    match node.node_type() {
+        NodeType::Element => {
+            out.push('<');
+            push_name(out, node.namespace(), node.name());
+            out.push_str(">\n");
+            let mut attributes: Vec<_> = node.attributes().collect();
+            attributes.sort_by(|a, b| (a.local_name(), a.name()).cmp(&(b.local_name(), b.name())));
+            for attribute in attributes {
+                line(out, depth + 1);
+                push_name(out, attribute.namespace(), attribute.name());
+                out.push_str("=\"");
+                out.push_str(attribute.value());
+                out.push_str("\"\n");
+            }
+        }
+        NodeType::Text => {
+            out.push('"');
+            out.push_str(node.text().unwrap_or(""));
+            out.push_str("\"\n");
+        }
+        NodeType::Comment => {
+            out.push_str("<!-- ");
+            out.push_str(node.text().unwrap_or(""));
+            out.push_str(" -->\n");
+        }
+        NodeType::ProcessingInstruction => {
+            out.push_str("<?");
+            out.push_str(node.name());
+            out.push(' ');
+            out.push_str(node.text().unwrap_or(""));
+            out.push_str("?>\n");
+        }
+        NodeType::Doctype => {
+            out.push_str("<!DOCTYPE ");
+            out.push_str(node.name());
+            let public = node.public_id().unwrap_or("");
+            let system = node.system_id().unwrap_or("");
+            if !public.is_empty() || !system.is_empty() {
+                out.push_str(" \"");
+                out.push_str(public);
+                out.push_str("\" \"");
+                out.push_str(system);
+                out.push('"');
+            }
+            out.push_str(">\n");
+        }
+        NodeType::Document => {}
+    }
+}

@@ -1,0 +1,423 @@
+//! Editing the tree. Every edit takes `&mut Document` and [`NodeId`]s, keeps
+//! the parent and sibling links consistent, and reports what it cannot do as
+//! [`Error::InvalidEdit`] instead of panicking.
+
+use super::{AttributeData, Document, NameId, NodeData, NodeId, NodeKind, NsId, XMLNS_NS, XML_NS};
+use crate::error::Error;
+
+type Result<T> = std::result::Result<T, Error>;
+
+impl Document {
+    fn new_node(&mut self, kind: NodeKind) -> NodeId {
+        NodeId(self.arena.new_node(NodeData { kind, span: None }))
+    }
+
+    fn live(&self, id: NodeId) -> Result<indextree::NodeId> {
+        match self.arena.get(id.0) {
+            Some(node) if !node.is_removed() => Ok(id.0),
+            _ => Err(Error::InvalidEdit("the node was removed")),
+        }
+    }
+
+    fn kind_mut(&mut self, id: NodeId) -> Result<&mut NodeKind> {
+        let id = self.live(id)?;
+        Ok(&mut self.arena[id].get_mut().kind)
+    }
+
+    /// Resolves `qualified` at `scope` (an element, or `None` for no scope):
+    /// a prefix through the declarations in scope, no prefix to the default
+    /// namespace when `use_default` is set.
+    fn resolve(&mut self, scope: Option<NodeId>, qualified: &str, use_default: bool) -> NameId {
+        let qname = self.names.qname(qualified);
+        let colon = self.names.qname_data(qname).colon;
+        let uri = match (colon, scope.and_then(|id| self.node(id))) {
+            (Some(c), Some(node)) => node.lookup_namespace_uri(Some(&qualified[..c])),
+            (None, Some(node)) if use_default => node.lookup_namespace_uri(None),
+            _ => None,
+        }
+        .map(str::to_owned);
+        let namespace = match (colon, uri) {
+            (Some(c), _) if &qualified[..c] == "xml" => Some(XML_NS),
+            (Some(c), _) if &qualified[..c] == "xmlns" => Some(XMLNS_NS),
+            (None, _) if qualified == "xmlns" => Some(XMLNS_NS),
+            (_, Some(uri)) => Some(self.names.namespace(&uri)),
+            (_, None) => None,
+        };
+        self.names.name(qname, namespace)
+    }
+
+    fn name_ns(&mut self, namespace: &str, qualified: &str) -> NameId {
+        let qname = self.names.qname(qualified);
+        let namespace: Option<NsId> =
+            (!namespace.is_empty()).then(|| self.names.namespace(namespace));
+        self.names.name(qname, namespace)
+    }
+
+    // ----- Creating ------------------------------------------------------
+
+    /// Creates a detached element named `name`, in no namespace until it is
+    /// renamed or created with [`Document::create_element_ns`].
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a/>");
+    /// let root = doc.root_element().unwrap().id();
+    /// let b = doc.create_element("b");
+    /// doc.append(root, b).unwrap();
+    /// assert_eq!(doc.root_element().unwrap().first_child().unwrap().name(), "b");
+    /// ```
+    pub fn create_element(&mut self, name: &str) -> NodeId {
+        let name = self.resolve(None, name, false);
+        self.new_node(NodeKind::Element {
+            name,
+            attributes: Vec::new(),
+        })
+    }
+
+    /// Creates a detached element named `name` in the namespace `namespace`
+    /// (`""` for none).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a/>");
+    /// let e = doc.create_element_ns("http://www.w3.org/2000/svg", "svg:g");
+    /// let e = doc.node(e).unwrap();
+    /// assert_eq!((e.prefix(), e.local_name()), (Some("svg"), "g"));
+    /// assert_eq!(e.namespace(), Some("http://www.w3.org/2000/svg"));
+    /// ```
+    pub fn create_element_ns(&mut self, namespace: &str, name: &str) -> NodeId {
+        let name = self.name_ns(namespace, name);
+        self.new_node(NodeKind::Element {
+            name,
+            attributes: Vec::new(),
+        })
+    }
+
+    /// Creates a detached text node.
+    pub fn create_text(&mut self, text: &str) -> NodeId {
+        let text = self.store(text);
+        self.new_node(NodeKind::Text { text, cdata: None })
+    }
+
+    /// Creates a detached comment.
+    pub fn create_comment(&mut self, text: &str) -> NodeId {
+        let text = self.store(text);
+        self.new_node(NodeKind::Comment(text))
+    }
+
+    /// Creates a detached processing instruction.
+    pub fn create_processing_instruction(&mut self, target: &str, data: &str) -> NodeId {
+        let target = self.store(target);
+        let data = self.store(data);
+        self.new_node(NodeKind::ProcessingInstruction { target, data })
+    }
+
+    // ----- Moving --------------------------------------------------------
+
+    /// Checks that `child` may become a child of `parent`, and detaches it.
+    fn adopt(&mut self, parent: indextree::NodeId, child: NodeId) -> Result<indextree::NodeId> {
+        let child = self.live(child)?;
+        if !matches!(
+            self.arena[parent].get().kind,
+            NodeKind::Document | NodeKind::Element { .. }
+        ) {
+            return Err(Error::InvalidEdit(
+                "only the document and elements have children",
+            ));
+        }
+        if matches!(self.arena[child].get().kind, NodeKind::Document) {
+            return Err(Error::InvalidEdit("the document node cannot be moved"));
+        }
+        if child == parent || parent.ancestors(&self.arena).any(|a| a == child) {
+            return Err(Error::InvalidEdit("a node cannot go inside itself"));
+        }
+        child.detach(&mut self.arena);
+        Ok(child)
+    }
+
+    /// Makes `child` (detached or not) the last child of `parent`.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a><b/><c/></a>");
+    /// let a = doc.root_element().unwrap();
+    /// let (a_id, b) = (a.id(), a.first_child().unwrap().id());
+    /// doc.append(a_id, b).unwrap();
+    /// let names: Vec<_> = doc.root_element().unwrap().children().map(|n| n.name()).collect();
+    /// assert_eq!(names, ["c", "b"]);
+    /// ```
+    pub fn append(&mut self, parent: NodeId, child: NodeId) -> Result<()> {
+        let parent = self.live(parent)?;
+        let child = self.adopt(parent, child)?;
+        parent.append(child, &mut self.arena);
+        Ok(())
+    }
+
+    /// Makes `child` the first child of `parent`.
+    pub fn prepend(&mut self, parent: NodeId, child: NodeId) -> Result<()> {
+        let parent = self.live(parent)?;
+        let child = self.adopt(parent, child)?;
+        parent.prepend(child, &mut self.arena);
+        Ok(())
+    }
+
+    fn parent_of(&self, sibling: indextree::NodeId) -> Result<indextree::NodeId> {
+        sibling
+            .parent(&self.arena)
+            .ok_or(Error::InvalidEdit("the node has no parent"))
+    }
+
+    /// Puts `node` right before `sibling`, under the same parent.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a><c/></a>");
+    /// let c = doc.root_element().unwrap().first_child().unwrap().id();
+    /// let b = doc.create_element("b");
+    /// doc.insert_before(c, b).unwrap();
+    /// assert_eq!(doc.root_element().unwrap().first_child().unwrap().name(), "b");
+    /// ```
+    pub fn insert_before(&mut self, sibling: NodeId, node: NodeId) -> Result<()> {
+        let sibling = self.live(sibling)?;
+        let parent = self.parent_of(sibling)?;
+        let node = self.adopt(parent, node)?;
+        sibling.insert_before(node, &mut self.arena);
+        Ok(())
+    }
+
+    /// Puts `node` right after `sibling`, under the same parent.
+    pub fn insert_after(&mut self, sibling: NodeId, node: NodeId) -> Result<()> {
+        let sibling = self.live(sibling)?;
+        let parent = self.parent_of(sibling)?;
+        let node = self.adopt(parent, node)?;
+        sibling.insert_after(node, &mut self.arena);
+        Ok(())
+    }
+
+    /// Unlinks `node` (and its subtree) from its parent; it stays in the
+    /// document, detached, and can be inserted again.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a><b/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap().id();
+    /// doc.detach(b).unwrap();
+    /// assert!(doc.node(b).unwrap().parent().is_none());
+    /// assert!(!doc.root_element().unwrap().has_children());
+    /// ```
+    pub fn detach(&mut self, node: NodeId) -> Result<()> {
+        let node = self.live(node)?;
+        if node == self.root {
+            return Err(Error::InvalidEdit("the document node cannot be moved"));
+        }
+        node.detach(&mut self.arena);
+        Ok(())
+    }
+
+    /// Removes `node` and its subtree from the document; their ids become
+    /// invalid.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a><b><c/></b></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// let (b, c) = (b.id(), b.first_child().unwrap().id());
+    /// doc.remove(b).unwrap();
+    /// assert!(doc.node(b).is_none() && doc.node(c).is_none());
+    /// ```
+    pub fn remove(&mut self, node: NodeId) -> Result<()> {
+        let node = self.live(node)?;
+        if node == self.root {
+            return Err(Error::InvalidEdit("the document node cannot be removed"));
+        }
+        node.remove_subtree(&mut self.arena);
+        Ok(())
+    }
+
+    // ----- Changing ------------------------------------------------------
+
+    /// Sets the attribute `name` (a qualified name; its prefix is resolved in
+    /// scope at the element) to `value`, replacing an attribute with the same
+    /// name.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a x='1' xmlns:p='urn:p'/>");
+    /// let a = doc.root_element().unwrap().id();
+    /// doc.set_attribute(a, "x", "2").unwrap();
+    /// doc.set_attribute(a, "p:y", "3").unwrap();
+    /// let a = doc.node(a).unwrap();
+    /// assert_eq!(a.attribute("x"), Some("2"));
+    /// assert_eq!(a.attribute_ns("urn:p", "y"), Some("3"));
+    /// ```
+    pub fn set_attribute(&mut self, element: NodeId, name: &str, value: &str) -> Result<()> {
+        self.live(element)?;
+        let name = self.resolve(Some(element), name, false);
+        self.put_attribute(element, name, value)
+    }
+
+    /// Sets the attribute with namespace `namespace` (`""` for none) and
+    /// qualified name `name`.
+    pub fn set_attribute_ns(
+        &mut self,
+        element: NodeId,
+        namespace: &str,
+        name: &str,
+        value: &str,
+    ) -> Result<()> {
+        self.live(element)?;
+        let name = self.name_ns(namespace, name);
+        self.put_attribute(element, name, value)
+    }
+
+    fn put_attribute(&mut self, element: NodeId, name: NameId, value: &str) -> Result<()> {
+        let value = self.store(value);
+        let names = &self.names;
+        let same = |a: &AttributeData| {
+            let (x, y) = (names.name_data(a.name), names.name_data(name));
+            match (x.namespace, y.namespace) {
+                (Some(_), Some(_)) => {
+                    x.namespace == y.namespace && names.local(a.name) == names.local(name)
+                }
+                _ => x.namespace == y.namespace && x.qname == y.qname,
+            }
+        };
+        let NodeKind::Element { attributes, .. } = &mut self.arena[element.0].get_mut().kind else {
+            return Err(Error::InvalidEdit("only elements have attributes"));
+        };
+        let new = AttributeData {
+            name,
+            value,
+            span: None,
+            value_span: None,
+        };
+        match attributes.iter_mut().find(|a| same(a)) {
+            Some(existing) => *existing = new,
+            None => attributes.push(new),
+        }
+        Ok(())
+    }
+
+    /// Removes the attribute with the qualified name `name`; returns its
+    /// value, or `None` if there was none.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a x='1'/>");
+    /// let a = doc.root_element().unwrap().id();
+    /// assert_eq!(doc.remove_attribute(a, "x").unwrap().as_deref(), Some("1"));
+    /// assert!(doc.node(a).unwrap().attribute("x").is_none());
+    /// ```
+    pub fn remove_attribute(&mut self, element: NodeId, name: &str) -> Result<Option<String>> {
+        let NodeKind::Element { attributes, .. } = self.kind_mut(element)? else {
+            return Err(Error::InvalidEdit("only elements have attributes"));
+        };
+        let attributes = std::mem::take(attributes);
+        let position = attributes
+            .iter()
+            .position(|a| self.names.qualified(a.name) == name);
+        let mut attributes = attributes;
+        let removed = position.map(|i| attributes.remove(i));
+        let value = removed.map(|a| self.str(a.value).to_owned());
+        if let NodeKind::Element {
+            attributes: slot, ..
+        } = self.kind_mut(element)?
+        {
+            *slot = attributes;
+        }
+        Ok(value)
+    }
+
+    /// Renames an element (its prefix resolved in scope at the element, no
+    /// prefix taking the default namespace in scope) or changes a PI's
+    /// target.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a xmlns='urn:d'><b/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap().id();
+    /// doc.rename(b, "c").unwrap();
+    /// let c = doc.node(b).unwrap();
+    /// assert_eq!((c.name(), c.namespace()), ("c", Some("urn:d")));
+    /// ```
+    pub fn rename(&mut self, node: NodeId, name: &str) -> Result<()> {
+        self.live(node)?;
+        match self.arena[node.0].get().kind {
+            NodeKind::Element { .. } => {
+                let new = self.resolve(Some(node), name, true);
+                if let NodeKind::Element { name, .. } = self.kind_mut(node)? {
+                    *name = new;
+                }
+                Ok(())
+            }
+            NodeKind::ProcessingInstruction { .. } => {
+                let new = self.store(name);
+                if let NodeKind::ProcessingInstruction { target, .. } = self.kind_mut(node)? {
+                    *target = new;
+                }
+                Ok(())
+            }
+            _ => Err(Error::InvalidEdit(
+                "only elements and PIs have names to change",
+            )),
+        }
+    }
+
+    /// Renames an element into the namespace `namespace` (`""` for none).
+    pub fn rename_ns(&mut self, node: NodeId, namespace: &str, name: &str) -> Result<()> {
+        let new = self.name_ns(namespace, name);
+        match self.kind_mut(node)? {
+            NodeKind::Element { name, .. } => {
+                *name = new;
+                Ok(())
+            }
+            _ => Err(Error::InvalidEdit("only elements have namespaces")),
+        }
+    }
+
+    /// Sets the text of a text node, a comment or a PI's data; for an element
+    /// (or the document), replaces all its children with one text node.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a>old<b/></a>");
+    /// let a = doc.root_element().unwrap().id();
+    /// doc.set_text(a, "new").unwrap();
+    /// assert_eq!(doc.node(a).unwrap().text_content(), "new");
+    /// assert_eq!(doc.node(a).unwrap().children().count(), 1);
+    /// ```
+    pub fn set_text(&mut self, node: NodeId, text: &str) -> Result<()> {
+        self.live(node)?;
+        let stored = self.store(text);
+        match self.kind_mut(node)? {
+            NodeKind::Text { text, cdata } => {
+                *text = stored;
+                *cdata = None;
+                Ok(())
+            }
+            NodeKind::Comment(text) => {
+                *text = stored;
+                Ok(())
+            }
+            NodeKind::ProcessingInstruction { data, .. } => {
+                *data = stored;
+                Ok(())
+            }
+            NodeKind::Element { .. } | NodeKind::Document => {
+                let id = node.0;
+                while let Some(child) = id.first_child(&self.arena) {
+                    child.remove_subtree(&mut self.arena);
+                }
+                if !text.is_empty() {
+                    let child = self.new_node(NodeKind::Text {
+                        text: stored,
+                        cdata: None,
+                    });
+                    id.append(child.0, &mut self.arena);
+                }
+                Ok(())
+            }
+            NodeKind::Doctype(_) => Err(Error::InvalidEdit("a DOCTYPE has no text")),
+        }
+    }
+}

@@ -1,0 +1,441 @@
+//! Stage 4 of the pipeline: the arena DOM.
+//!
+//! A [`Document`] owns everything: the arena of nodes (on `indextree`), a
+//! copy of the source text, the strings that differ from the source, and the
+//! interned names and namespace URIs. It borrows nothing, so it can be kept,
+//! edited and sent across threads. Read it through [`Node`] handles
+//! (`Copy`, borrowed from the document), edit it through the `&mut Document`
+//! methods that take [`NodeId`]s.
+//!
+//! Nothing here recurses over the tree: iterators walk the arena's links,
+//! and dropping a document drops a few vectors, so a document nested
+//! 1,000,000 deep is as easy as a flat one.
+//!
+//! ```
+//! use xml5dom::Document;
+//!
+//! let doc = Document::parse("<feed><entry id='1'>Hi</entry><entry id='2'/></feed>");
+//! let root = doc.root_element().unwrap();
+//! let ids: Vec<_> = root.child_elements().filter_map(|e| e.attribute("id")).collect();
+//! assert_eq!(ids, ["1", "2"]);
+//! ```
+
+mod dump;
+mod edit;
+mod node;
+
+pub use node::{Attribute, Attributes, Edge, Node, NodeType};
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::error::ParseError;
+use crate::Span;
+
+/// The XML namespace, bound to the prefix `xml` everywhere.
+pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
+/// The namespace of namespace declarations (`xmlns`, `xmlns:p`).
+pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
+
+/// Identifies a node of a [`Document`]; stable across edits until the node is
+/// removed. Get a handle to read it with [`Document::node`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub(crate) indextree::NodeId);
+
+/// A range of [`Document`]'s string storage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct StrRange {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+}
+
+impl StrRange {
+    pub(crate) fn new(start: usize, end: usize) -> StrRange {
+        StrRange { start, end }
+    }
+}
+
+/// An interned namespace URI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct NsId(pub(crate) u32);
+
+/// An interned qualified name, as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct QNameId(pub(crate) u32);
+
+/// An interned name: a qualified name and the namespace it resolved to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct NameId(pub(crate) u32);
+
+pub(crate) struct QNameData {
+    pub(crate) text: Box<str>,
+    /// Where the prefix ends, for a valid prefixed QName.
+    pub(crate) colon: Option<usize>,
+}
+
+pub(crate) struct NameData {
+    pub(crate) qname: QNameId,
+    pub(crate) namespace: Option<NsId>,
+}
+
+/// The interned names and namespace URIs of a document.
+#[derive(Default)]
+pub(crate) struct Names {
+    qnames: Vec<QNameData>,
+    qname_index: HashMap<Box<str>, QNameId>,
+    names: Vec<NameData>,
+    name_index: HashMap<(QNameId, Option<NsId>), NameId>,
+    namespaces: Vec<Box<str>>,
+    namespace_index: HashMap<Box<str>, NsId>,
+}
+
+pub(crate) const XML_NS: NsId = NsId(0);
+pub(crate) const XMLNS_NS: NsId = NsId(1);
+
+impl Names {
+    fn new() -> Names {
+        let mut names = Names::default();
+        names.namespace(XML_NAMESPACE);
+        names.namespace(XMLNS_NAMESPACE);
+        names
+    }
+
+    pub(crate) fn namespace(&mut self, uri: &str) -> NsId {
+        if let Some(&id) = self.namespace_index.get(uri) {
+            return id;
+        }
+        let id = NsId(self.namespaces.len() as u32);
+        self.namespaces.push(uri.into());
+        self.namespace_index.insert(uri.into(), id);
+        id
+    }
+
+    pub(crate) fn namespace_uri(&self, id: NsId) -> &str {
+        &self.namespaces[id.0 as usize]
+    }
+
+    /// Interns a qualified name; `colon` is set only for a valid `p:l`.
+    pub(crate) fn qname(&mut self, text: &str) -> QNameId {
+        if let Some(&id) = self.qname_index.get(text) {
+            return id;
+        }
+        let id = QNameId(self.qnames.len() as u32);
+        self.qnames.push(QNameData {
+            text: text.into(),
+            colon: qname_colon(text),
+        });
+        self.qname_index.insert(text.into(), id);
+        id
+    }
+
+    /// The interned qualified name `text`, if there is one.
+    pub(crate) fn find_qname(&self, text: &str) -> Option<QNameId> {
+        self.qname_index.get(text).copied()
+    }
+
+    /// The local part of a qualified name.
+    pub(crate) fn local_of(&self, id: QNameId) -> &str {
+        let q = self.qname_data(id);
+        match q.colon {
+            Some(c) => &q.text[c + 1..],
+            None => &q.text,
+        }
+    }
+
+    pub(crate) fn qname_data(&self, id: QNameId) -> &QNameData {
+        &self.qnames[id.0 as usize]
+    }
+
+    pub(crate) fn name(&mut self, qname: QNameId, namespace: Option<NsId>) -> NameId {
+        if let Some(&id) = self.name_index.get(&(qname, namespace)) {
+            return id;
+        }
+        let id = NameId(self.names.len() as u32);
+        self.names.push(NameData { qname, namespace });
+        self.name_index.insert((qname, namespace), id);
+        id
+    }
+
+    pub(crate) fn name_data(&self, id: NameId) -> &NameData {
+        &self.names[id.0 as usize]
+    }
+
+    /// The qualified name as written.
+    pub(crate) fn qualified(&self, id: NameId) -> &str {
+        &self.qname_data(self.name_data(id).qname).text
+    }
+
+    /// The prefix, for a valid prefixed name.
+    pub(crate) fn prefix(&self, id: NameId) -> Option<&str> {
+        let q = self.qname_data(self.name_data(id).qname);
+        q.colon.map(|c| &q.text[..c])
+    }
+
+    /// The local name: after the colon of a valid prefixed name, else all.
+    pub(crate) fn local(&self, id: NameId) -> &str {
+        self.local_of(self.name_data(id).qname)
+    }
+
+    pub(crate) fn namespace_of(&self, id: NameId) -> Option<&str> {
+        self.name_data(id)
+            .namespace
+            .map(|ns| self.namespace_uri(ns))
+    }
+}
+
+/// Where the prefix of a QName ends: `Some` only for `prefix:local` with both
+/// parts non-empty and no second colon.
+pub(crate) fn qname_colon(name: &str) -> Option<usize> {
+    let colon = name.find(':')?;
+    let valid = colon > 0 && colon + 1 < name.len() && !name[colon + 1..].contains(':');
+    valid.then_some(colon)
+}
+
+/// One node's data.
+pub(crate) struct NodeData {
+    pub(crate) kind: NodeKind,
+    /// The source this node was parsed from; `None` for created nodes.
+    pub(crate) span: Option<Span>,
+}
+
+pub(crate) enum NodeKind {
+    Document,
+    Doctype(Box<DoctypeData>),
+    Element {
+        name: NameId,
+        attributes: Vec<AttributeData>,
+    },
+    Text {
+        text: StrRange,
+        /// The parts (relative byte ranges of the text) that were CDATA
+        /// sections in the source.
+        cdata: Option<Box<[(usize, usize)]>>,
+    },
+    Comment(StrRange),
+    ProcessingInstruction {
+        target: StrRange,
+        data: StrRange,
+    },
+}
+
+pub(crate) struct DoctypeData {
+    pub(crate) name: Option<StrRange>,
+    pub(crate) public_id: Option<StrRange>,
+    pub(crate) system_id: Option<StrRange>,
+    pub(crate) internal_subset: Option<StrRange>,
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct AttributeData {
+    pub(crate) name: NameId,
+    pub(crate) value: StrRange,
+    pub(crate) span: Option<Span>,
+    pub(crate) value_span: Option<Span>,
+}
+
+/// The XML declaration's fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct XmlDeclaration {
+    /// `version`, if given.
+    pub version: Option<String>,
+    /// `encoding`, if given.
+    pub encoding: Option<String>,
+    /// `standalone`, if given.
+    pub standalone: Option<String>,
+    /// Where it was.
+    pub span: Span,
+}
+
+/// A parsed (and possibly edited) XML document.
+///
+/// [`Document::parse`] never fails: it returns the tree the XML5 rules build
+/// plus the parse errors met on the way ([`Document::errors`]).
+pub struct Document {
+    pub(crate) arena: indextree::Arena<NodeData>,
+    pub(crate) root: indextree::NodeId,
+    /// The source text, followed by every string that differs from it.
+    pub(crate) text: String,
+    pub(crate) source_len: usize,
+    pub(crate) names: Names,
+    pub(crate) declaration: Option<XmlDeclaration>,
+    pub(crate) errors: Vec<ParseError>,
+    line_starts: OnceLock<Vec<usize>>,
+}
+
+// Documents are shared between threads and moved across them.
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Document>();
+};
+
+impl Document {
+    /// Parses `text` with the XML5 rules. Never fails.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b>unclosed</a>");
+    /// assert_eq!(doc.errors().len(), 1);
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "unclosed");
+    /// ```
+    pub fn parse(text: &str) -> Document {
+        crate::tree_builder::build(text)
+    }
+
+    /// An empty document for `source` (the tree builder fills it).
+    pub(crate) fn with_source(source: &str) -> Document {
+        let mut arena = indextree::Arena::new();
+        let root = arena.new_node(NodeData {
+            kind: NodeKind::Document,
+            span: Some(Span::new(0, source.len())),
+        });
+        Document {
+            arena,
+            root,
+            text: source.to_owned(),
+            source_len: source.len(),
+            names: Names::new(),
+            declaration: None,
+            errors: Vec::new(),
+            line_starts: OnceLock::new(),
+        }
+    }
+
+    /// The document node, the root of the tree.
+    ///
+    /// ```
+    /// use xml5dom::{Document, NodeType};
+    /// let doc = Document::parse("<a/>");
+    /// assert_eq!(doc.root().node_type(), NodeType::Document);
+    /// ```
+    pub fn root(&self) -> Node<'_> {
+        Node::new(self, self.root)
+    }
+
+    /// The root element, the first element child of the document.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<!-- c --><a/>");
+    /// assert_eq!(doc.root_element().unwrap().name(), "a");
+    /// ```
+    pub fn root_element(&self) -> Option<Node<'_>> {
+        self.root().child_elements().next()
+    }
+
+    /// The node with id `id`, unless it was removed.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a/>");
+    /// let id = doc.root_element().unwrap().id();
+    /// assert_eq!(doc.node(id).unwrap().name(), "a");
+    /// ```
+    pub fn node(&self, id: NodeId) -> Option<Node<'_>> {
+        self.arena
+            .get(id.0)
+            .filter(|n| !n.is_removed())
+            .map(|_| Node::new(self, id.0))
+    }
+
+    /// The parse errors, in source order.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a x=1 x=2/>");
+    /// assert_eq!(doc.errors()[0].code.as_str(), "duplicate-attribute");
+    /// ```
+    pub fn errors(&self) -> &[ParseError] {
+        &self.errors
+    }
+
+    /// The XML declaration, if the document started with one.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<?xml version='1.0' encoding='UTF-8'?><a/>");
+    /// assert_eq!(doc.xml_declaration().unwrap().encoding.as_deref(), Some("UTF-8"));
+    /// ```
+    pub fn xml_declaration(&self) -> Option<&XmlDeclaration> {
+        self.declaration.as_ref()
+    }
+
+    /// The text the document was parsed from.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a>x</a>");
+    /// let a = doc.root_element().unwrap();
+    /// assert_eq!(&doc.source()[a.span().unwrap().range()], "<a>x</a>");
+    /// ```
+    pub fn source(&self) -> &str {
+        &self.text[..self.source_len]
+    }
+
+    /// The 1-based line and column (in characters) of a byte offset into the
+    /// source; CR LF, CR and LF each end a line. Offsets past the end give the
+    /// end's position.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a>\r\n  <b/></a>");
+    /// let b = doc.root_element().unwrap().first_element_child().unwrap();
+    /// assert_eq!(doc.position(b.span().unwrap().start), (2, 3));
+    /// ```
+    pub fn position(&self, offset: usize) -> (u32, u32) {
+        let source = self.source();
+        let mut offset = offset.min(source.len());
+        while !source.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let starts = self.line_starts.get_or_init(|| line_starts(source));
+        let line = starts.partition_point(|&start| start <= offset);
+        let line_start = starts[line - 1];
+        let column = source[line_start..offset].chars().count() + 1;
+        (
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(column).unwrap_or(u32::MAX),
+        )
+    }
+
+    pub(crate) fn str(&self, range: StrRange) -> &str {
+        &self.text[range.start..range.end]
+    }
+
+    /// Stores a string that is not in the source.
+    pub(crate) fn store(&mut self, s: &str) -> StrRange {
+        let start = self.text.len();
+        self.text.push_str(s);
+        StrRange::new(start, self.text.len())
+    }
+
+    pub(crate) fn data(&self, id: indextree::NodeId) -> &NodeData {
+        self.arena[id].get()
+    }
+}
+
+/// Byte offsets at which lines start: 0, and after each CR LF, CR or LF.
+fn line_starts(source: &str) -> Vec<usize> {
+    let bytes = source.as_bytes();
+    let mut starts = vec![0];
+    let mut i = 0;
+    while let Some(found) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
+        let at = i + found;
+        let next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+            at + 2
+        } else {
+            at + 1
+        };
+        starts.push(next);
+        i = next;
+        if i >= bytes.len() {
+            break;
+        }
+    }
+    starts
+}
+
+impl std::fmt::Debug for Document {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_tree_dump())
+    }
+}

@@ -1,0 +1,699 @@
+//! Reading the tree: [`Node`] handles and their iterators.
+
+use super::{AttributeData, Document, NodeId, NodeKind, XMLNS_NAMESPACE, XML_NAMESPACE};
+use crate::Span;
+
+/// What kind of node a [`Node`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeType {
+    /// The document itself, the root of the tree.
+    Document,
+    /// `<!DOCTYPE ...>`.
+    Doctype,
+    /// An element.
+    Element,
+    /// Character data (text, references and CDATA sections, merged).
+    Text,
+    /// A comment.
+    Comment,
+    /// A processing instruction.
+    ProcessingInstruction,
+}
+
+/// A read-only handle to a node: cheap to copy, borrowed from its document.
+///
+/// ```
+/// use xml5dom::Document;
+/// let doc = Document::parse("<p>Hello <b>world</b></p>");
+/// let p = doc.root_element().unwrap();
+/// assert_eq!(p.name(), "p");
+/// assert_eq!(p.children().count(), 2);
+/// assert_eq!(p.text_content(), "Hello world");
+/// ```
+#[derive(Clone, Copy)]
+pub struct Node<'a> {
+    doc: &'a Document,
+    id: indextree::NodeId,
+}
+
+impl PartialEq for Node<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.doc, other.doc) && self.id == other.id
+    }
+}
+
+impl Eq for Node<'_> {}
+
+impl std::fmt::Debug for Node<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.node_type() {
+            NodeType::Element => write!(f, "Element({})", self.name()),
+            NodeType::Text => write!(f, "Text({:?})", self.text().unwrap_or("")),
+            other => write!(f, "{other:?}"),
+        }
+    }
+}
+
+/// One step of [`Node::traverse`]: entering or leaving a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edge<'a> {
+    /// Before the node's children.
+    Open(Node<'a>),
+    /// After the node's children.
+    Close(Node<'a>),
+}
+
+impl<'a> Node<'a> {
+    pub(crate) fn new(doc: &'a Document, id: indextree::NodeId) -> Node<'a> {
+        Node { doc, id }
+    }
+
+    fn kind(&self) -> &'a NodeKind {
+        &self.doc.data(self.id).kind
+    }
+
+    fn wrap(&self, id: Option<indextree::NodeId>) -> Option<Node<'a>> {
+        id.map(|id| Node::new(self.doc, id))
+    }
+
+    /// The node's id, for editing through the document.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a/>");
+    /// let a = doc.root_element().unwrap().id();
+    /// doc.set_attribute(a, "x", "1").unwrap();
+    /// assert_eq!(doc.node(a).unwrap().attribute("x"), Some("1"));
+    /// ```
+    pub fn id(&self) -> NodeId {
+        NodeId(self.id)
+    }
+
+    /// The document the node belongs to.
+    pub fn document(&self) -> &'a Document {
+        self.doc
+    }
+
+    /// What kind of node this is.
+    ///
+    /// ```
+    /// use xml5dom::{Document, NodeType};
+    /// let doc = Document::parse("<a>t<!--c--><?p d?></a>");
+    /// let kinds: Vec<_> = doc.root_element().unwrap().children().map(|n| n.node_type()).collect();
+    /// assert_eq!(kinds, [NodeType::Text, NodeType::Comment, NodeType::ProcessingInstruction]);
+    /// ```
+    pub fn node_type(&self) -> NodeType {
+        match self.kind() {
+            NodeKind::Document => NodeType::Document,
+            NodeKind::Doctype(_) => NodeType::Doctype,
+            NodeKind::Element { .. } => NodeType::Element,
+            NodeKind::Text { .. } => NodeType::Text,
+            NodeKind::Comment(_) => NodeType::Comment,
+            NodeKind::ProcessingInstruction { .. } => NodeType::ProcessingInstruction,
+        }
+    }
+
+    /// Whether this is the document node.
+    pub fn is_document(&self) -> bool {
+        self.node_type() == NodeType::Document
+    }
+
+    /// Whether this is an element.
+    pub fn is_element(&self) -> bool {
+        self.node_type() == NodeType::Element
+    }
+
+    /// Whether this is a text node.
+    pub fn is_text(&self) -> bool {
+        self.node_type() == NodeType::Text
+    }
+
+    /// Whether this is a comment.
+    pub fn is_comment(&self) -> bool {
+        self.node_type() == NodeType::Comment
+    }
+
+    /// Whether this is a processing instruction.
+    pub fn is_processing_instruction(&self) -> bool {
+        self.node_type() == NodeType::ProcessingInstruction
+    }
+
+    /// Whether this is a DOCTYPE.
+    pub fn is_doctype(&self) -> bool {
+        self.node_type() == NodeType::Doctype
+    }
+
+    /// The qualified name as written: an element's name, a PI's target, a
+    /// DOCTYPE's name; `""` for other nodes.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<svg:rect xmlns:svg='http://www.w3.org/2000/svg'/>");
+    /// assert_eq!(doc.root_element().unwrap().name(), "svg:rect");
+    /// ```
+    pub fn name(&self) -> &'a str {
+        match self.kind() {
+            NodeKind::Element { name, .. } => self.doc.names.qualified(*name),
+            NodeKind::ProcessingInstruction { target, .. } => self.doc.str(*target),
+            NodeKind::Doctype(d) => d.name.map(|r| self.doc.str(r)).unwrap_or(""),
+            _ => "",
+        }
+    }
+
+    /// The local name: the part after the prefix (the whole name when there
+    /// is none); for non-elements, as [`Node::name`].
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<svg:rect xmlns:svg='http://www.w3.org/2000/svg'/>");
+    /// assert_eq!(doc.root_element().unwrap().local_name(), "rect");
+    /// ```
+    pub fn local_name(&self) -> &'a str {
+        match self.kind() {
+            NodeKind::Element { name, .. } => self.doc.names.local(*name),
+            _ => self.name(),
+        }
+    }
+
+    /// The prefix of an element's name, if it has one.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<svg:rect xmlns:svg='http://www.w3.org/2000/svg'/>");
+    /// assert_eq!(doc.root_element().unwrap().prefix(), Some("svg"));
+    /// ```
+    pub fn prefix(&self) -> Option<&'a str> {
+        match self.kind() {
+            NodeKind::Element { name, .. } => self.doc.names.prefix(*name),
+            _ => None,
+        }
+    }
+
+    /// The namespace URI of an element, if it is in one.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<feed xmlns='http://www.w3.org/2005/Atom'/>");
+    /// assert_eq!(doc.root_element().unwrap().namespace(), Some("http://www.w3.org/2005/Atom"));
+    /// ```
+    pub fn namespace(&self) -> Option<&'a str> {
+        match self.kind() {
+            NodeKind::Element { name, .. } => self.doc.names.namespace_of(*name),
+            _ => None,
+        }
+    }
+
+    /// Whether this is an element with the local name `local` in the
+    /// namespace `namespace` (`None` for no namespace).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a:b xmlns:a='urn:x'/>");
+    /// assert!(doc.root_element().unwrap().has_name(Some("urn:x"), "b"));
+    /// ```
+    pub fn has_name(&self, namespace: Option<&str>, local: &str) -> bool {
+        self.is_element() && self.local_name() == local && self.namespace() == namespace
+    }
+
+    // ----- Attributes ----------------------------------------------------
+
+    fn attribute_data(&self) -> &'a [AttributeData] {
+        match self.kind() {
+            NodeKind::Element { attributes, .. } => attributes,
+            _ => &[],
+        }
+    }
+
+    /// The attributes, in source order (namespace declarations included).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a y='2' x='1'/>");
+    /// let names: Vec<_> = doc.root_element().unwrap().attributes().map(|a| a.name()).collect();
+    /// assert_eq!(names, ["y", "x"]);
+    /// ```
+    pub fn attributes(&self) -> Attributes<'a> {
+        Attributes {
+            doc: self.doc,
+            iter: self.attribute_data().iter(),
+        }
+    }
+
+    /// The value of the attribute in no namespace with local name `local`.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a href='x' xlink:href='y' xmlns:xlink='http://www.w3.org/1999/xlink'/>");
+    /// assert_eq!(doc.root_element().unwrap().attribute("href"), Some("x"));
+    /// ```
+    pub fn attribute(&self, local: &str) -> Option<&'a str> {
+        self.attributes()
+            .find(|a| a.namespace().is_none() && a.local_name() == local)
+            .map(|a| a.value())
+    }
+
+    /// The value of the attribute with namespace `namespace` and local name
+    /// `local`.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a xlink:href='y' xmlns:xlink='http://www.w3.org/1999/xlink'/>");
+    /// let a = doc.root_element().unwrap();
+    /// assert_eq!(a.attribute_ns("http://www.w3.org/1999/xlink", "href"), Some("y"));
+    /// ```
+    pub fn attribute_ns(&self, namespace: &str, local: &str) -> Option<&'a str> {
+        self.attributes()
+            .find(|a| a.namespace() == Some(namespace) && a.local_name() == local)
+            .map(|a| a.value())
+    }
+
+    /// Whether the element has an attribute in no namespace named `local`.
+    pub fn has_attribute(&self, local: &str) -> bool {
+        self.attribute(local).is_some()
+    }
+
+    // ----- Text ----------------------------------------------------------
+
+    /// The text of a text node, a comment's data or a PI's data.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a>1 &lt; 2<!--note--></a>");
+    /// let a = doc.root_element().unwrap();
+    /// assert_eq!(a.first_child().unwrap().text(), Some("1 < 2"));
+    /// assert_eq!(a.last_child().unwrap().text(), Some("note"));
+    /// assert_eq!(a.text(), None);
+    /// ```
+    pub fn text(&self) -> Option<&'a str> {
+        match self.kind() {
+            NodeKind::Text { text, .. } => Some(self.doc.str(*text)),
+            NodeKind::Comment(text) => Some(self.doc.str(*text)),
+            NodeKind::ProcessingInstruction { data, .. } => Some(self.doc.str(*data)),
+            _ => None,
+        }
+    }
+
+    /// All the text of the subtree, in document order (text nodes only).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a>x<b>y<!--no--></b>z</a>");
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "xyz");
+    /// ```
+    pub fn text_content(&self) -> String {
+        let mut out = String::new();
+        for node in std::iter::once(*self).chain(self.descendants()) {
+            if let NodeKind::Text { text, .. } = node.kind() {
+                out.push_str(self.doc.str(*text));
+            }
+        }
+        out
+    }
+
+    /// The byte ranges of a text node's text that came from CDATA sections.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a>x<![CDATA[<y>]]>z</a>");
+    /// let text = doc.root_element().unwrap().first_child().unwrap();
+    /// assert_eq!(text.text(), Some("x<y>z"));
+    /// assert_eq!(text.cdata_ranges(), [1..4]);
+    /// ```
+    pub fn cdata_ranges(&self) -> Vec<std::ops::Range<usize>> {
+        match self.kind() {
+            NodeKind::Text {
+                cdata: Some(ranges),
+                ..
+            } => ranges.iter().map(|&(start, end)| start..end).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// A DOCTYPE's public identifier.
+    pub fn public_id(&self) -> Option<&'a str> {
+        match self.kind() {
+            NodeKind::Doctype(d) => d.public_id.map(|r| self.doc.str(r)),
+            _ => None,
+        }
+    }
+
+    /// A DOCTYPE's system identifier.
+    pub fn system_id(&self) -> Option<&'a str> {
+        match self.kind() {
+            NodeKind::Doctype(d) => d.system_id.map(|r| self.doc.str(r)),
+            _ => None,
+        }
+    }
+
+    /// A DOCTYPE's internal subset, unparsed.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<!DOCTYPE a [<!ENTITY e 'x'>]><a/>");
+    /// let doctype = doc.root().first_child().unwrap();
+    /// assert_eq!(doctype.internal_subset(), Some("<!ENTITY e 'x'>"));
+    /// ```
+    pub fn internal_subset(&self) -> Option<&'a str> {
+        match self.kind() {
+            NodeKind::Doctype(d) => d.internal_subset.map(|r| self.doc.str(r)),
+            _ => None,
+        }
+    }
+
+    /// The source this node was parsed from (`None` for created nodes).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// assert_eq!(&doc.source()[b.span().unwrap().range()], "<b/>");
+    /// ```
+    pub fn span(&self) -> Option<Span> {
+        self.doc.data(self.id).span
+    }
+
+    // ----- Namespaces in scope -------------------------------------------
+
+    /// The namespace URI bound to `prefix` (`None`: the default namespace) in
+    /// scope at this node.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a xmlns='urn:d' xmlns:p='urn:p'><b/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// assert_eq!(b.lookup_namespace_uri(Some("p")), Some("urn:p"));
+    /// assert_eq!(b.lookup_namespace_uri(None), Some("urn:d"));
+    /// assert_eq!(b.lookup_namespace_uri(Some("xml")), Some(xml5dom::XML_NAMESPACE));
+    /// ```
+    pub fn lookup_namespace_uri(&self, prefix: Option<&str>) -> Option<&'a str> {
+        if prefix == Some("xml") {
+            return Some(XML_NAMESPACE);
+        }
+        if prefix == Some("xmlns") {
+            return Some(XMLNS_NAMESPACE);
+        }
+        for element in std::iter::once(*self)
+            .chain(self.ancestors())
+            .filter(Node::is_element)
+        {
+            for attribute in element.attributes() {
+                if let Some(declared) = attribute.declared_prefix() {
+                    if declared == prefix {
+                        let value = attribute.value();
+                        return (!value.is_empty()).then_some(value);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// A prefix bound to `uri` in scope at this node: `Some("")` when `uri`
+    /// is the default namespace, `None` when no prefix maps to it.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a xmlns:p='urn:p'><b xmlns='urn:d'/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// assert_eq!(b.lookup_prefix("urn:p"), Some("p"));
+    /// assert_eq!(b.lookup_prefix("urn:d"), Some(""));
+    /// assert_eq!(b.lookup_prefix("urn:none"), None);
+    /// ```
+    pub fn lookup_prefix(&self, uri: &str) -> Option<&'a str> {
+        if uri == XML_NAMESPACE {
+            return Some("xml");
+        }
+        for element in std::iter::once(*self)
+            .chain(self.ancestors())
+            .filter(Node::is_element)
+        {
+            for attribute in element.attributes() {
+                let Some(declared) = attribute.declared_prefix() else {
+                    continue;
+                };
+                // The binding must not be shadowed nearer this node.
+                if attribute.value() == uri && self.lookup_namespace_uri(declared) == Some(uri) {
+                    return Some(declared.unwrap_or(""));
+                }
+            }
+        }
+        None
+    }
+
+    // ----- Moving around -------------------------------------------------
+
+    /// The parent (`None` for the document and detached nodes).
+    pub fn parent(&self) -> Option<Node<'a>> {
+        self.wrap(self.id.parent(&self.doc.arena))
+    }
+
+    /// The first child.
+    pub fn first_child(&self) -> Option<Node<'a>> {
+        self.wrap(self.id.first_child(&self.doc.arena))
+    }
+
+    /// The last child.
+    pub fn last_child(&self) -> Option<Node<'a>> {
+        self.wrap(self.id.last_child(&self.doc.arena))
+    }
+
+    /// The next sibling.
+    pub fn next_sibling(&self) -> Option<Node<'a>> {
+        self.wrap(self.id.next_sibling(&self.doc.arena))
+    }
+
+    /// The previous sibling.
+    pub fn prev_sibling(&self) -> Option<Node<'a>> {
+        self.wrap(self.id.previous_sibling(&self.doc.arena))
+    }
+
+    /// Whether the node has children.
+    pub fn has_children(&self) -> bool {
+        self.id.first_child(&self.doc.arena).is_some()
+    }
+
+    /// The children, in order.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<c/></a>");
+    /// let n: Vec<_> = doc.root_element().unwrap().children().map(|c| c.name()).collect();
+    /// assert_eq!(n, ["b", "", "c"]);
+    /// ```
+    pub fn children(&self) -> impl DoubleEndedIterator<Item = Node<'a>> + 'a {
+        let doc = self.doc;
+        self.id
+            .children(&doc.arena)
+            .map(move |id| Node::new(doc, id))
+    }
+
+    /// The ancestors, nearest first (the document last); not the node
+    /// itself.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b><c/></b></a>");
+    /// let c = doc.root_element().unwrap().descendants().last().unwrap();
+    /// let n: Vec<_> = c.ancestors().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["b", "a", ""]);
+    /// ```
+    pub fn ancestors(&self) -> impl Iterator<Item = Node<'a>> + 'a {
+        let doc = self.doc;
+        self.id
+            .ancestors(&doc.arena)
+            .skip(1)
+            .map(move |id| Node::new(doc, id))
+    }
+
+    /// The descendants in document order; not the node itself.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b><c/></b><d/></a>");
+    /// let n: Vec<_> = doc.root_element().unwrap().descendants().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["b", "c", "d"]);
+    /// ```
+    pub fn descendants(&self) -> impl Iterator<Item = Node<'a>> + 'a {
+        let doc = self.doc;
+        self.id
+            .descendants(&doc.arena)
+            .skip(1)
+            .map(move |id| Node::new(doc, id))
+    }
+
+    /// The siblings after this node, nearest first.
+    pub fn following_siblings(&self) -> impl Iterator<Item = Node<'a>> + 'a {
+        let doc = self.doc;
+        self.id
+            .following_siblings(&doc.arena)
+            .skip(1)
+            .map(move |id| Node::new(doc, id))
+    }
+
+    /// The siblings before this node, nearest first.
+    pub fn preceding_siblings(&self) -> impl Iterator<Item = Node<'a>> + 'a {
+        let doc = self.doc;
+        self.id
+            .preceding_siblings(&doc.arena)
+            .skip(1)
+            .map(move |id| Node::new(doc, id))
+    }
+
+    /// The subtree as open and close edges, in document order, starting with
+    /// `Open(self)` and ending with `Close(self)`.
+    ///
+    /// ```
+    /// use xml5dom::{Document, Edge};
+    /// let doc = Document::parse("<a><b/></a>");
+    /// let edges: Vec<String> = doc.root_element().unwrap().traverse().map(|e| match e {
+    ///     Edge::Open(n) => format!("<{}>", n.name()),
+    ///     Edge::Close(n) => format!("</{}>", n.name()),
+    /// }).collect();
+    /// assert_eq!(edges.concat(), "<a><b></b></a>");
+    /// ```
+    pub fn traverse(&self) -> impl Iterator<Item = Edge<'a>> + 'a {
+        let doc = self.doc;
+        self.id.traverse(&doc.arena).map(move |edge| match edge {
+            indextree::NodeEdge::Start(id) => Edge::Open(Node::new(doc, id)),
+            indextree::NodeEdge::End(id) => Edge::Close(Node::new(doc, id)),
+        })
+    }
+
+    // ----- Elements only -------------------------------------------------
+
+    /// The element children.
+    pub fn child_elements(&self) -> impl DoubleEndedIterator<Item = Node<'a>> + 'a {
+        self.children().filter(Node::is_element)
+    }
+
+    /// The element ancestors, nearest first.
+    pub fn ancestor_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
+        self.ancestors().filter(Node::is_element)
+    }
+
+    /// The element descendants, in document order.
+    pub fn descendant_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
+        self.descendants().filter(Node::is_element)
+    }
+
+    /// The element siblings after this node.
+    pub fn following_sibling_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
+        self.following_siblings().filter(Node::is_element)
+    }
+
+    /// The element siblings before this node, nearest first.
+    pub fn preceding_sibling_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
+        self.preceding_siblings().filter(Node::is_element)
+    }
+
+    /// The first element child.
+    pub fn first_element_child(&self) -> Option<Node<'a>> {
+        self.child_elements().next()
+    }
+
+    /// The last element child.
+    pub fn last_element_child(&self) -> Option<Node<'a>> {
+        self.child_elements().next_back()
+    }
+
+    /// The next element sibling.
+    pub fn next_sibling_element(&self) -> Option<Node<'a>> {
+        self.following_sibling_elements().next()
+    }
+
+    /// The previous element sibling.
+    pub fn prev_sibling_element(&self) -> Option<Node<'a>> {
+        self.preceding_sibling_elements().next()
+    }
+}
+
+/// An attribute of an element.
+#[derive(Clone, Copy)]
+pub struct Attribute<'a> {
+    doc: &'a Document,
+    data: &'a AttributeData,
+}
+
+impl<'a> Attribute<'a> {
+    /// The qualified name as written.
+    pub fn name(&self) -> &'a str {
+        self.doc.names.qualified(self.data.name)
+    }
+
+    /// The local name.
+    pub fn local_name(&self) -> &'a str {
+        self.doc.names.local(self.data.name)
+    }
+
+    /// The prefix, if any.
+    pub fn prefix(&self) -> Option<&'a str> {
+        self.doc.names.prefix(self.data.name)
+    }
+
+    /// The namespace URI, if the attribute is in a namespace.
+    pub fn namespace(&self) -> Option<&'a str> {
+        self.doc.names.namespace_of(self.data.name)
+    }
+
+    /// The value, references resolved and whitespace normalized.
+    pub fn value(&self) -> &'a str {
+        self.doc.str(self.data.value)
+    }
+
+    /// The whole attribute in the source (`None` for one set by an edit).
+    pub fn span(&self) -> Option<Span> {
+        self.data.span
+    }
+
+    /// The raw value in the source, between the quotes.
+    pub fn value_span(&self) -> Option<Span> {
+        self.data.value_span
+    }
+
+    /// For a namespace declaration, the prefix it declares: `Some(None)` for
+    /// `xmlns`, `Some(Some(p))` for `xmlns:p`.
+    pub fn declared_prefix(&self) -> Option<Option<&'a str>> {
+        if self.namespace() != Some(XMLNS_NAMESPACE) {
+            return None;
+        }
+        Some(match self.prefix() {
+            Some(_) => Some(self.local_name()),
+            None => None,
+        })
+    }
+}
+
+impl std::fmt::Debug for Attribute<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={:?}", self.name(), self.value())
+    }
+}
+
+/// The attributes of an element, in source order.
+#[derive(Clone)]
+pub struct Attributes<'a> {
+    doc: &'a Document,
+    iter: std::slice::Iter<'a, AttributeData>,
+}
+
+impl<'a> Iterator for Attributes<'a> {
+    type Item = Attribute<'a>;
+
+    fn next(&mut self) -> Option<Attribute<'a>> {
+        let doc = self.doc;
+        self.iter.next().map(|data| Attribute { doc, data })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.iter.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Attributes<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let doc = self.doc;
+        self.iter.next_back().map(|data| Attribute { doc, data })
+    }
+}
+
+impl ExactSizeIterator for Attributes<'_> {}

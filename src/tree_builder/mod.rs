@@ -1,0 +1,609 @@
+//! Stage 3 of the pipeline: tree construction (XML5 spec §1.5).
+//!
+//! The [`TreeBuilder`] is the tokenizer's [`TokenSink`]: it takes tokens and
+//! parse errors and builds a [`Document`], through the start, main and end
+//! phases of §1.5, resolving namespaces on the way. It hands on a finished
+//! document whose errors (the tokenizer's and its own) are in source order.
+//!
+//! Cost per token never grows with depth: the open elements are a stack,
+//! "is an element with this name open?" is a count per interned name, and
+//! namespace bindings are a stack per prefix, so a document nested
+//! 1,000,000 deep builds in linear time, without recursion.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::dom::{
+    AttributeData, DoctypeData, Document, NameId, NodeData, NodeKind, NsId, QNameId, StrRange,
+    XmlDeclaration, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
+};
+use crate::error::{ErrorCode, ParseError};
+use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
+use crate::Span;
+
+/// Parses `text` into a document.
+pub(crate) fn build(text: &str) -> Document {
+    let builder = TreeBuilder::new(text);
+    tokenizer::tokenize(text, builder).finish()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Before the root element.
+    Start,
+    /// Inside the root element.
+    Main,
+    /// After the root element.
+    End,
+}
+
+/// An element on the stack of open elements.
+struct Open {
+    id: indextree::NodeId,
+    qname: QNameId,
+    /// The length of the namespace binding log before this element's
+    /// declarations.
+    bindings: usize,
+}
+
+/// Namespace bindings in scope: a stack of URIs per prefix (`""` for the
+/// default namespace), and a log of the prefixes each element bound, to
+/// undo them when it closes.
+#[derive(Default)]
+struct Scopes {
+    prefixes: HashMap<Box<str>, usize>,
+    stacks: Vec<Vec<Option<NsId>>>,
+    log: Vec<usize>,
+}
+
+impl Scopes {
+    fn bind(&mut self, prefix: &str, namespace: Option<NsId>) {
+        let index = match self.prefixes.get(prefix) {
+            Some(&index) => index,
+            None => {
+                let index = self.stacks.len();
+                self.prefixes.insert(prefix.into(), index);
+                self.stacks.push(Vec::new());
+                index
+            }
+        };
+        self.stacks[index].push(namespace);
+        self.log.push(index);
+    }
+
+    /// `None`: never bound; `Some(None)`: bound to no namespace (undeclared).
+    fn lookup(&self, prefix: &str) -> Option<Option<NsId>> {
+        let &index = self.prefixes.get(prefix)?;
+        self.stacks[index].last().copied()
+    }
+
+    fn unwind(&mut self, mark: usize) {
+        while self.log.len() > mark {
+            if let Some(index) = self.log.pop() {
+                self.stacks[index].pop();
+            }
+        }
+    }
+}
+
+/// Character data waiting to become one text node.
+#[derive(Default)]
+struct PendingText {
+    active: bool,
+    span: Span,
+    /// The text so far, while it is exactly one range of the source.
+    verbatim: Option<(usize, usize)>,
+    /// Where the copied text starts in the document's string storage, once it
+    /// is not a range of the source.
+    copied: Option<usize>,
+    len: usize,
+    cdata: Vec<(usize, usize)>,
+    /// Outside the root: the first character that is not literal whitespace.
+    offending: Option<usize>,
+}
+
+/// An attribute after namespace resolution.
+struct Resolved {
+    name: NameId,
+    value: StrRange,
+    span: Span,
+    value_span: Option<Span>,
+}
+
+/// Builds a [`Document`] from tokens (§1.5).
+pub(crate) struct TreeBuilder<'i> {
+    input: &'i str,
+    doc: Document,
+    phase: Phase,
+    stack: Vec<Open>,
+    /// How many open elements have each qualified name, by `QNameId`.
+    open_counts: Vec<u32>,
+    scopes: Scopes,
+    text: PendingText,
+    seen_token: bool,
+    seen_doctype: bool,
+    scratch: String,
+    resolved: Vec<Resolved>,
+    seen_attributes: HashSet<(NsId, Box<str>)>,
+}
+
+impl<'i> TreeBuilder<'i> {
+    pub(crate) fn new(input: &'i str) -> TreeBuilder<'i> {
+        TreeBuilder {
+            input,
+            doc: Document::with_source(input),
+            phase: Phase::Start,
+            stack: Vec::new(),
+            open_counts: Vec::new(),
+            scopes: Scopes::default(),
+            text: PendingText::default(),
+            seen_token: false,
+            seen_doctype: false,
+            scratch: String::new(),
+            resolved: Vec::new(),
+            seen_attributes: HashSet::new(),
+        }
+    }
+
+    /// The finished document, errors in source order.
+    pub(crate) fn finish(mut self) -> Document {
+        // Stable: errors at one offset stay in the order they were found.
+        self.doc.errors.sort_by_key(|e| e.offset);
+        self.doc
+    }
+
+    fn error(&mut self, code: ErrorCode, offset: usize) {
+        let (line, column) = self.doc.position(offset);
+        self.doc.errors.push(ParseError {
+            code,
+            offset,
+            line,
+            column,
+        });
+    }
+
+    /// A string from a token: a range of the source when the token borrowed
+    /// it unchanged, else a copy in the document's storage.
+    fn string(&mut self, s: &str) -> StrRange {
+        match self.source_offset(s) {
+            Some(start) => StrRange::new(start, start + s.len()),
+            None => self.doc.store(s),
+        }
+    }
+
+    /// Where `s` starts in the source, if it is a slice of it.
+    fn source_offset(&self, s: &str) -> Option<usize> {
+        let base = self.input.as_ptr() as usize;
+        let at = s.as_ptr() as usize;
+        (at >= base && at + s.len() <= base + self.input.len()).then(|| at - base)
+    }
+
+    fn current(&self) -> indextree::NodeId {
+        self.stack.last().map_or(self.doc.root, |open| open.id)
+    }
+
+    fn append(
+        &mut self,
+        parent: indextree::NodeId,
+        kind: NodeKind,
+        span: Span,
+    ) -> indextree::NodeId {
+        let id = self.doc.arena.new_node(NodeData {
+            kind,
+            span: Some(span),
+        });
+        parent.append(id, &mut self.doc.arena);
+        id
+    }
+
+    /// Where comments, PIs and whitespace go: the current element, or the
+    /// document outside the root.
+    fn insertion_parent(&self) -> indextree::NodeId {
+        match self.phase {
+            Phase::Main => self.current(),
+            Phase::Start | Phase::End => self.doc.root,
+        }
+    }
+
+    // ----- Text ----------------------------------------------------------
+
+    fn push_text(&mut self, piece: Text<'_>) {
+        let t = &mut self.text;
+        if !t.active {
+            let mut cdata = std::mem::take(&mut t.cdata);
+            cdata.clear();
+            *t = PendingText {
+                active: true,
+                span: piece.span,
+                cdata,
+                ..PendingText::default()
+            };
+        }
+        t.span.end = piece.span.end;
+        if self.phase != Phase::Main && t.offending.is_none() {
+            t.offending = match piece.kind {
+                TextKind::Plain => self.input[piece.span.range()]
+                    .bytes()
+                    .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+                    .map(|i| piece.span.start + i),
+                TextKind::CharRef | TextKind::Cdata => Some(piece.span.start),
+            };
+        }
+        let start_len = self.text.len;
+        let verbatim = match piece.kind {
+            TextKind::CharRef => None,
+            _ => self
+                .source_offset(piece.data)
+                .filter(|&at| at == piece.span.start && piece.data.len() == piece.span.len()),
+        };
+        let t = &mut self.text;
+        match (t.verbatim, t.copied, verbatim) {
+            (None, None, Some(at)) if t.len == 0 => t.verbatim = Some((at, at + piece.data.len())),
+            (Some((start, end)), None, Some(at)) if at == end => {
+                t.verbatim = Some((start, end + piece.data.len()));
+            }
+            _ => {
+                if t.copied.is_none() {
+                    t.copied = Some(self.doc.text.len());
+                    if let Some((start, end)) = t.verbatim.take() {
+                        self.scratch.clear();
+                        self.scratch.push_str(&self.doc.text[start..end]);
+                        self.doc.text.push_str(&self.scratch);
+                    }
+                }
+                self.doc.text.push_str(piece.data);
+            }
+        }
+        let t = &mut self.text;
+        t.len += piece.data.len();
+        if piece.kind == TextKind::Cdata {
+            match t.cdata.last_mut() {
+                Some(last) if last.1 == start_len => last.1 = t.len,
+                _ => t.cdata.push((start_len, t.len)),
+            }
+        }
+    }
+
+    /// Turns the pending character data into a text node (or, outside the
+    /// root, keeps it if it is whitespace and reports it otherwise).
+    fn flush_text(&mut self) {
+        if !self.text.active {
+            return;
+        }
+        self.text.active = false;
+        let range = match (self.text.verbatim, self.text.copied) {
+            (Some((start, end)), _) => StrRange::new(start, end),
+            (None, Some(start)) => StrRange::new(start, self.doc.text.len()),
+            (None, None) => return,
+        };
+        if self.phase != Phase::Main {
+            if let Some(offset) = self.text.offending {
+                self.error(ErrorCode::TextOutsideRootElement, offset);
+                if let Some(start) = self.text.copied {
+                    self.doc.text.truncate(start);
+                }
+                return;
+            }
+        }
+        let cdata =
+            (!self.text.cdata.is_empty()).then(|| self.text.cdata.clone().into_boxed_slice());
+        let parent = self.insertion_parent();
+        let span = self.text.span;
+        self.append(parent, NodeKind::Text { text: range, cdata }, span);
+    }
+
+    // ----- Elements ------------------------------------------------------
+
+    /// Creates the element for a start or empty tag and appends it to the
+    /// current node; returns it with the binding-log mark to unwind to.
+    fn create_element(&mut self, tag: &Tag<'_>) -> (indextree::NodeId, QNameId, usize) {
+        let mark = self.scopes.log.len();
+        // Declarations first: they apply to the element's own names.
+        for attribute in tag.attributes.iter() {
+            if let Declaration::Valid(prefix) = declaration(attribute.name, attribute.value) {
+                let namespace = if attribute.value.is_empty() {
+                    None
+                } else {
+                    Some(self.doc.names.namespace(attribute.value))
+                };
+                if prefix != "xml" {
+                    self.scopes.bind(prefix, namespace);
+                }
+            }
+        }
+
+        let qname = self.doc.names.qname(tag.name);
+        let namespace = self.resolve(tag.name, qname, true, tag.span.start);
+        let name = self.doc.names.name(qname, namespace);
+
+        self.resolved.clear();
+        self.seen_attributes.clear();
+        for attribute in tag.attributes.iter() {
+            let start = attribute.span.start;
+            let attribute_qname = self.doc.names.qname(attribute.name);
+            let namespace = match declaration(attribute.name, attribute.value) {
+                Declaration::Valid(_) => Some(XMLNS_NS),
+                Declaration::Invalid => {
+                    self.error(ErrorCode::InvalidNamespaceDeclaration, start);
+                    None
+                }
+                Declaration::No => self.resolve(attribute.name, attribute_qname, false, start),
+            };
+            if let Some(ns) = namespace {
+                let local = self.doc.names.local_of(attribute_qname).to_owned();
+                let duplicate = if self.resolved.len() < 32 {
+                    self.resolved.iter().any(|r| {
+                        self.doc.names.name_data(r.name).namespace == Some(ns)
+                            && self.doc.names.local(r.name) == local
+                    })
+                } else {
+                    if self.seen_attributes.is_empty() {
+                        for r in &self.resolved {
+                            if let Some(ns) = self.doc.names.name_data(r.name).namespace {
+                                let local = self.doc.names.local(r.name).into();
+                                self.seen_attributes.insert((ns, local));
+                            }
+                        }
+                    }
+                    !self.seen_attributes.insert((ns, local.clone().into()))
+                };
+                if duplicate {
+                    self.error(ErrorCode::DuplicateNamespacedAttribute, start);
+                    continue;
+                }
+            }
+            let name = self.doc.names.name(attribute_qname, namespace);
+            let value = self.string(attribute.value);
+            self.resolved.push(Resolved {
+                name,
+                value,
+                span: attribute.span,
+                value_span: attribute.value_span,
+            });
+        }
+        let attributes = self
+            .resolved
+            .iter()
+            .map(|r| AttributeData {
+                name: r.name,
+                value: r.value,
+                span: Some(r.span),
+                value_span: r.value_span,
+            })
+            .collect();
+        let parent = self.insertion_parent();
+        let id = self.append(parent, NodeKind::Element { name, attributes }, tag.span);
+        (id, qname, mark)
+    }
+
+    /// The namespace of a name, reporting what cannot be resolved.
+    fn resolve(
+        &mut self,
+        name: &str,
+        qname: QNameId,
+        element: bool,
+        offset: usize,
+    ) -> Option<NsId> {
+        let colon = self.doc.names.qname_data(qname).colon;
+        match colon {
+            None if name.contains(':') => {
+                self.error(ErrorCode::InvalidQualifiedName, offset);
+                None
+            }
+            None if element => self.scopes.lookup("").flatten(),
+            None => None,
+            Some(c) => match &name[..c] {
+                "xml" => Some(XML_NS),
+                "xmlns" => {
+                    self.error(ErrorCode::InvalidQualifiedName, offset);
+                    None
+                }
+                prefix => match self.scopes.lookup(prefix) {
+                    Some(Some(ns)) => Some(ns),
+                    _ => {
+                        self.error(ErrorCode::UnboundNamespacePrefix, offset);
+                        None
+                    }
+                },
+            },
+        }
+    }
+
+    fn push_open(&mut self, id: indextree::NodeId, qname: QNameId, bindings: usize) {
+        let index = qname.0 as usize;
+        if self.open_counts.len() <= index {
+            self.open_counts.resize(index + 1, 0);
+        }
+        self.open_counts[index] += 1;
+        self.stack.push(Open {
+            id,
+            qname,
+            bindings,
+        });
+    }
+
+    /// Pops the current element; its span now ends at `end`.
+    fn pop(&mut self, end: usize) {
+        if let Some(open) = self.stack.pop() {
+            self.open_counts[open.qname.0 as usize] -= 1;
+            self.scopes.unwind(open.bindings);
+            if let Some(span) = &mut self.doc.arena[open.id].get_mut().span {
+                span.end = end;
+            }
+        }
+        if self.stack.is_empty() {
+            self.phase = Phase::End;
+        }
+    }
+
+    fn end_tag(&mut self, name: &str, span: Span) {
+        let current = self.stack.last().map(|open| open.qname);
+        let current_name = current.map(|q| &*self.doc.names.qname_data(q).text);
+        if current_name == Some(name) {
+            self.pop(span.end);
+            return;
+        }
+        let open = self
+            .doc
+            .names
+            .find_qname(name)
+            .filter(|q| self.open_counts.get(q.0 as usize).is_some_and(|&n| n > 0));
+        match open {
+            Some(target) => {
+                self.error(ErrorCode::MismatchedEndTag, span.start);
+                while let Some(top) = self.stack.last().map(|open| open.qname) {
+                    if top == target {
+                        self.pop(span.end);
+                        break;
+                    }
+                    self.pop(span.start);
+                }
+            }
+            None => self.error(ErrorCode::StrayEndTag, span.start),
+        }
+    }
+
+    fn processing_instruction(&mut self, target: &str, data: &str, span: Span) {
+        let target = self.string(target);
+        let data = self.string(data);
+        let parent = self.insertion_parent();
+        self.append(
+            parent,
+            NodeKind::ProcessingInstruction { target, data },
+            span,
+        );
+    }
+}
+
+/// What an attribute is to namespace processing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Declaration<'a> {
+    /// An ordinary attribute.
+    No,
+    /// `xmlns` (prefix `""`) or `xmlns:p`, declaring the prefix.
+    Valid(&'a str),
+    /// A declaration that Namespaces in XML 1.0 §3 forbids: `xml` bound to
+    /// another URI, `xmlns` declared, another prefix bound to either
+    /// reserved URI, or a malformed `xmlns:` name.
+    Invalid,
+}
+
+fn declaration<'a>(name: &'a str, uri: &str) -> Declaration<'a> {
+    let prefix = if name == "xmlns" {
+        ""
+    } else if let Some(prefix) = name.strip_prefix("xmlns:") {
+        if crate::dom::qname_colon(name).is_none() {
+            return Declaration::Invalid;
+        }
+        prefix
+    } else {
+        return Declaration::No;
+    };
+    let valid = match prefix {
+        "xml" => uri == XML_NAMESPACE,
+        "xmlns" => false,
+        _ => uri != XML_NAMESPACE && uri != XMLNS_NAMESPACE,
+    };
+    if valid {
+        Declaration::Valid(prefix)
+    } else {
+        Declaration::Invalid
+    }
+}
+
+impl TokenSink for TreeBuilder<'_> {
+    fn process_token(&mut self, token: Token<'_>) {
+        if let Token::Text(text) = token {
+            self.seen_token = true;
+            self.push_text(text);
+            return;
+        }
+        self.flush_text();
+        let first = !self.seen_token;
+        self.seen_token = true;
+        match token {
+            Token::Text(_) => {}
+            Token::StartTag(tag) | Token::EmptyTag(tag) => {
+                let empty = matches!(token, Token::EmptyTag(_));
+                if self.phase == Phase::End {
+                    self.error(ErrorCode::ElementAfterRootElement, tag.span.start);
+                    return;
+                }
+                let (id, qname, mark) = self.create_element(&tag);
+                if empty {
+                    self.scopes.unwind(mark);
+                    if self.phase == Phase::Start {
+                        self.phase = Phase::End;
+                    }
+                } else {
+                    self.push_open(id, qname, mark);
+                    self.phase = Phase::Main;
+                }
+            }
+            Token::EndTag(tag) => match self.phase {
+                Phase::Main => self.end_tag(tag.name, tag.span),
+                _ => self.error(ErrorCode::EndTagOutsideRootElement, tag.span.start),
+            },
+            Token::ShortEndTag(span) => match self.phase {
+                Phase::Main => self.pop(span.end),
+                _ => self.error(ErrorCode::EndTagOutsideRootElement, span.start),
+            },
+            Token::Comment(comment) => {
+                let text = self.string(comment.data);
+                let parent = self.insertion_parent();
+                self.append(parent, NodeKind::Comment(text), comment.span);
+            }
+            Token::ProcessingInstruction(pi) => {
+                self.processing_instruction(pi.target, pi.data, pi.span);
+            }
+            Token::XmlDeclaration(declaration) => {
+                if first {
+                    let owned = |s: Option<&str>| s.map(str::to_owned);
+                    self.doc.declaration = Some(XmlDeclaration {
+                        version: owned(declaration.version),
+                        encoding: owned(declaration.encoding),
+                        standalone: owned(declaration.standalone),
+                        span: declaration.span,
+                    });
+                } else {
+                    self.error(ErrorCode::MisplacedXmlDeclaration, declaration.span.start);
+                    let target =
+                        &self.input[declaration.span.start + 2..declaration.span.start + 5];
+                    self.processing_instruction(target, declaration.data, declaration.span);
+                }
+            }
+            Token::Doctype(doctype) => {
+                if self.phase != Phase::Start || self.seen_doctype {
+                    self.error(ErrorCode::MisplacedDoctype, doctype.span.start);
+                    return;
+                }
+                self.seen_doctype = true;
+                let mut field = |s: Option<&str>| s.map(|s| self.string(s));
+                let data = DoctypeData {
+                    name: field(doctype.name),
+                    public_id: field(doctype.public_id),
+                    system_id: field(doctype.system_id),
+                    internal_subset: field(doctype.internal_subset),
+                };
+                let root = self.doc.root;
+                self.append(root, NodeKind::Doctype(Box::new(data)), doctype.span);
+            }
+            Token::EndOfFile(offset) => match self.phase {
+                Phase::Start => {
+                    self.error(ErrorCode::MissingRootElement, offset);
+                    self.phase = Phase::End;
+                }
+                Phase::Main => {
+                    self.error(ErrorCode::EofInElement, offset);
+                    while !self.stack.is_empty() {
+                        self.pop(offset);
+                    }
+                }
+                Phase::End => {}
+            },
+        }
+    }
+
+    fn parse_error(&mut self, error: ParseError) {
+        self.doc.errors.push(error);
+    }
+}
