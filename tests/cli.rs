@@ -26,7 +26,7 @@ use std::sync::Mutex;
 
 mod common;
 
-use common::{load_cases, Case};
+use common::{load_cases, load_tree_cases, Case};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 use xml5dom::tokenizer::{tokenize, SuiteJson};
@@ -97,12 +97,7 @@ fn run(args: &[&str]) -> Output {
 
 /// Runs `xml5dom tokens PATH`.
 fn run_tokens(path: &Path) -> Output {
-    Command::new(BIN)
-        .arg("tokens")
-        .arg(path)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"))
+    run_on("tokens", path)
 }
 
 fn stdout(output: &Output) -> String {
@@ -309,4 +304,92 @@ fn a_leading_byte_order_mark_is_dropped() {
     }
     assert_eq!(stdout(&with_bom), stdout(&plain));
     assert_eq!(stdout(&plain), library_output(text));
+}
+
+/// Runs `xml5dom SUBCOMMAND PATH`.
+fn run_on(subcommand: &str, path: &Path) -> Output {
+    Command::new(BIN)
+        .arg(subcommand)
+        .arg(path)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"))
+}
+
+#[test]
+fn tree_prints_the_document_section_for_every_tree_construction_case() {
+    let mut cases = load_tree_cases("tests/xml5lib-tests/tree-construction");
+    cases.extend(load_tree_cases("tests/tree-construction"));
+    assert!(cases.len() >= 36 + 150, "{} cases", cases.len());
+    let dir = TempDir::new("tree");
+    let mut failures = Vec::new();
+    for (index, case) in cases.iter().enumerate() {
+        let path = dir.write(&format!("case-{index}.xml"), &case.data);
+        let output = run_on("tree", &path);
+        let _ = std::fs::remove_file(&path);
+        if !output.status.success() || stdout(&output) != case.document {
+            failures.push(format!(
+                "{}:{}: status {}\n  expected:\n{}  got:\n{}",
+                case.file,
+                case.line,
+                output.status,
+                case.document,
+                stdout(&output)
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed; the first:\n{}",
+        failures.len(),
+        cases.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+}
+
+#[test]
+fn check_prints_each_error_with_its_position_and_exits_1() {
+    let dir = TempDir::new("check-errors");
+    let path = dir.write("broken.xml", "<a>\r\n  <b x=1 x=2>\n</a>");
+    let output = run_on("check", &path);
+    assert_eq!(output.status.code(), Some(1));
+    let shown = path.display().to_string();
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "{shown}:2:10: duplicate-attribute: attribute given twice; the second one is dropped\n\
+             {shown}:3:1: mismatched-end-tag: end tag does not match the current element; the elements inside it are closed\n"
+        )
+    );
+    assert!(output.stderr.is_empty());
+}
+
+#[test]
+fn check_exits_0_and_prints_nothing_for_a_clean_file() {
+    let dir = TempDir::new("check-clean");
+    let path = dir.write(
+        "clean.xml",
+        "<?xml version=\"1.0\"?>\n<a xmlns=\"urn:x\"><b/></a>\n",
+    );
+    let output = run_on("check", &path);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty() && output.stderr.is_empty());
+}
+
+#[test]
+fn tree_and_check_read_standard_input_for_a_dash() {
+    let mut child = Command::new(BIN)
+        .args(["tree", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run xml5dom");
+    child
+        .stdin
+        .take()
+        .expect("a pipe")
+        .write_all(b"<a>t</a>")
+        .expect("write standard input");
+    let output = child.wait_with_output().expect("xml5dom finishes");
+    assert_eq!(stdout(&output), "| <a>\n|   \"t\"\n");
 }
