@@ -181,7 +181,19 @@ impl<'i> TreeBuilder<'i> {
         self.stack.last().map_or(self.doc.root, |open| open.id)
     }
 
+    /// Appends a node to `parent`, after turning pending character data into
+    /// its text node.
     fn append(
+        &mut self,
+        parent: indextree::NodeId,
+        kind: NodeKind,
+        span: Span,
+    ) -> indextree::NodeId {
+        self.flush_text();
+        self.append_node(parent, kind, span)
+    }
+
+    fn append_node(
         &mut self,
         parent: indextree::NodeId,
         kind: NodeKind,
@@ -288,7 +300,7 @@ impl<'i> TreeBuilder<'i> {
             (!self.text.cdata.is_empty()).then(|| self.text.cdata.clone().into_boxed_slice());
         let parent = self.insertion_parent();
         let span = self.text.span;
-        self.append(parent, NodeKind::Text { text: range, cdata }, span);
+        self.append_node(parent, NodeKind::Text { text: range, cdata }, span);
     }
 
     // ----- Elements ------------------------------------------------------
@@ -296,6 +308,9 @@ impl<'i> TreeBuilder<'i> {
     /// Creates the element for a start or empty tag and appends it to the
     /// current node; returns it with the binding-log mark to unwind to.
     fn create_element(&mut self, tag: &Tag<'_>) -> (indextree::NodeId, QNameId, usize) {
+        // Text before the tag goes to the current node, before this
+        // element's declarations come into scope.
+        self.flush_text();
         let mark = self.scopes.log.len();
         // Declarations first: they apply to the element's own names.
         for attribute in tag.attributes.iter() {
@@ -423,6 +438,7 @@ impl<'i> TreeBuilder<'i> {
 
     /// Pops the current element; its span now ends at `end`.
     fn pop(&mut self, end: usize) {
+        self.flush_text();
         if let Some(open) = self.stack.pop() {
             self.open_counts[open.qname.0 as usize] -= 1;
             self.scopes.unwind(open.bindings);
@@ -517,7 +533,11 @@ impl TokenSink for TreeBuilder<'_> {
             self.push_text(text);
             return;
         }
-        self.flush_text();
+        // Pending text becomes a node only when the tree changes (a node is
+        // appended, an element closes, the input ends): a token ignored
+        // between two runs of text leaves them one text node, as §1.5
+        // collects "all subsequent consecutive characters that would be
+        // appended to that node".
         let first = !self.seen_token;
         self.seen_token = true;
         match token {
@@ -588,6 +608,10 @@ impl TokenSink for TreeBuilder<'_> {
                 self.append(root, NodeKind::Doctype(Box::new(data)), doctype.span);
             }
             Token::EndOfFile(offset) => match self.phase {
+                _ if self.text.active => {
+                    self.flush_text();
+                    self.process_token(token);
+                }
                 Phase::Start => {
                     self.error(ErrorCode::MissingRootElement, offset);
                     self.phase = Phase::End;
