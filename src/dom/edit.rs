@@ -149,16 +149,18 @@ impl Document {
     pub fn append(&mut self, parent: NodeId, child: NodeId) -> Result<()> {
         let parent = self.live(parent)?;
         let child = self.adopt(parent, child)?;
-        parent.append(child, &mut self.arena);
-        Ok(())
+        parent
+            .checked_append(child, &mut self.arena)
+            .map_err(tree_error)
     }
 
     /// Makes `child` the first child of `parent`.
     pub fn prepend(&mut self, parent: NodeId, child: NodeId) -> Result<()> {
         let parent = self.live(parent)?;
         let child = self.adopt(parent, child)?;
-        parent.prepend(child, &mut self.arena);
-        Ok(())
+        parent
+            .checked_prepend(child, &mut self.arena)
+            .map_err(tree_error)
     }
 
     fn parent_of(&self, sibling: indextree::NodeId) -> Result<indextree::NodeId> {
@@ -178,20 +180,28 @@ impl Document {
     /// assert_eq!(doc.root_element().unwrap().first_child().unwrap().name(), "b");
     /// ```
     pub fn insert_before(&mut self, sibling: NodeId, node: NodeId) -> Result<()> {
+        if sibling == node {
+            return Err(Error::InvalidEdit("a node cannot go next to itself"));
+        }
         let sibling = self.live(sibling)?;
         let parent = self.parent_of(sibling)?;
         let node = self.adopt(parent, node)?;
-        sibling.insert_before(node, &mut self.arena);
-        Ok(())
+        sibling
+            .checked_insert_before(node, &mut self.arena)
+            .map_err(tree_error)
     }
 
     /// Puts `node` right after `sibling`, under the same parent.
     pub fn insert_after(&mut self, sibling: NodeId, node: NodeId) -> Result<()> {
+        if sibling == node {
+            return Err(Error::InvalidEdit("a node cannot go next to itself"));
+        }
         let sibling = self.live(sibling)?;
         let parent = self.parent_of(sibling)?;
         let node = self.adopt(parent, node)?;
-        sibling.insert_after(node, &mut self.arena);
-        Ok(())
+        sibling
+            .checked_insert_after(node, &mut self.arena)
+            .map_err(tree_error)
     }
 
     /// Unlinks `node` (and its subtree) from its parent; it stays in the
@@ -238,7 +248,7 @@ impl Document {
 
     /// Sets the attribute `name` (a qualified name; its prefix is resolved in
     /// scope at the element) to `value`, replacing an attribute with the same
-    /// name.
+    /// qualified name or the same namespace and local name.
     ///
     /// ```
     /// use xml5dom::Document;
@@ -273,14 +283,14 @@ impl Document {
     fn put_attribute(&mut self, element: NodeId, name: NameId, value: &str) -> Result<()> {
         let value = self.store(value);
         let names = &self.names;
+        // The same attribute: the same qualified name, or the same namespace
+        // and local name.
         let same = |a: &AttributeData| {
             let (x, y) = (names.name_data(a.name), names.name_data(name));
-            match (x.namespace, y.namespace) {
-                (Some(_), Some(_)) => {
-                    x.namespace == y.namespace && names.local(a.name) == names.local(name)
-                }
-                _ => x.namespace == y.namespace && x.qname == y.qname,
-            }
+            x.qname == y.qname
+                || (x.namespace.is_some()
+                    && x.namespace == y.namespace
+                    && names.local(a.name) == names.local(name))
         };
         let NodeKind::Element { attributes, .. } = &mut self.arena[element.0].get_mut().kind else {
             return Err(Error::InvalidEdit("only elements have attributes"));
@@ -413,11 +423,24 @@ impl Document {
                         text: stored,
                         cdata: None,
                     });
-                    id.append(child.0, &mut self.arena);
+                    id.checked_append(child.0, &mut self.arena)
+                        .map_err(tree_error)?;
                 }
                 Ok(())
             }
             NodeKind::Doctype(_) => Err(Error::InvalidEdit("a DOCTYPE has no text")),
         }
     }
+}
+
+/// indextree's refusals, which the checks above should already prevent.
+fn tree_error(error: indextree::NodeError) -> Error {
+    use indextree::NodeError::*;
+    Error::InvalidEdit(match error {
+        AppendSelf | PrependSelf | InsertBeforeSelf | InsertAfterSelf => {
+            "a node cannot go inside or next to itself"
+        }
+        Removed => "the node was removed",
+        AppendAncestor | PrependAncestor => "a node cannot go inside itself",
+    })
 }

@@ -219,18 +219,29 @@ impl<'i> TreeBuilder<'i> {
     // ----- Text ----------------------------------------------------------
 
     fn push_text(&mut self, piece: Text<'_>) {
+        // A CDATA piece's span covers its content; the node's span covers
+        // the markup around it too.
+        let (mut start, mut end) = (piece.span.start, piece.span.end);
+        if piece.kind == TextKind::Cdata {
+            if self.input[..start].ends_with("<![CDATA[") {
+                start -= "<![CDATA[".len();
+            }
+            if self.input[end..].starts_with("]]>") {
+                end += "]]>".len();
+            }
+        }
         let t = &mut self.text;
         if !t.active {
             let mut cdata = std::mem::take(&mut t.cdata);
             cdata.clear();
             *t = PendingText {
                 active: true,
-                span: piece.span,
+                span: Span::new(start, end),
                 cdata,
                 ..PendingText::default()
             };
         }
-        t.span.end = piece.span.end;
+        t.span.end = end;
         if self.phase != Phase::Main && t.offending.is_none() {
             t.offending = match piece.kind {
                 TextKind::Plain => self.input[piece.span.range()]
