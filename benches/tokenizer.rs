@@ -14,7 +14,8 @@
 //! cut on character boundaries. After one warm-up run, each path runs
 //! `XML5DOM_BENCH_ITERS` times (default 5); the best and median throughput
 //! are printed in MB/s (1 MB = 10^6 bytes of input), one line per input and
-//! path.
+//! path. A third line per input times the whole pipeline, `Document::parse`
+//! (tokenizer, tree builder, namespaces, DOM), for comparison.
 //!
 //! Run with `cargo bench --bench tokenizer`. Run any other way (for example
 //! by `cargo test --benches`, which does not pass `--bench`) it only checks
@@ -24,7 +25,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use xml5dom::tokenizer::{tokenize, Token, TokenSink, Tokenizer};
-use xml5dom::ParseError;
+use xml5dom::{Document, ParseError};
 
 /// Size of each generated input, in bytes, when benchmarking.
 const INPUT_SIZE: usize = 20_000_000;
@@ -374,6 +375,26 @@ fn main() {
                 count.bytes,
             );
         }
+
+        // The whole pipeline to a DOM, for comparison with the tokenizer.
+        let mut nodes = 0;
+        let mut parse_times = Vec::with_capacity(iters);
+        black_box(Document::parse(input));
+        for _ in 0..iters {
+            let start = Instant::now();
+            let doc = Document::parse(black_box(input));
+            parse_times.push(start.elapsed());
+            nodes = doc.root().descendants().count();
+            assert!(doc.errors().is_empty(), "{name}: the generated input has errors");
+            drop(doc);
+        }
+        parse_times.sort();
+        println!(
+            "{name:<13} {mb:5.1} MB  {:<9} best {:7.1} MB/s  median {:7.1} MB/s  ({nodes} nodes)",
+            "DOM",
+            mb_per_s(input.len(), parse_times[0]),
+            mb_per_s(input.len(), parse_times[parse_times.len() / 2]),
+        );
     }
     if benchmarking {
         println!(
