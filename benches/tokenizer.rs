@@ -385,7 +385,10 @@ fn main() {
             let doc = Document::parse(black_box(input));
             parse_times.push(start.elapsed());
             nodes = doc.root().descendants().count();
-            assert!(doc.errors().is_empty(), "{name}: the generated input has errors");
+            assert!(
+                doc.errors().is_empty(),
+                "{name}: the generated input has errors"
+            );
             drop(doc);
         }
         parse_times.sort();

@@ -94,18 +94,49 @@ impl Document {
     }
 
     /// Creates a detached text node.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a>Hello</a>");
+    /// let a = doc.root_element().unwrap().id();
+    /// let t = doc.create_text(", world");
+    /// assert!(doc.node(t).unwrap().parent().is_none());
+    /// doc.append(a, t).unwrap();
+    /// assert_eq!(doc.node(a).unwrap().text_content(), "Hello, world");
+    /// ```
     pub fn create_text(&mut self, text: &str) -> NodeId {
         let text = self.store(text);
         self.new_node(NodeKind::Text { text, cdata: None })
     }
 
     /// Creates a detached comment.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a/>");
+    /// let a = doc.root_element().unwrap().id();
+    /// let c = doc.create_comment(" generated ");
+    /// doc.append(a, c).unwrap();
+    /// let c = doc.node(a).unwrap().first_child().unwrap();
+    /// assert!(c.is_comment());
+    /// assert_eq!(c.text(), Some(" generated "));
+    /// ```
     pub fn create_comment(&mut self, text: &str) -> NodeId {
         let text = self.store(text);
         self.new_node(NodeKind::Comment(text))
     }
 
     /// Creates a detached processing instruction.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a/>");
+    /// let a = doc.root_element().unwrap().id();
+    /// let pi = doc.create_processing_instruction("xml-stylesheet", "href='s.css'");
+    /// doc.insert_before(a, pi).unwrap();
+    /// let pi = doc.root().first_child().unwrap();
+    /// assert_eq!((pi.name(), pi.text()), ("xml-stylesheet", Some("href='s.css'")));
+    /// ```
     pub fn create_processing_instruction(&mut self, target: &str, data: &str) -> NodeId {
         let target = self.store(target);
         let data = self.store(data);
@@ -155,6 +186,16 @@ impl Document {
     }
 
     /// Makes `child` the first child of `parent`.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a><c/></a>");
+    /// let a = doc.root_element().unwrap().id();
+    /// let b = doc.create_element("b");
+    /// doc.prepend(a, b).unwrap();
+    /// let names: Vec<_> = doc.node(a).unwrap().children().map(|n| n.name()).collect();
+    /// assert_eq!(names, ["b", "c"]);
+    /// ```
     pub fn prepend(&mut self, parent: NodeId, child: NodeId) -> Result<()> {
         let parent = self.live(parent)?;
         let child = self.adopt(parent, child)?;
@@ -192,6 +233,18 @@ impl Document {
     }
 
     /// Puts `node` right after `sibling`, under the same parent.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a><b/><d/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap().id();
+    /// let c = doc.create_element("c");
+    /// doc.insert_after(b, c).unwrap();
+    /// let names: Vec<_> = doc.root_element().unwrap().children().map(|n| n.name()).collect();
+    /// assert_eq!(names, ["b", "c", "d"]);
+    /// let document = doc.root().id();
+    /// assert!(doc.insert_after(document, c).is_err()); // the document has no siblings
+    /// ```
     pub fn insert_after(&mut self, sibling: NodeId, node: NodeId) -> Result<()> {
         if sibling == node {
             return Err(Error::InvalidEdit("a node cannot go next to itself"));
@@ -268,6 +321,19 @@ impl Document {
 
     /// Sets the attribute with namespace `namespace` (`""` for none) and
     /// qualified name `name`.
+    ///
+    /// The prefix is kept as given; no namespace declaration is added.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a/>");
+    /// let a = doc.root_element().unwrap().id();
+    /// doc.set_attribute_ns(a, "http://www.w3.org/1999/xlink", "xlink:href", "#x").unwrap();
+    /// let a = doc.node(a).unwrap();
+    /// assert_eq!(a.attribute_ns("http://www.w3.org/1999/xlink", "href"), Some("#x"));
+    /// let href = a.attributes().next().unwrap();
+    /// assert_eq!((href.name(), href.prefix()), ("xlink:href", Some("xlink")));
+    /// ```
     pub fn set_attribute_ns(
         &mut self,
         element: NodeId,
@@ -374,6 +440,18 @@ impl Document {
     }
 
     /// Renames an element into the namespace `namespace` (`""` for none).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a/>");
+    /// let a = doc.root_element().unwrap().id();
+    /// doc.rename_ns(a, "http://www.w3.org/2000/svg", "svg:svg").unwrap();
+    /// let svg = doc.node(a).unwrap();
+    /// assert_eq!((svg.prefix(), svg.local_name()), (Some("svg"), "svg"));
+    /// assert_eq!(svg.namespace(), Some("http://www.w3.org/2000/svg"));
+    /// doc.rename_ns(a, "", "plain").unwrap();
+    /// assert_eq!(doc.node(a).unwrap().namespace(), None);
+    /// ```
     pub fn rename_ns(&mut self, node: NodeId, namespace: &str, name: &str) -> Result<()> {
         let new = self.name_ns(namespace, name);
         match self.kind_mut(node)? {

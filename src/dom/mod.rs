@@ -33,12 +33,38 @@ use crate::error::ParseError;
 use crate::Span;
 
 /// The XML namespace, bound to the prefix `xml` everywhere.
+///
+/// ```
+/// use xml5dom::{Document, XML_NAMESPACE};
+/// let doc = Document::parse("<p xml:lang='fr'>Bonjour</p>");
+/// let p = doc.root_element().unwrap();
+/// assert_eq!(p.attribute_ns(XML_NAMESPACE, "lang"), Some("fr"));
+/// ```
 pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
 /// The namespace of namespace declarations (`xmlns`, `xmlns:p`).
+///
+/// ```
+/// use xml5dom::{Document, XMLNS_NAMESPACE};
+/// let doc = Document::parse("<a xmlns='urn:d' xmlns:p='urn:p'/>");
+/// let a = doc.root_element().unwrap();
+/// assert_eq!(a.attribute_ns(XMLNS_NAMESPACE, "xmlns"), Some("urn:d"));
+/// assert_eq!(a.attribute_ns(XMLNS_NAMESPACE, "p"), Some("urn:p"));
+/// ```
 pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
 
 /// Identifies a node of a [`Document`]; stable across edits until the node is
 /// removed. Get a handle to read it with [`Document::node`].
+///
+/// ```
+/// use xml5dom::Document;
+/// let mut doc = Document::parse("<a><b/><c/></a>");
+/// let a = doc.root_element().unwrap();
+/// let (b, c) = (a.first_child().unwrap().id(), a.last_child().unwrap().id());
+/// doc.insert_before(b, c).unwrap();
+/// assert_eq!(doc.node(c).unwrap().next_sibling().unwrap().id(), b);
+/// doc.remove(c).unwrap();
+/// assert!(doc.node(c).is_none());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub(crate) indextree::NodeId);
 
@@ -234,6 +260,16 @@ pub(crate) struct AttributeData {
 }
 
 /// The XML declaration's fields.
+///
+/// ```
+/// use xml5dom::Document;
+/// let doc = Document::parse("<?xml version='1.0' standalone='yes'?>\n<a/>");
+/// let decl = doc.xml_declaration().unwrap();
+/// assert_eq!(decl.version.as_deref(), Some("1.0"));
+/// assert_eq!(decl.encoding, None);
+/// assert_eq!(decl.standalone.as_deref(), Some("yes"));
+/// assert_eq!(&doc.source()[decl.span.range()], "<?xml version='1.0' standalone='yes'?>");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct XmlDeclaration {
     /// `version`, if given.
@@ -250,6 +286,15 @@ pub struct XmlDeclaration {
 ///
 /// [`Document::parse`] never fails: it returns the tree the XML5 rules build
 /// plus the parse errors met on the way ([`Document::errors`]).
+///
+/// ```
+/// use xml5dom::Document;
+/// let doc = Document::parse("<list><item>one<item>two</list>");
+/// assert_eq!(doc.errors()[0].code.as_str(), "mismatched-end-tag");
+/// let list = doc.root_element().unwrap();
+/// assert_eq!(list.descendant_elements().count(), 2);
+/// assert_eq!(list.text_content(), "onetwo");
+/// ```
 pub struct Document {
     pub(crate) arena: indextree::Arena<NodeData>,
     pub(crate) root: indextree::NodeId,

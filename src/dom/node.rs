@@ -4,6 +4,14 @@ use super::{AttributeData, Document, NodeId, NodeKind, XMLNS_NAMESPACE, XML_NAME
 use crate::Span;
 
 /// What kind of node a [`Node`] is.
+///
+/// ```
+/// use xml5dom::{Document, NodeType};
+/// let doc = Document::parse("<!DOCTYPE a><a>t<!--c--></a>");
+/// let kinds: Vec<NodeType> = doc.root().descendants().map(|n| n.node_type()).collect();
+/// assert_eq!(kinds, [NodeType::Doctype, NodeType::Element, NodeType::Text, NodeType::Comment]);
+/// assert_eq!(doc.root().node_type(), NodeType::Document);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NodeType {
     /// The document itself, the root of the tree.
@@ -55,6 +63,20 @@ impl std::fmt::Debug for Node<'_> {
 }
 
 /// One step of [`Node::traverse`]: entering or leaving a node.
+///
+/// ```
+/// use xml5dom::{Document, Edge};
+/// let doc = Document::parse("<a><b><c/></b></a>");
+/// let (mut depth, mut deepest) = (0, 0);
+/// for edge in doc.root_element().unwrap().traverse() {
+///     match edge {
+///         Edge::Open(_) => depth += 1,
+///         Edge::Close(_) => depth -= 1,
+///     }
+///     deepest = deepest.max(depth);
+/// }
+/// assert_eq!((depth, deepest), (0, 3));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Edge<'a> {
     /// Before the node's children.
@@ -90,6 +112,14 @@ impl<'a> Node<'a> {
     }
 
     /// The document the node belongs to.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a>x</a>");
+    /// let a = doc.root_element().unwrap();
+    /// assert!(std::ptr::eq(a.document(), &doc));
+    /// assert_eq!(a.document().source(), "<a>x</a>");
+    /// ```
     pub fn document(&self) -> &'a Document {
         self.doc
     }
@@ -114,31 +144,80 @@ impl<'a> Node<'a> {
     }
 
     /// Whether this is the document node.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a/>");
+    /// assert!(doc.root().is_document());
+    /// assert!(!doc.root_element().unwrap().is_document());
+    /// ```
     pub fn is_document(&self) -> bool {
         self.node_type() == NodeType::Document
     }
 
     /// Whether this is an element.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a>t<b/></a>");
+    /// let a = doc.root_element().unwrap();
+    /// assert!(a.is_element());
+    /// assert_eq!(a.children().filter(|n| n.is_element()).count(), 1);
+    /// ```
     pub fn is_element(&self) -> bool {
         self.node_type() == NodeType::Element
     }
 
     /// Whether this is a text node.
+    ///
+    /// Whitespace around the root element is kept as text nodes of the
+    /// document:
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a>t</a>\n");
+    /// assert!(doc.root_element().unwrap().first_child().unwrap().is_text());
+    /// assert!(doc.root().last_child().unwrap().is_text());
+    /// ```
     pub fn is_text(&self) -> bool {
         self.node_type() == NodeType::Text
     }
 
     /// Whether this is a comment.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<!-- licence --><a/>");
+    /// let first = doc.root().first_child().unwrap();
+    /// assert!(first.is_comment());
+    /// assert_eq!(first.text(), Some(" licence "));
+    /// ```
     pub fn is_comment(&self) -> bool {
         self.node_type() == NodeType::Comment
     }
 
     /// Whether this is a processing instruction.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<?xml-stylesheet href='s.css'?><a/>");
+    /// let pi = doc.root().first_child().unwrap();
+    /// assert!(pi.is_processing_instruction());
+    /// assert_eq!(pi.name(), "xml-stylesheet");
+    /// ```
     pub fn is_processing_instruction(&self) -> bool {
         self.node_type() == NodeType::ProcessingInstruction
     }
 
     /// Whether this is a DOCTYPE.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<!DOCTYPE html><html/>");
+    /// let doctype = doc.root().first_child().unwrap();
+    /// assert!(doctype.is_doctype());
+    /// assert_eq!(doctype.name(), "html");
+    /// ```
     pub fn is_doctype(&self) -> bool {
         self.node_type() == NodeType::Doctype
     }
@@ -268,6 +347,14 @@ impl<'a> Node<'a> {
     }
 
     /// Whether the element has an attribute in no namespace named `local`.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<input disabled='' xml:lang='en'/>");
+    /// let input = doc.root_element().unwrap();
+    /// assert!(input.has_attribute("disabled"));
+    /// assert!(!input.has_attribute("lang")); // `xml:lang` is in the XML namespace
+    /// ```
     pub fn has_attribute(&self, local: &str) -> bool {
         self.attribute(local).is_some()
     }
@@ -330,6 +417,13 @@ impl<'a> Node<'a> {
     }
 
     /// A DOCTYPE's public identifier.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse(r#"<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "xhtml1-strict.dtd"><html/>"#);
+    /// let doctype = doc.root().first_child().unwrap();
+    /// assert_eq!(doctype.public_id(), Some("-//W3C//DTD XHTML 1.0 Strict//EN"));
+    /// ```
     pub fn public_id(&self) -> Option<&'a str> {
         match self.kind() {
             NodeKind::Doctype(d) => d.public_id.map(|r| self.doc.str(r)),
@@ -338,6 +432,14 @@ impl<'a> Node<'a> {
     }
 
     /// A DOCTYPE's system identifier.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse(r#"<!DOCTYPE note SYSTEM "note.dtd"><note/>"#);
+    /// let doctype = doc.root().first_child().unwrap();
+    /// assert_eq!(doctype.system_id(), Some("note.dtd"));
+    /// assert_eq!(doctype.public_id(), None);
+    /// ```
     pub fn system_id(&self) -> Option<&'a str> {
         match self.kind() {
             NodeKind::Doctype(d) => d.system_id.map(|r| self.doc.str(r)),
@@ -443,31 +545,79 @@ impl<'a> Node<'a> {
     // ----- Moving around -------------------------------------------------
 
     /// The parent (`None` for the document and detached nodes).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/></a>");
+    /// let a = doc.root_element().unwrap();
+    /// assert_eq!(a.first_child().unwrap().parent(), Some(a));
+    /// assert_eq!(a.parent(), Some(doc.root()));
+    /// assert_eq!(doc.root().parent(), None);
+    /// ```
     pub fn parent(&self) -> Option<Node<'a>> {
         self.wrap(self.id.parent(&self.doc.arena))
     }
 
     /// The first child.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a>t<b/></a>");
+    /// let a = doc.root_element().unwrap();
+    /// assert_eq!(a.first_child().unwrap().text(), Some("t"));
+    /// assert_eq!(a.last_child().unwrap().first_child(), None);
+    /// ```
     pub fn first_child(&self) -> Option<Node<'a>> {
         self.wrap(self.id.first_child(&self.doc.arena))
     }
 
     /// The last child.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t</a>");
+    /// let a = doc.root_element().unwrap();
+    /// assert_eq!(a.last_child().unwrap().text(), Some("t"));
+    /// ```
     pub fn last_child(&self) -> Option<Node<'a>> {
         self.wrap(self.id.last_child(&self.doc.arena))
     }
 
     /// The next sibling.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/><c/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// assert_eq!(b.next_sibling().unwrap().name(), "c");
+    /// assert_eq!(b.next_sibling().unwrap().next_sibling(), None);
+    /// ```
     pub fn next_sibling(&self) -> Option<Node<'a>> {
         self.wrap(self.id.next_sibling(&self.doc.arena))
     }
 
     /// The previous sibling.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/><c/></a>");
+    /// let c = doc.root_element().unwrap().last_child().unwrap();
+    /// assert_eq!(c.prev_sibling().unwrap().name(), "b");
+    /// assert_eq!(c.prev_sibling().unwrap().prev_sibling(), None);
+    /// ```
     pub fn prev_sibling(&self) -> Option<Node<'a>> {
         self.wrap(self.id.previous_sibling(&self.doc.arena))
     }
 
     /// Whether the node has children.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/></a>");
+    /// let a = doc.root_element().unwrap();
+    /// assert!(a.has_children());
+    /// assert!(!a.first_child().unwrap().has_children());
+    /// ```
     pub fn has_children(&self) -> bool {
         self.id.first_child(&self.doc.arena).is_some()
     }
@@ -522,6 +672,14 @@ impl<'a> Node<'a> {
     }
 
     /// The siblings after this node, nearest first.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<c/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// let n: Vec<_> = b.following_siblings().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["", "c"]);
+    /// ```
     pub fn following_siblings(&self) -> impl Iterator<Item = Node<'a>> + 'a {
         let doc = self.doc;
         self.id
@@ -531,6 +689,14 @@ impl<'a> Node<'a> {
     }
 
     /// The siblings before this node, nearest first.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<c/></a>");
+    /// let c = doc.root_element().unwrap().last_child().unwrap();
+    /// let n: Vec<_> = c.preceding_siblings().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["", "b"]);
+    /// ```
     pub fn preceding_siblings(&self) -> impl Iterator<Item = Node<'a>> + 'a {
         let doc = self.doc;
         self.id
@@ -562,52 +728,125 @@ impl<'a> Node<'a> {
     // ----- Elements only -------------------------------------------------
 
     /// The element children.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<!--c--><d/></a>");
+    /// let n: Vec<_> = doc.root_element().unwrap().child_elements().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["b", "d"]);
+    /// ```
     pub fn child_elements(&self) -> impl DoubleEndedIterator<Item = Node<'a>> + 'a {
         self.children().filter(Node::is_element)
     }
 
     /// The element ancestors, nearest first.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b>t</b></a>");
+    /// let t = doc.root_element().unwrap().descendants().last().unwrap();
+    /// let n: Vec<_> = t.ancestor_elements().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["b", "a"]);
+    /// ```
     pub fn ancestor_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
         self.ancestors().filter(Node::is_element)
     }
 
     /// The element descendants, in document order.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b>t<c/></b><!--x--><d/></a>");
+    /// let n: Vec<_> = doc.root_element().unwrap().descendant_elements().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["b", "c", "d"]);
+    /// ```
     pub fn descendant_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
         self.descendants().filter(Node::is_element)
     }
 
-    /// The element siblings after this node.
+    /// The element siblings after this node, nearest first.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<c/><d/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// let n: Vec<_> = b.following_sibling_elements().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["c", "d"]);
+    /// ```
     pub fn following_sibling_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
         self.following_siblings().filter(Node::is_element)
     }
 
     /// The element siblings before this node, nearest first.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/><c/>t<d/></a>");
+    /// let d = doc.root_element().unwrap().last_child().unwrap();
+    /// let n: Vec<_> = d.preceding_sibling_elements().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["c", "b"]);
+    /// ```
     pub fn preceding_sibling_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
         self.preceding_siblings().filter(Node::is_element)
     }
 
     /// The first element child.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a>t<b/><c/></a>");
+    /// assert_eq!(doc.root_element().unwrap().first_element_child().unwrap().name(), "b");
+    /// ```
     pub fn first_element_child(&self) -> Option<Node<'a>> {
         self.child_elements().next()
     }
 
     /// The last element child.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/><c/>t</a>");
+    /// assert_eq!(doc.root_element().unwrap().last_element_child().unwrap().name(), "c");
+    /// ```
     pub fn last_element_child(&self) -> Option<Node<'a>> {
         self.child_elements().next_back()
     }
 
     /// The next element sibling.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<c/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// assert_eq!(b.next_sibling_element().unwrap().name(), "c");
+    /// ```
     pub fn next_sibling_element(&self) -> Option<Node<'a>> {
         self.following_sibling_elements().next()
     }
 
     /// The previous element sibling.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<c/></a>");
+    /// let c = doc.root_element().unwrap().last_child().unwrap();
+    /// assert_eq!(c.prev_sibling_element().unwrap().name(), "b");
+    /// assert_eq!(c.prev_sibling_element().unwrap().prev_sibling_element(), None);
+    /// ```
     pub fn prev_sibling_element(&self) -> Option<Node<'a>> {
         self.preceding_sibling_elements().next()
     }
 }
 
 /// An attribute of an element.
+///
+/// ```
+/// use xml5dom::Document;
+/// let doc = Document::parse("<a xmlns:x='urn:x' x:id='7'/>");
+/// let id = doc.root_element().unwrap().attributes().last().unwrap();
+/// assert_eq!((id.name(), id.value()), ("x:id", "7"));
+/// assert_eq!(id.namespace(), Some("urn:x"));
+/// ```
 #[derive(Clone, Copy)]
 pub struct Attribute<'a> {
     doc: &'a Document,
@@ -616,42 +855,107 @@ pub struct Attribute<'a> {
 
 impl<'a> Attribute<'a> {
     /// The qualified name as written.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a xml:lang='en'/>");
+    /// let lang = doc.root_element().unwrap().attributes().next().unwrap();
+    /// assert_eq!(lang.name(), "xml:lang");
+    /// ```
     pub fn name(&self) -> &'a str {
         self.doc.names.qualified(self.data.name)
     }
 
     /// The local name.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a xml:lang='en' id='1'/>");
+    /// let names: Vec<_> = doc.root_element().unwrap().attributes().map(|a| a.local_name()).collect();
+    /// assert_eq!(names, ["lang", "id"]);
+    /// ```
     pub fn local_name(&self) -> &'a str {
         self.doc.names.local(self.data.name)
     }
 
     /// The prefix, if any.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a xml:lang='en' id='1'/>");
+    /// let prefixes: Vec<_> = doc.root_element().unwrap().attributes().map(|a| a.prefix()).collect();
+    /// assert_eq!(prefixes, [Some("xml"), None]);
+    /// ```
     pub fn prefix(&self) -> Option<&'a str> {
         self.doc.names.prefix(self.data.name)
     }
 
     /// The namespace URI, if the attribute is in a namespace.
+    ///
+    /// Attributes without a prefix are in no namespace, even under a default
+    /// namespace:
+    ///
+    /// ```
+    /// use xml5dom::{Document, XML_NAMESPACE};
+    /// let doc = Document::parse("<a xmlns='urn:d' id='1' xml:lang='en'/>");
+    /// let uris: Vec<_> = doc.root_element().unwrap().attributes().skip(1).map(|a| a.namespace()).collect();
+    /// assert_eq!(uris, [None, Some(XML_NAMESPACE)]);
+    /// ```
     pub fn namespace(&self) -> Option<&'a str> {
         self.doc.names.namespace_of(self.data.name)
     }
 
     /// The value, references resolved and whitespace normalized.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a title='Tom &amp;\tJerry'/>");
+    /// let title = doc.root_element().unwrap().attributes().next().unwrap();
+    /// assert_eq!(title.value(), "Tom & Jerry");
+    /// ```
     pub fn value(&self) -> &'a str {
         self.doc.str(self.data.value)
     }
 
     /// The whole attribute in the source (`None` for one set by an edit).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a x = '1'/>");
+    /// let a = doc.root_element().unwrap();
+    /// let x = a.attributes().next().unwrap();
+    /// assert_eq!(&doc.source()[x.span().unwrap().range()], "x = '1'");
+    ///
+    /// let a = a.id();
+    /// doc.set_attribute(a, "x", "2").unwrap();
+    /// assert_eq!(doc.node(a).unwrap().attributes().next().unwrap().span(), None);
+    /// ```
     pub fn span(&self) -> Option<Span> {
         self.data.span
     }
 
     /// The raw value in the source, between the quotes.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a x='1 &lt; 2'/>");
+    /// let x = doc.root_element().unwrap().attributes().next().unwrap();
+    /// assert_eq!(x.value(), "1 < 2");
+    /// assert_eq!(&doc.source()[x.value_span().unwrap().range()], "1 &lt; 2");
+    /// ```
     pub fn value_span(&self) -> Option<Span> {
         self.data.value_span
     }
 
     /// For a namespace declaration, the prefix it declares: `Some(None)` for
     /// `xmlns`, `Some(Some(p))` for `xmlns:p`.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a xmlns='urn:d' xmlns:p='urn:p' p:x='1'/>");
+    /// let declared: Vec<_> = doc.root_element().unwrap().attributes().map(|a| a.declared_prefix()).collect();
+    /// assert_eq!(declared, [Some(None), Some(Some("p")), None]);
+    /// ```
     pub fn declared_prefix(&self) -> Option<Option<&'a str>> {
         if self.namespace() != Some(XMLNS_NAMESPACE) {
             return None;
@@ -670,6 +974,15 @@ impl std::fmt::Debug for Attribute<'_> {
 }
 
 /// The attributes of an element, in source order.
+///
+/// ```
+/// use xml5dom::Document;
+/// let doc = Document::parse("<a x='1' y='2' z='3'/>");
+/// let attributes = doc.root_element().unwrap().attributes();
+/// assert_eq!(attributes.len(), 3);
+/// let last = attributes.rev().next().unwrap();
+/// assert_eq!((last.name(), last.value()), ("z", "3"));
+/// ```
 #[derive(Clone)]
 pub struct Attributes<'a> {
     doc: &'a Document,
