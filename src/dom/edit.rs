@@ -204,10 +204,21 @@ impl Document {
             .map_err(tree_error)
     }
 
-    fn parent_of(&self, sibling: indextree::NodeId) -> Result<indextree::NodeId> {
-        sibling
+    /// Checks that `node` may become a sibling of `sibling`, and detaches it.
+    fn adopt_beside(
+        &mut self,
+        sibling: NodeId,
+        node: NodeId,
+    ) -> Result<(indextree::NodeId, indextree::NodeId)> {
+        if sibling == node {
+            return Err(Error::InvalidEdit("a node cannot go next to itself"));
+        }
+        let sibling = self.live(sibling)?;
+        let parent = sibling
             .parent(&self.arena)
-            .ok_or(Error::InvalidEdit("the node has no parent"))
+            .ok_or(Error::InvalidEdit("the node has no parent"))?;
+        let node = self.adopt(parent, node)?;
+        Ok((sibling, node))
     }
 
     /// Puts `node` right before `sibling`, under the same parent.
@@ -221,12 +232,7 @@ impl Document {
     /// assert_eq!(doc.root_element().unwrap().first_child().unwrap().name(), "b");
     /// ```
     pub fn insert_before(&mut self, sibling: NodeId, node: NodeId) -> Result<()> {
-        if sibling == node {
-            return Err(Error::InvalidEdit("a node cannot go next to itself"));
-        }
-        let sibling = self.live(sibling)?;
-        let parent = self.parent_of(sibling)?;
-        let node = self.adopt(parent, node)?;
+        let (sibling, node) = self.adopt_beside(sibling, node)?;
         sibling
             .checked_insert_before(node, &mut self.arena)
             .map_err(tree_error)
@@ -246,12 +252,7 @@ impl Document {
     /// assert!(doc.insert_after(document, c).is_err()); // the document has no siblings
     /// ```
     pub fn insert_after(&mut self, sibling: NodeId, node: NodeId) -> Result<()> {
-        if sibling == node {
-            return Err(Error::InvalidEdit("a node cannot go next to itself"));
-        }
-        let sibling = self.live(sibling)?;
-        let parent = self.parent_of(sibling)?;
-        let node = self.adopt(parent, node)?;
+        let (sibling, node) = self.adopt_beside(sibling, node)?;
         sibling
             .checked_insert_after(node, &mut self.arena)
             .map_err(tree_error)
