@@ -76,6 +76,10 @@ pub fn main() -> ExitCode {
     };
     match run(cli.command) {
         Ok(code) => code,
+        // The reader went away (`xml5dom tree big.xml | head`): stop quietly.
+        Err(Error::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
         Err(error) => {
             eprintln!("xml5dom: {error}");
             ExitCode::from(2)
