@@ -8,15 +8,18 @@
 //! xml5dom tokens FILE     the token stream as JSON, in the xml5lib-tests format
 //! xml5dom tree FILE       the tree, in the xml5lib-tests #document format
 //! xml5dom check FILE      every parse error as path:line:column: code: message
+//! xml5dom fmt FILE        the document written back (lossless, or repaired)
+//! xml5dom canon FILE      a canonical form (C14N 1.0, or xmltest's)
 //! ```
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::error::Error;
+use crate::serializer::{canonicalize, CanonicalForm, SerializeOptions};
 use crate::tokenizer::{tokenize, SuiteJson};
 use crate::Document;
 
@@ -58,6 +61,40 @@ enum Command {
         /// The file to read, or `-` for standard input.
         file: PathBuf,
     },
+    /// Write the document back out: byte for byte if it parsed without
+    /// errors, as repaired well-formed XML if not.
+    ///
+    /// Repairs (what XML could not carry) are listed on standard error.
+    /// Example: `xml5dom fmt --pretty=4 feed.xml > feed.pretty.xml`.
+    Fmt {
+        /// Indent element-only content, by N spaces per level (2 if `=N` is
+        /// left out).
+        #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "2")]
+        pretty: Option<usize>,
+        /// The file to read, or `-` for standard input.
+        file: PathBuf,
+    },
+    /// Write a canonical form of the document.
+    ///
+    /// Example: `xml5dom canon --form c14n-comments signed.xml`.
+    Canon {
+        /// Which canonical form.
+        #[arg(long, value_enum, default_value = "c14n")]
+        form: Form,
+        /// The file to read, or `-` for standard input.
+        file: PathBuf,
+    },
+}
+
+/// The canonical forms `canon` writes.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Form {
+    /// W3C Canonical XML 1.0, without comments.
+    C14n,
+    /// W3C Canonical XML 1.0, with comments.
+    C14nComments,
+    /// The canonical form of the W3C XML Conformance Test Suite.
+    Xmltest,
 }
 
 /// Runs the command line with the process's arguments.
@@ -125,6 +162,36 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             } else {
                 ExitCode::from(1)
             })
+        }
+        Command::Fmt { pretty, file } => {
+            let doc = Document::parse(&read_text(&file)?);
+            let out = doc.serialize(&SerializeOptions { pretty });
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(out.text.as_bytes())?;
+            stdout.flush()?;
+            let path = file.display();
+            for repair in &out.repairs {
+                match repair.offset {
+                    Some(offset) => {
+                        let (line, column) = doc.position(offset);
+                        eprintln!("{path}:{line}:{column}: repaired: {}", repair.kind);
+                    }
+                    None => eprintln!("{path}: repaired: {}", repair.kind),
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Canon { form, file } => {
+            let doc = Document::parse(&read_text(&file)?);
+            let form = match form {
+                Form::C14n => CanonicalForm::C14n,
+                Form::C14nComments => CanonicalForm::C14nWithComments,
+                Form::Xmltest => CanonicalForm::XmlTest,
+            };
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(canonicalize(&doc, form).as_bytes())?;
+            stdout.flush()?;
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

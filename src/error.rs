@@ -159,6 +159,33 @@ pub enum ErrorCode {
     /// Two attributes with the same namespace and local name; the second is
     /// dropped.
     DuplicateNamespacedAttribute,
+
+    // --- XML 1.0 well-formedness that XML5 tolerates silently ---
+    /// An element, attribute or PI target name that is not an XML `Name`.
+    InvalidName,
+    /// An attribute not preceded by whitespace (`<a x="1"y="2">`).
+    MissingWhitespaceBeforeAttribute,
+    /// An attribute without `=value`.
+    MissingAttributeValue,
+    /// An attribute value without quotes.
+    UnquotedAttributeValue,
+    /// A literal `<` in an attribute value.
+    LessThanInAttributeValue,
+    /// An entity reference XML does not predefine (`&eacute;`): resolved from
+    /// the HTML table, but not declared.
+    UndeclaredEntity,
+    /// An `&` that does not start a reference.
+    BareAmpersand,
+    /// `]]>` in text outside a CDATA section.
+    CdataEndInText,
+    /// `--` inside a comment, or a comment ending in `-`.
+    DoubleHyphenInComment,
+    /// A PI named `xml` (in any case) that is not the XML declaration.
+    ReservedProcessingInstructionTarget,
+    /// A public identifier with characters XML does not allow there.
+    InvalidPublicIdentifier,
+    /// `</>`, which closes the current element in XML5 but is not XML.
+    ShortEndTag,
 }
 
 impl ErrorCode {
@@ -387,6 +414,46 @@ impl ErrorCode {
             DuplicateNamespacedAttribute => (
                 "duplicate-namespaced-attribute",
                 "attribute repeats another's namespace and local name; dropped",
+            ),
+            InvalidName => ("invalid-name", "not an XML name"),
+            MissingWhitespaceBeforeAttribute => (
+                "missing-whitespace-before-attribute",
+                "attributes must be separated by whitespace",
+            ),
+            MissingAttributeValue => (
+                "missing-attribute-value",
+                "attribute without a value; read as empty",
+            ),
+            UnquotedAttributeValue => {
+                ("unquoted-attribute-value", "attribute value without quotes")
+            }
+            LessThanInAttributeValue => {
+                ("less-than-in-attribute-value", "`<` in an attribute value")
+            }
+            UndeclaredEntity => (
+                "undeclared-entity",
+                "entity not predefined in XML; resolved from the HTML table",
+            ),
+            BareAmpersand => (
+                "bare-ampersand",
+                "`&` that starts no reference; kept as text",
+            ),
+            CdataEndInText => ("cdata-end-in-text", "`]]>` in text"),
+            DoubleHyphenInComment => (
+                "double-hyphen-in-comment",
+                "`--` inside a comment or `-` at its end",
+            ),
+            ReservedProcessingInstructionTarget => (
+                "reserved-processing-instruction-target",
+                "processing instruction named `xml` that is not the declaration",
+            ),
+            InvalidPublicIdentifier => (
+                "invalid-public-identifier",
+                "character not allowed in a public identifier",
+            ),
+            ShortEndTag => (
+                "short-end-tag",
+                "`</>` is not XML; it closes the current element",
             ),
         }
     }

@@ -8,7 +8,9 @@
 //!
 //! 1. decoding: bytes to text (the CLI's [`cli`] reading, for now UTF-8);
 //! 2. [`tokenizer`]: text to tokens and parse errors (XML5 §1.4);
-//! 3. tree construction, DOM, serializer and queries build on the tokens.
+//! 3. tree construction ([`Document::parse`]) builds the arena [`dom`];
+//! 4. the [`serializer`] writes it back: losslessly, with minimal diffs after
+//!    edits, repaired into well-formed XML, pretty or canonical.
 //!
 //! Parsing never fails: every input gives tokens plus [`ParseError`]s.
 //! Caller mistakes (an unreadable file) are [`Error`]s.
@@ -29,6 +31,7 @@
 pub mod cli;
 pub mod dom;
 mod error;
+pub mod serializer;
 mod span;
 pub mod tokenizer;
 mod tree_builder;
@@ -38,6 +41,9 @@ pub use dom::{
     XML_NAMESPACE,
 };
 pub use error::{Error, ErrorCode, ParseError};
+pub use serializer::{
+    canonicalize, CanonicalForm, Repair, RepairKind, SerializeOptions, Serialized,
+};
 pub use span::Span;
 
 /// Keeps the README's examples compiling and passing.

@@ -350,14 +350,14 @@ fn tree_prints_the_document_section_for_every_tree_construction_case() {
 #[test]
 fn check_prints_each_error_with_its_position_and_exits_1() {
     let dir = TempDir::new("check-errors");
-    let path = dir.write("broken.xml", "<a>\r\n  <b x=1 x=2>\n</a>");
+    let path = dir.write("broken.xml", "<a>\r\n  <b x='1' x='2'>\n</a>");
     let output = run_on("check", &path);
     assert_eq!(output.status.code(), Some(1));
     let shown = path.display().to_string();
     assert_eq!(
         stdout(&output),
         format!(
-            "{shown}:2:10: duplicate-attribute: attribute given twice; the second one is dropped\n\
+            "{shown}:2:12: duplicate-attribute: attribute given twice; the second one is dropped\n\
              {shown}:3:1: mismatched-end-tag: end tag does not match the current element; the elements inside it are closed\n"
         )
     );

@@ -2,14 +2,21 @@
 //! the parent and sibling links consistent, and reports what it cannot do as
 //! [`Error::InvalidEdit`] instead of panicking.
 
-use super::{AttributeData, Document, NameId, NodeData, NodeId, NodeKind, NsId, XMLNS_NS, XML_NS};
+use super::{
+    AttributeData, Document, NameId, NodeData, NodeId, NodeKind, NsId, DIRTY_CHILDREN, DIRTY_SELF,
+    XMLNS_NS, XML_NS,
+};
 use crate::error::Error;
 
 type Result<T> = std::result::Result<T, Error>;
 
 impl Document {
     fn new_node(&mut self, kind: NodeKind) -> NodeId {
-        NodeId(self.arena.new_node(NodeData { kind, span: None }))
+        NodeId(self.arena.new_node(NodeData {
+            kind,
+            span: None,
+            dirty: 0,
+        }))
     }
 
     fn live(&self, id: NodeId) -> Result<indextree::NodeId> {
@@ -71,6 +78,8 @@ impl Document {
         self.new_node(NodeKind::Element {
             name,
             attributes: Vec::new(),
+            tag_end: 0,
+            end_tag: None,
         })
     }
 
@@ -90,6 +99,8 @@ impl Document {
         self.new_node(NodeKind::Element {
             name,
             attributes: Vec::new(),
+            tag_end: 0,
+            end_tag: None,
         })
     }
 
@@ -162,7 +173,11 @@ impl Document {
         if child == parent || parent.ancestors(&self.arena).any(|a| a == child) {
             return Err(Error::InvalidEdit("a node cannot go inside itself"));
         }
+        if let Some(old_parent) = child.parent(&self.arena) {
+            self.mark_dirty(old_parent, DIRTY_CHILDREN);
+        }
         child.detach(&mut self.arena);
+        self.mark_dirty(parent, DIRTY_CHILDREN);
         Ok(child)
     }
 
@@ -274,6 +289,9 @@ impl Document {
         if node == self.root {
             return Err(Error::InvalidEdit("the document node cannot be moved"));
         }
+        if let Some(parent) = node.parent(&self.arena) {
+            self.mark_dirty(parent, DIRTY_CHILDREN);
+        }
         node.detach(&mut self.arena);
         Ok(())
     }
@@ -293,6 +311,9 @@ impl Document {
         let node = self.live(node)?;
         if node == self.root {
             return Err(Error::InvalidEdit("the document node cannot be removed"));
+        }
+        if let Some(parent) = node.parent(&self.arena) {
+            self.mark_dirty(parent, DIRTY_CHILDREN);
         }
         node.remove_subtree(&mut self.arena);
         Ok(())
@@ -362,16 +383,21 @@ impl Document {
         let NodeKind::Element { attributes, .. } = &mut self.arena[element.0].get_mut().kind else {
             return Err(Error::InvalidEdit("only elements have attributes"));
         };
-        let new = AttributeData {
-            name,
-            value,
-            span: None,
-            value_span: None,
-        };
         match attributes.iter_mut().find(|a| same(a)) {
-            Some(existing) => *existing = new,
-            None => attributes.push(new),
+            Some(existing) => {
+                existing.name = name;
+                existing.value = value;
+                existing.modified = true;
+            }
+            None => attributes.push(AttributeData {
+                name,
+                value,
+                span: None,
+                value_span: None,
+                modified: true,
+            }),
         }
+        self.mark_dirty(element.0, DIRTY_SELF);
         Ok(())
     }
 
@@ -402,6 +428,9 @@ impl Document {
         {
             *slot = attributes;
         }
+        if value.is_some() {
+            self.mark_dirty(element.0, DIRTY_SELF);
+        }
         Ok(value)
     }
 
@@ -425,6 +454,7 @@ impl Document {
                 if let NodeKind::Element { name, .. } = self.kind_mut(node)? {
                     *name = new;
                 }
+                self.mark_dirty(node.0, DIRTY_SELF);
                 Ok(())
             }
             NodeKind::ProcessingInstruction { .. } => {
@@ -432,6 +462,7 @@ impl Document {
                 if let NodeKind::ProcessingInstruction { target, .. } = self.kind_mut(node)? {
                     *target = new;
                 }
+                self.mark_dirty(node.0, DIRTY_SELF);
                 Ok(())
             }
             _ => Err(Error::InvalidEdit(
@@ -456,12 +487,11 @@ impl Document {
     pub fn rename_ns(&mut self, node: NodeId, namespace: &str, name: &str) -> Result<()> {
         let new = self.name_ns(namespace, name);
         match self.kind_mut(node)? {
-            NodeKind::Element { name, .. } => {
-                *name = new;
-                Ok(())
-            }
-            _ => Err(Error::InvalidEdit("only elements have namespaces")),
+            NodeKind::Element { name, .. } => *name = new,
+            _ => return Err(Error::InvalidEdit("only elements have namespaces")),
         }
+        self.mark_dirty(node.0, DIRTY_SELF);
+        Ok(())
     }
 
     /// Sets the text of a text node, a comment or a PI's data; for an element
@@ -482,17 +512,21 @@ impl Document {
             NodeKind::Text { text, cdata } => {
                 *text = stored;
                 *cdata = None;
+                self.mark_dirty(node.0, DIRTY_SELF);
                 Ok(())
             }
             NodeKind::Comment(text) => {
                 *text = stored;
+                self.mark_dirty(node.0, DIRTY_SELF);
                 Ok(())
             }
             NodeKind::ProcessingInstruction { data, .. } => {
                 *data = stored;
+                self.mark_dirty(node.0, DIRTY_SELF);
                 Ok(())
             }
             NodeKind::Element { .. } | NodeKind::Document => {
+                self.mark_dirty(node.0, DIRTY_CHILDREN);
                 let id = node.0;
                 while let Some(child) = id.first_child(&self.arena) {
                     child.remove_subtree(&mut self.arena);

@@ -222,7 +222,17 @@ pub(crate) struct NodeData {
     pub(crate) kind: NodeKind,
     /// The source this node was parsed from; `None` for created nodes.
     pub(crate) span: Option<Span>,
+    /// What edits changed (`DIRTY_*`), so the serializer can copy the source
+    /// of everything else.
+    pub(crate) dirty: u8,
 }
+
+/// The node's own markup or text changed (name, attributes, data).
+pub(crate) const DIRTY_SELF: u8 = 1;
+/// The node's list of children changed.
+pub(crate) const DIRTY_CHILDREN: u8 = 2;
+/// Some descendant is dirty.
+pub(crate) const DIRTY_DESCENDANTS: u8 = 4;
 
 pub(crate) enum NodeKind {
     Document,
@@ -230,6 +240,12 @@ pub(crate) enum NodeKind {
     Element {
         name: NameId,
         attributes: Vec<AttributeData>,
+        /// Where the start tag ends in the source (0 for created elements).
+        tag_end: usize,
+        /// The end tag that closed the element in the source (`</name>` or
+        /// `</>`); `None` for empty-element tags, elements closed by other
+        /// means, and created elements.
+        end_tag: Option<Span>,
     },
     Text {
         text: StrRange,
@@ -255,8 +271,12 @@ pub(crate) struct DoctypeData {
 pub(crate) struct AttributeData {
     pub(crate) name: NameId,
     pub(crate) value: StrRange,
+    /// Where the attribute was in the source (kept when an edit changes it,
+    /// so the serializer can write the new value in its place).
     pub(crate) span: Option<Span>,
     pub(crate) value_span: Option<Span>,
+    /// An edit changed the name or value since it was parsed.
+    pub(crate) modified: bool,
 }
 
 /// The XML declaration's fields.
@@ -304,6 +324,9 @@ pub struct Document {
     pub(crate) names: Names,
     pub(crate) declaration: Option<XmlDeclaration>,
     pub(crate) errors: Vec<ParseError>,
+    /// Whether any edit was made (the serializer then checks namespace
+    /// scopes before copying source).
+    pub(crate) edited: bool,
     line_starts: OnceLock<Vec<usize>>,
 }
 
@@ -332,6 +355,7 @@ impl Document {
         let root = arena.new_node(NodeData {
             kind: NodeKind::Document,
             span: Some(Span::new(0, source.len())),
+            dirty: 0,
         });
         Document {
             arena,
@@ -341,6 +365,7 @@ impl Document {
             names: Names::new(),
             declaration: None,
             errors: Vec::new(),
+            edited: false,
             line_starts: OnceLock::new(),
         }
     }
@@ -386,8 +411,9 @@ impl Document {
     ///
     /// ```
     /// use xml5dom::Document;
-    /// let doc = Document::parse("<a x=1 x=2/>");
-    /// assert_eq!(doc.errors()[0].code.as_str(), "duplicate-attribute");
+    /// let doc = Document::parse("<a x=1 x='2'/>");
+    /// let codes: Vec<_> = doc.errors().iter().map(|e| e.code.as_str()).collect();
+    /// assert_eq!(codes, ["unquoted-attribute-value", "duplicate-attribute"]);
     /// ```
     pub fn errors(&self) -> &[ParseError] {
         &self.errors
@@ -455,6 +481,23 @@ impl Document {
 
     pub(crate) fn data(&self, id: indextree::NodeId) -> &NodeData {
         self.arena[id].get()
+    }
+
+    /// Records an edit: `flags` on `id`, and "a descendant is dirty" on its
+    /// ancestors (stopping where that is already recorded, since it is then
+    /// recorded above too).
+    pub(crate) fn mark_dirty(&mut self, id: indextree::NodeId, flags: u8) {
+        self.edited = true;
+        self.arena[id].get_mut().dirty |= flags;
+        let mut parent = id.parent(&self.arena);
+        while let Some(ancestor) = parent {
+            let data = self.arena[ancestor].get_mut();
+            if data.dirty & DIRTY_DESCENDANTS != 0 {
+                break;
+            }
+            data.dirty |= DIRTY_DESCENDANTS;
+            parent = ancestor.parent(&self.arena);
+        }
     }
 }
 

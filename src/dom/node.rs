@@ -931,7 +931,7 @@ impl<'a> Attribute<'a> {
     /// assert_eq!(doc.node(a).unwrap().attributes().next().unwrap().span(), None);
     /// ```
     pub fn span(&self) -> Option<Span> {
-        self.data.span
+        (!self.data.modified).then_some(self.data.span).flatten()
     }
 
     /// The raw value in the source, between the quotes.
@@ -944,7 +944,30 @@ impl<'a> Attribute<'a> {
     /// assert_eq!(&doc.source()[x.value_span().unwrap().range()], "1 &lt; 2");
     /// ```
     pub fn value_span(&self) -> Option<Span> {
-        self.data.value_span
+        (!self.data.modified)
+            .then_some(self.data.value_span)
+            .flatten()
+    }
+
+    /// Where the attribute was in the source, even if an edit changed it.
+    pub(crate) fn source_span(&self) -> Option<Span> {
+        self.data.span
+    }
+
+    /// The quote the value had in the source, if it had one.
+    pub(crate) fn source_quote(&self) -> Option<u8> {
+        let span = self.data.value_span?;
+        let quote = *self
+            .doc
+            .source()
+            .as_bytes()
+            .get(span.start.checked_sub(1)?)?;
+        matches!(quote, b'"' | b'\'').then_some(quote)
+    }
+
+    /// Whether an edit changed the attribute since it was parsed.
+    pub(crate) fn is_modified(&self) -> bool {
+        self.data.modified
     }
 
     /// For a namespace declaration, the prefix it declares: `Some(None)` for

@@ -339,6 +339,12 @@ impl<S: TokenSink> Tokenizer<S> {
     }
 
     fn run(&mut self, w: &Window<'_>, eof: bool) {
+        // A byte-order mark is not part of the document (XML 1.0 §4.3.3):
+        // skip it, keeping offsets those of the text as given.
+        if self.pos == 0 && w.text.starts_with('\u{FEFF}') {
+            self.pos = '\u{FEFF}'.len_utf8();
+            self.mark = self.pos;
+        }
         loop {
             match self.step(w, eof) {
                 Flow::Continue => {}

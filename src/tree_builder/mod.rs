@@ -10,6 +10,10 @@
 //! namespace bindings are a stack per prefix, so a document nested
 //! 1,000,000 deep builds in linear time, without recursion.
 
+mod well_formed;
+
+pub(crate) use well_formed::{is_forbidden_char, is_name, is_name_char, is_name_start_char};
+
 use std::collections::{HashMap, HashSet};
 
 use crate::dom::{
@@ -124,6 +128,9 @@ pub(crate) struct TreeBuilder<'i> {
     scratch: String,
     resolved: Vec<Resolved>,
     seen_attributes: HashSet<(NsId, Box<str>)>,
+    checker: well_formed::Checker<'i>,
+    /// Offsets of `&`s the tokenizer already reported.
+    reference_errors: HashSet<usize>,
 }
 
 impl<'i> TreeBuilder<'i> {
@@ -141,7 +148,26 @@ impl<'i> TreeBuilder<'i> {
             scratch: String::new(),
             resolved: Vec::new(),
             seen_attributes: HashSet::new(),
+            checker: well_formed::Checker {
+                source: input,
+                errors: Vec::new(),
+            },
+            reference_errors: HashSet::new(),
         }
+    }
+
+    /// Reports what the well-formedness checker found, except references the
+    /// tokenizer already reported.
+    fn report_checks(&mut self) {
+        let found = std::mem::take(&mut self.checker.errors);
+        for &(code, offset) in &found {
+            let reference = matches!(code, ErrorCode::BareAmpersand | ErrorCode::UndeclaredEntity);
+            if !(reference && self.reference_errors.contains(&offset)) {
+                self.error(code, offset);
+            }
+        }
+        self.checker.errors = found;
+        self.checker.errors.clear();
     }
 
     /// The finished document, errors in source order.
@@ -202,6 +228,7 @@ impl<'i> TreeBuilder<'i> {
         let id = self.doc.arena.new_node(NodeData {
             kind,
             span: Some(span),
+            dirty: 0,
         });
         parent.append(id, &mut self.doc.arena);
         id
@@ -394,10 +421,17 @@ impl<'i> TreeBuilder<'i> {
                 value: r.value,
                 span: Some(r.span),
                 value_span: r.value_span,
+                modified: false,
             })
             .collect();
         let parent = self.insertion_parent();
-        let id = self.append(parent, NodeKind::Element { name, attributes }, tag.span);
+        let kind = NodeKind::Element {
+            name,
+            attributes,
+            tag_end: tag.span.end,
+            end_tag: None,
+        };
+        let id = self.append(parent, kind, tag.span);
         (id, qname, mark)
     }
 
@@ -447,14 +481,19 @@ impl<'i> TreeBuilder<'i> {
         });
     }
 
-    /// Pops the current element; its span now ends at `end`.
-    fn pop(&mut self, end: usize) {
+    /// Pops the current element; its span now ends at `end`, and
+    /// `end_tag` is the end tag that closed it, if one did.
+    fn pop(&mut self, end: usize, end_tag: Option<Span>) {
         self.flush_text();
         if let Some(open) = self.stack.pop() {
             self.open_counts[open.qname.0 as usize] -= 1;
             self.scopes.unwind(open.bindings);
-            if let Some(span) = &mut self.doc.arena[open.id].get_mut().span {
+            let data = self.doc.arena[open.id].get_mut();
+            if let Some(span) = &mut data.span {
                 span.end = end;
+            }
+            if let NodeKind::Element { end_tag: slot, .. } = &mut data.kind {
+                *slot = end_tag;
             }
         }
         if self.stack.is_empty() {
@@ -466,7 +505,7 @@ impl<'i> TreeBuilder<'i> {
         let current = self.stack.last().map(|open| open.qname);
         let current_name = current.map(|q| &*self.doc.names.qname_data(q).text);
         if current_name == Some(name) {
-            self.pop(span.end);
+            self.pop(span.end, Some(span));
             return;
         }
         let open = self
@@ -479,10 +518,10 @@ impl<'i> TreeBuilder<'i> {
                 self.error(ErrorCode::MismatchedEndTag, span.start);
                 while let Some(top) = self.stack.last().map(|open| open.qname) {
                     if top == target {
-                        self.pop(span.end);
+                        self.pop(span.end, Some(span));
                         break;
                     }
-                    self.pop(span.start);
+                    self.pop(span.start, None);
                 }
             }
             None => self.error(ErrorCode::StrayEndTag, span.start),
@@ -541,6 +580,8 @@ impl TokenSink for TreeBuilder<'_> {
     fn process_token(&mut self, token: Token<'_>) {
         if let Token::Text(text) = token {
             self.seen_token = true;
+            self.checker.text(&text);
+            self.report_checks();
             self.push_text(text);
             return;
         }
@@ -559,6 +600,8 @@ impl TokenSink for TreeBuilder<'_> {
                     self.error(ErrorCode::ElementAfterRootElement, tag.span.start);
                     return;
                 }
+                self.checker.tag(&tag);
+                self.report_checks();
                 let (id, qname, mark) = self.create_element(&tag);
                 if empty {
                     self.scopes.unwind(mark);
@@ -575,19 +618,33 @@ impl TokenSink for TreeBuilder<'_> {
                 _ => self.error(ErrorCode::EndTagOutsideRootElement, tag.span.start),
             },
             Token::ShortEndTag(span) => match self.phase {
-                Phase::Main => self.pop(span.end),
+                Phase::Main => {
+                    self.error(ErrorCode::ShortEndTag, span.start);
+                    self.pop(span.end, Some(span));
+                }
                 _ => self.error(ErrorCode::EndTagOutsideRootElement, span.start),
             },
             Token::Comment(comment) => {
+                self.checker.comment(comment.data, comment.span);
+                self.report_checks();
                 let text = self.string(comment.data);
                 let parent = self.insertion_parent();
                 self.append(parent, NodeKind::Comment(text), comment.span);
             }
             Token::ProcessingInstruction(pi) => {
+                self.checker.processing_instruction(pi.target, pi.span);
+                self.report_checks();
                 self.processing_instruction(pi.target, pi.data, pi.span);
             }
             Token::XmlDeclaration(declaration) => {
                 if first {
+                    self.checker.declaration(
+                        declaration.version,
+                        declaration.encoding,
+                        declaration.standalone,
+                        declaration.span,
+                    );
+                    self.report_checks();
                     let owned = |s: Option<&str>| s.map(str::to_owned);
                     self.doc.declaration = Some(XmlDeclaration {
                         version: owned(declaration.version),
@@ -608,6 +665,9 @@ impl TokenSink for TreeBuilder<'_> {
                     return;
                 }
                 self.seen_doctype = true;
+                self.checker
+                    .doctype(doctype.public_id, doctype.system_id, doctype.span);
+                self.report_checks();
                 let mut field = |s: Option<&str>| s.map(|s| self.string(s));
                 let data = DoctypeData {
                     name: field(doctype.name),
@@ -630,7 +690,7 @@ impl TokenSink for TreeBuilder<'_> {
                 Phase::Main => {
                     self.error(ErrorCode::EofInElement, offset);
                     while !self.stack.is_empty() {
-                        self.pop(offset);
+                        self.pop(offset, None);
                     }
                 }
                 Phase::End => {}
@@ -639,6 +699,15 @@ impl TokenSink for TreeBuilder<'_> {
     }
 
     fn parse_error(&mut self, error: ParseError) {
+        use ErrorCode::*;
+        if matches!(
+            error.code,
+            MissingSemicolonAfterCharacterReference
+                | AbsenceOfDigitsInNumericCharacterReference
+                | UnknownNamedCharacterReference
+        ) {
+            self.reference_errors.insert(error.offset);
+        }
         self.doc.errors.push(error);
     }
 }

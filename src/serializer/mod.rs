@@ -1,0 +1,1174 @@
+//! Stage 5 of the pipeline: writing a document (or a subtree) back out.
+//!
+//! Three promises (docs/serialization.md has the details):
+//!
+//! * **Lossless.** A document parsed without errors and not edited comes out
+//!   byte for byte as it went in: every node that nothing changed is copied
+//!   from the source.
+//! * **Minimal diff.** After edits, only what was edited is written anew:
+//!   an edited start tag keeps the original text of its other attributes and
+//!   the spacing between them; untouched subtrees are copied whole.
+//! * **Repair.** A document that had parse errors is written fresh, as
+//!   well-formed XML 1.0 with namespaces, which parses back to the same tree;
+//!   where the tree holds something XML cannot carry (a forbidden character,
+//!   `--` in a comment, a name that is not a name, no root element), a
+//!   documented rule changes it and the change is reported as a [`Repair`].
+//!
+//! Namespace declarations are added where the output needs them, so every
+//! name resolves to the same namespace when the output is parsed again, also
+//! after edits that moved nodes between scopes. Pretty printing changes only
+//! whitespace-only text between elements. Canonical forms are in
+//! [`canonical`].
+//!
+//! Nothing here recurses over the tree.
+
+pub mod canonical;
+
+pub use canonical::{canonicalize, CanonicalForm};
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::dom::{
+    Attribute, Document, Node, NodeKind, NodeType, DIRTY_SELF, XMLNS_NAMESPACE, XML_NAMESPACE,
+};
+use crate::tree_builder::{is_forbidden_char, is_name};
+use crate::Span;
+
+/// How to serialize.
+///
+/// ```
+/// use xml5dom::{Document, SerializeOptions};
+/// let doc = Document::parse("<a><b>x</b><c/></a>");
+/// let out = doc.serialize(&SerializeOptions { pretty: Some(2) });
+/// assert_eq!(out.text, "<a>\n  <b>x</b>\n  <c/>\n</a>\n");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SerializeOptions {
+    /// Indent element-only content by this many spaces per level; `None`
+    /// writes whitespace as it is in the tree.
+    pub pretty: Option<usize>,
+}
+
+/// The output of [`Document::serialize`]: the text, and what had to change
+/// because XML could not carry it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Serialized {
+    /// The XML text.
+    pub text: String,
+    /// The repairs made, in document order.
+    pub repairs: Vec<Repair>,
+}
+
+/// One change the serializer made because XML cannot carry what the tree
+/// holds.
+///
+/// ```
+/// use xml5dom::{Document, RepairKind};
+/// let doc = Document::parse("<a><!-- a -- b --></a>");
+/// let out = doc.serialize(&Default::default());
+/// assert_eq!(out.text, "<a><!-- a - - b --></a>");
+/// assert_eq!(out.repairs[0].kind, RepairKind::CommentText);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repair {
+    /// What was changed.
+    pub kind: RepairKind,
+    /// Where the node that needed it came from in the source, if it did.
+    pub offset: Option<usize>,
+}
+
+/// The kinds of [`Repair`], each a documented rule (docs/serialization.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RepairKind {
+    /// A character XML 1.0 cannot carry, even as a reference, became U+FFFD.
+    ForbiddenCharacter,
+    /// `--` in a comment became `- -`; a final `-` became `- `.
+    CommentText,
+    /// A name that is not an XML name, or not a valid qualified name, had
+    /// its bad characters replaced by `_`.
+    InvalidName,
+    /// A prefix with no namespace was declared with the placeholder
+    /// namespace `urn:xml5dom:undeclared:PREFIX`.
+    UndeclaredPrefix,
+    /// An attribute that would repeat another (after a name repair) was
+    /// dropped.
+    DuplicateAttribute,
+    /// A processing instruction XML cannot carry (target `xml`, or not a
+    /// name) was written as a comment holding its text.
+    ProcessingInstructionAsComment,
+    /// A document without a root element got an empty `<root/>`.
+    MissingRootElement,
+    /// A DOCTYPE's internal subset was left out (it is not checked, and may
+    /// not be well-formed).
+    InternalSubsetDropped,
+    /// A DOCTYPE that XML cannot carry (no name, or identifiers it cannot
+    /// quote) was left out, or lost its identifiers.
+    DoctypeChanged,
+    /// The XML declaration's values were made valid (version `1.0`,
+    /// encoding `UTF-8`, standalone dropped when invalid).
+    XmlDeclarationChanged,
+}
+
+impl RepairKind {
+    /// A kebab-case name for messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RepairKind::ForbiddenCharacter => "forbidden-character",
+            RepairKind::CommentText => "comment-text",
+            RepairKind::InvalidName => "invalid-name",
+            RepairKind::UndeclaredPrefix => "undeclared-prefix",
+            RepairKind::DuplicateAttribute => "duplicate-attribute",
+            RepairKind::ProcessingInstructionAsComment => "processing-instruction-as-comment",
+            RepairKind::MissingRootElement => "missing-root-element",
+            RepairKind::InternalSubsetDropped => "internal-subset-dropped",
+            RepairKind::DoctypeChanged => "doctype-changed",
+            RepairKind::XmlDeclarationChanged => "xml-declaration-changed",
+        }
+    }
+}
+
+impl fmt::Display for RepairKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Document {
+    /// The document as XML: the source itself where nothing changed, the
+    /// edited parts written anew, and repaired XML if the input had errors.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let text = "<?xml version='1.0'?>\n<a  x = 'y'><b/>&amp;<![CDATA[<]]></a >\n";
+    /// assert_eq!(Document::parse(text).to_xml(), text);
+    /// ```
+    pub fn to_xml(&self) -> String {
+        self.serialize(&SerializeOptions::default()).text
+    }
+
+    /// Serializes with `options`, returning the text and the repairs made.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a x=1>fish & chips");
+    /// let out = doc.serialize(&Default::default());
+    /// assert_eq!(out.text, "<a x=\"1\">fish &amp; chips</a>");
+    /// assert!(out.repairs.is_empty());
+    /// ```
+    pub fn serialize(&self, options: &SerializeOptions) -> Serialized {
+        let mut writer = Writer::new(self, options, self.edited);
+        writer.subtree(self.root());
+        Serialized {
+            text: writer.out,
+            repairs: writer.repairs,
+        }
+    }
+
+    /// Writes [`Document::serialize`]'s text to `writer`; returns the
+    /// repairs.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut out = Vec::new();
+    /// Document::parse("<a/>").write_xml(&mut out, &Default::default()).unwrap();
+    /// assert_eq!(out, b"<a/>");
+    /// ```
+    pub fn write_xml<W: std::io::Write>(
+        &self,
+        mut writer: W,
+        options: &SerializeOptions,
+    ) -> std::io::Result<Vec<Repair>> {
+        let serialized = self.serialize(options);
+        writer.write_all(serialized.text.as_bytes())?;
+        Ok(serialized.repairs)
+    }
+}
+
+impl Node<'_> {
+    /// The subtree as XML, with the namespace declarations it needs to stand
+    /// alone.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<r xmlns:p='urn:p'><p:a x='1'><b/></p:a></r>");
+    /// let a = doc.root_element().unwrap().first_child().unwrap();
+    /// assert_eq!(a.to_xml(), "<p:a x='1' xmlns:p=\"urn:p\"><b/></p:a>");
+    /// ```
+    pub fn to_xml(&self) -> String {
+        let doc = self.document();
+        let mut writer = Writer::new(doc, &SerializeOptions::default(), true);
+        writer.subtree(*self);
+        writer.out
+    }
+}
+
+/// The placeholder namespace for a prefix that had none.
+fn placeholder_namespace(prefix: &str) -> String {
+    format!("urn:xml5dom:undeclared:{prefix}")
+}
+
+/// An element being written whose children follow.
+struct Frame {
+    /// Its children are element-only and get indented.
+    indent_children: bool,
+    /// Pretty printing must not touch anything below: `xml:space="preserve"`
+    /// is in effect, or the content is mixed.
+    untouchable: bool,
+    /// Output depth of the element.
+    depth: usize,
+    /// Length of the namespace binding log before the element.
+    bindings: usize,
+    /// Whether it wrote any child (for pretty printing).
+    wrote_child: bool,
+}
+
+struct Writer<'d> {
+    doc: &'d Document,
+    out: String,
+    repairs: Vec<Repair>,
+    /// The document had parse errors: write everything fresh, repaired.
+    repair: bool,
+    /// Edits happened (or a subtree is written alone): check namespace
+    /// scopes before copying source.
+    check_scopes: bool,
+    pretty: Option<usize>,
+    frames: Vec<Frame>,
+    /// Namespace bindings in the output: per prefix (`""` for the default), a
+    /// stack of URIs (`""` for none), and a log to unwind.
+    bindings: HashMap<String, Vec<String>>,
+    log: Vec<String>,
+    generated_prefixes: usize,
+}
+
+impl<'d> Writer<'d> {
+    fn new(doc: &'d Document, options: &SerializeOptions, check_scopes: bool) -> Writer<'d> {
+        Writer {
+            doc,
+            out: String::with_capacity(doc.source().len() + 64),
+            repairs: Vec::new(),
+            repair: !doc.errors.is_empty(),
+            check_scopes,
+            pretty: options.pretty,
+            frames: Vec::new(),
+            bindings: HashMap::new(),
+            log: Vec::new(),
+            generated_prefixes: 0,
+        }
+    }
+
+    fn source(&self) -> &'d str {
+        self.doc.source()
+    }
+
+    fn report(&mut self, kind: RepairKind, node: Node<'_>) {
+        self.repairs.push(Repair {
+            kind,
+            offset: node.span().map(|s| s.start),
+        });
+    }
+
+    // ----- Namespace bindings of the output ------------------------------
+
+    fn lookup(&self, prefix: &str) -> &str {
+        match prefix {
+            "xml" => XML_NAMESPACE,
+            "xmlns" => XMLNS_NAMESPACE,
+            _ => self
+                .bindings
+                .get(prefix)
+                .and_then(|stack| stack.last())
+                .map_or("", String::as_str),
+        }
+    }
+
+    fn bind(&mut self, prefix: &str, uri: &str) {
+        self.bindings
+            .entry(prefix.to_owned())
+            .or_default()
+            .push(uri.to_owned());
+        self.log.push(prefix.to_owned());
+    }
+
+    fn unwind(&mut self, mark: usize) {
+        while self.log.len() > mark {
+            if let Some(prefix) = self.log.pop() {
+                if let Some(stack) = self.bindings.get_mut(&prefix) {
+                    stack.pop();
+                }
+            }
+        }
+    }
+
+    /// Binds the namespace declarations among an element's attributes.
+    fn bind_declarations(&mut self, element: Node<'_>) {
+        for attribute in element.attributes() {
+            if let Some(prefix) = attribute.declared_prefix() {
+                self.bind(prefix.unwrap_or(""), attribute.value());
+            }
+        }
+    }
+
+    /// Whether an element's own names resolve in the output as in the tree,
+    /// given the bindings in effect (its own declarations included).
+    fn names_resolve(&self, element: Node<'_>) -> bool {
+        let element_ok = match element.namespace() {
+            Some(uri) => self.lookup(element.prefix().unwrap_or("")) == uri,
+            None => element.prefix().is_none() && self.lookup("").is_empty(),
+        };
+        element_ok
+            && element.attributes().all(|a| {
+                if a.declared_prefix().is_some() {
+                    return true;
+                }
+                match (a.prefix(), a.namespace()) {
+                    (Some(prefix), Some(uri)) => self.lookup(prefix) == uri,
+                    (None, None) => true,
+                    _ => false,
+                }
+            })
+    }
+
+    /// Whether a clean subtree can be copied from the source as it is: every
+    /// name in it resolves in the output as in the tree.
+    fn subtree_resolves(&mut self, root: Node<'_>) -> bool {
+        if !self.check_scopes {
+            return true;
+        }
+        let mark = self.log.len();
+        let mut marks = Vec::new();
+        let mut ok = true;
+        for edge in root.traverse() {
+            match edge {
+                crate::Edge::Open(node) if node.is_element() => {
+                    marks.push(self.log.len());
+                    self.bind_declarations(node);
+                    if !self.names_resolve(node) {
+                        ok = false;
+                        break;
+                    }
+                }
+                crate::Edge::Close(node) if node.is_element() => {
+                    if let Some(m) = marks.pop() {
+                        self.unwind(m);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.unwind(mark);
+        ok
+    }
+
+    // ----- The walk ------------------------------------------------------
+
+    /// Writes `start` and everything below it, without recursion.
+    fn subtree(&mut self, start: Node<'d>) {
+        let mut node = start;
+        'walk: loop {
+            if self.skipped(node) {
+                // A whitespace-only text that pretty printing replaces.
+            } else {
+                self.before_child();
+                if self.open(node) {
+                    if let Some(child) = node.first_child() {
+                        node = child;
+                        continue 'walk;
+                    }
+                    self.close(node);
+                }
+            }
+            loop {
+                if node == start {
+                    return;
+                }
+                if let Some(next) = node.next_sibling() {
+                    node = next;
+                    continue 'walk;
+                }
+                match node.parent() {
+                    Some(parent) => {
+                        node = parent;
+                        self.close(node);
+                    }
+                    None => return,
+                }
+            }
+        }
+    }
+
+    /// A whitespace-only text node in content that is being indented.
+    fn skipped(&self, node: Node<'_>) -> bool {
+        node.is_text()
+            && self.frames.last().is_some_and(|f| f.indent_children)
+            && node.text().is_some_and(|t| t.chars().all(is_xml_space))
+    }
+
+    /// Pretty printing: a line break and indentation before a child of
+    /// indented content (none before the very first output).
+    fn before_child(&mut self) {
+        let Some(width) = self.pretty else { return };
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        if !frame.indent_children {
+            return;
+        }
+        frame.wrote_child = true;
+        let depth = frame.depth;
+        if !self.out.is_empty() {
+            self.out.push('\n');
+            push_indent(&mut self.out, width * depth);
+        }
+    }
+
+    /// Writes a node, or the start of an element whose children follow
+    /// (then returns `true`).
+    fn open(&mut self, node: Node<'d>) -> bool {
+        match node.node_type() {
+            NodeType::Document => {
+                self.declaration();
+                self.frames.push(Frame {
+                    indent_children: self.pretty.is_some(),
+                    untouchable: false,
+                    depth: 0,
+                    bindings: self.log.len(),
+                    wrote_child: false,
+                });
+                true
+            }
+            NodeType::Element => self.element(node),
+            NodeType::Text => {
+                self.text(node);
+                false
+            }
+            NodeType::Comment => {
+                self.comment(node);
+                false
+            }
+            NodeType::ProcessingInstruction => {
+                self.processing_instruction(node);
+                false
+            }
+            NodeType::Doctype => {
+                self.doctype(node);
+                false
+            }
+        }
+    }
+
+    fn close(&mut self, node: Node<'d>) {
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        if node.is_document() {
+            if self.repair && self.doc.root_element().is_none() {
+                self.report(RepairKind::MissingRootElement, node);
+                if self.pretty.is_some() && !self.out.is_empty() {
+                    self.out.push('\n');
+                }
+                self.out.push_str("<root/>");
+            }
+            if self.pretty.is_some() && !self.out.is_empty() && !self.out.ends_with('\n') {
+                self.out.push('\n');
+            }
+            return;
+        }
+        if let Some(width) = self.pretty {
+            if frame.indent_children && frame.wrote_child {
+                self.out.push('\n');
+                push_indent(&mut self.out, width * (frame.depth - 1));
+            }
+        }
+        self.end_tag(node);
+        self.unwind(frame.bindings);
+    }
+
+    /// Whether a node that nothing changed is copied from the source.
+    fn verbatim(&self, node: Node<'_>) -> Option<Span> {
+        if self.repair {
+            return None;
+        }
+        let data = self.doc.data(node.id().0);
+        if data.dirty != 0 {
+            return None;
+        }
+        data.span
+    }
+
+    // ----- Document level ------------------------------------------------
+
+    fn declaration(&mut self) {
+        // A byte-order mark in the text goes back out as it came in.
+        if !self.repair && self.source().starts_with('\u{FEFF}') {
+            self.out.push('\u{FEFF}');
+        }
+        let Some(declaration) = self.doc.xml_declaration() else {
+            return;
+        };
+        if !self.repair {
+            let span = declaration.span;
+            self.out.push_str(&self.source()[span.range()]);
+            return;
+        }
+        let version_ok = declaration.version.as_deref().is_some_and(|v| {
+            v.strip_prefix("1.")
+                .is_some_and(|m| !m.is_empty() && m.bytes().all(|b| b.is_ascii_digit()))
+        });
+        let version = if version_ok {
+            declaration.version.as_deref().unwrap_or("1.0")
+        } else {
+            "1.0"
+        };
+        let standalone = declaration
+            .standalone
+            .as_deref()
+            .filter(|s| *s == "yes" || *s == "no");
+        let encoding_changed = declaration
+            .encoding
+            .as_deref()
+            .is_some_and(|e| !e.eq_ignore_ascii_case("utf-8"));
+        if !version_ok
+            || encoding_changed
+            || standalone.is_none() != declaration.standalone.is_none()
+        {
+            self.repairs.push(Repair {
+                kind: RepairKind::XmlDeclarationChanged,
+                offset: Some(declaration.span.start),
+            });
+        }
+        self.out.push_str("<?xml version=\"");
+        self.out.push_str(version);
+        self.out.push('"');
+        if declaration.encoding.is_some() {
+            self.out.push_str(" encoding=\"UTF-8\"");
+        }
+        if let Some(standalone) = standalone {
+            self.out.push_str(" standalone=\"");
+            self.out.push_str(standalone);
+            self.out.push('"');
+        }
+        self.out.push_str("?>");
+    }
+
+    fn doctype(&mut self, node: Node<'_>) {
+        if let Some(span) = self.verbatim(node) {
+            self.out.push_str(&self.source()[span.range()]);
+            return;
+        }
+        let name = node.name();
+        if !is_name(name) {
+            self.report(RepairKind::DoctypeChanged, node);
+            return;
+        }
+        self.out.push_str("<!DOCTYPE ");
+        self.out.push_str(name);
+        let quotable = |s: &str| !(s.contains('"') && s.contains('\''));
+        let pubid_ok = |s: &str| {
+            s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || " \r\n-'()+,./:=?;!*#@$_%".contains(c))
+        };
+        match (node.public_id(), node.system_id()) {
+            (Some(public), Some(system)) if pubid_ok(public) && quotable(system) => {
+                self.out.push_str(" PUBLIC ");
+                push_quoted(&mut self.out, public);
+                self.out.push(' ');
+                push_quoted(&mut self.out, system);
+            }
+            (None, Some(system)) if quotable(system) => {
+                self.out.push_str(" SYSTEM ");
+                push_quoted(&mut self.out, system);
+            }
+            (None, None) => {}
+            _ => self.report(RepairKind::DoctypeChanged, node),
+        }
+        if node.internal_subset().is_some() {
+            self.report(RepairKind::InternalSubsetDropped, node);
+        }
+        self.out.push('>');
+    }
+
+    // ----- Elements ------------------------------------------------------
+
+    fn element(&mut self, node: Node<'d>) -> bool {
+        let parent = self.frames.last();
+        let parent_untouchable = parent.is_some_and(|f| f.untouchable);
+        let depth = parent.map_or(1, |f| f.depth + 1);
+        let preserve = node.attribute_ns(XML_NAMESPACE, "space") == Some("preserve");
+        let element_only = element_only(node);
+        let untouchable = self.pretty.is_none() || parent_untouchable || preserve || !element_only;
+        let indent_children = !untouchable;
+
+        // A subtree nothing changed, and that pretty printing leaves alone:
+        // copy it.
+        if let Some(span) = self.verbatim(node) {
+            if !indent_children && self.subtree_resolves(node) {
+                self.out.push_str(&self.source()[span.range()]);
+                return false;
+            }
+        }
+
+        let bindings = self.log.len();
+        self.bind_declarations(node);
+        let has_children = node.has_children();
+        self.start_tag(node, has_children);
+        if !has_children {
+            self.unwind(bindings);
+            return false;
+        }
+        self.frames.push(Frame {
+            indent_children,
+            untouchable,
+            depth,
+            bindings,
+            wrote_child: false,
+        });
+        true
+    }
+
+    /// Writes an element's start tag (as an empty-element tag if it has no
+    /// children and was written that way, or is new).
+    fn start_tag(&mut self, node: Node<'d>, has_children: bool) {
+        let data = self.doc.data(node.id().0);
+        let NodeKind::Element { tag_end, .. } = data.kind else {
+            return;
+        };
+        let source_tag = (!self.repair).then_some(data.span).flatten();
+        let fixup = self.fixup(node);
+        match source_tag {
+            Some(span) if data.dirty & DIRTY_SELF == 0 && fixup.renames_nothing() => {
+                // The original start tag, with declarations added before its
+                // end, and turned from `<a/>` into `<a>` if it gained
+                // children.
+                let tag = &self.source()[span.start..tag_end];
+                let self_closing = tag.ends_with("/>");
+                let body = if self_closing {
+                    &tag[..tag.len() - 2]
+                } else {
+                    &tag[..tag.len() - 1]
+                };
+                self.out.push_str(body);
+                self.push_declarations(&fixup.declarations);
+                if self_closing && !has_children {
+                    self.out.push_str("/>");
+                } else {
+                    self.out.push('>');
+                    if !has_children {
+                        self.end_tag(node);
+                    }
+                }
+            }
+            Some(span) => self.patched_start_tag(node, span, tag_end, has_children, &fixup),
+            None => self.fresh_start_tag(node, has_children, &fixup),
+        }
+    }
+
+    /// What an element needs in the output beyond its own markup: namespace
+    /// declarations, and new prefixes where its own declarations are in the
+    /// way or a namespaced attribute has none. Binds as it goes.
+    fn fixup(&mut self, node: Node<'_>) -> Fixup {
+        let mut fixup = Fixup::default();
+        // Prefixes the element's own declarations bind: those cannot be
+        // bound again on it.
+        let own: Vec<String> = node
+            .attributes()
+            .filter_map(|a| a.declared_prefix().map(|p| p.unwrap_or("").to_owned()))
+            .collect();
+
+        let element_prefix = node.prefix().map(repaired_name);
+        match (element_prefix, node.namespace()) {
+            (prefix, Some(uri)) => {
+                let prefix = prefix.unwrap_or_default();
+                if let Some(new) = self.need(&mut fixup, &own, &prefix, uri) {
+                    fixup.element_name =
+                        Some(format!("{new}:{}", repaired_name(node.local_name())));
+                }
+            }
+            (None, None) => {
+                self.need(&mut fixup, &own, "", "");
+            }
+            (Some(prefix), None) => {
+                if self.lookup(&prefix).is_empty() {
+                    self.report(RepairKind::UndeclaredPrefix, node);
+                    self.need(&mut fixup, &own, &prefix, &placeholder_namespace(&prefix));
+                }
+            }
+        }
+        for (index, attribute) in node.attributes().enumerate() {
+            if attribute.declared_prefix().is_some() || forbidden_declaration(attribute.name()) {
+                continue; // a declaration, or written under another name
+            }
+            let prefix = attribute.prefix().map(repaired_name);
+            match (prefix, attribute.namespace()) {
+                (Some(prefix), Some(uri)) => {
+                    if let Some(new) = self.need(&mut fixup, &own, &prefix, uri) {
+                        fixup
+                            .attribute_names
+                            .push((index, format!("{new}:{}", attribute.local_name())));
+                    }
+                }
+                (None, Some(uri)) => {
+                    // A namespaced attribute needs a prefix.
+                    let new = self.fresh_prefix(&own);
+                    self.bind(&new, uri);
+                    fixup.declarations.push((new.clone(), uri.to_owned()));
+                    fixup
+                        .attribute_names
+                        .push((index, format!("{new}:{}", attribute.local_name())));
+                }
+                (Some(prefix), None) => {
+                    if self.lookup(&prefix).is_empty() {
+                        self.report(RepairKind::UndeclaredPrefix, node);
+                        self.need(&mut fixup, &own, &prefix, &placeholder_namespace(&prefix));
+                    }
+                }
+                (None, None) => {}
+            }
+        }
+        fixup
+    }
+
+    /// Makes `prefix` mean `uri` in the output: nothing if it already does,
+    /// a declaration if it can be added, or a new prefix (returned) if the
+    /// element's own declarations bind it otherwise.
+    fn need(
+        &mut self,
+        fixup: &mut Fixup,
+        own: &[String],
+        prefix: &str,
+        uri: &str,
+    ) -> Option<String> {
+        if prefix == "xml" || self.lookup(prefix) == uri {
+            return None;
+        }
+        let taken =
+            own.iter().any(|p| p == prefix) || fixup.declarations.iter().any(|(p, _)| p == prefix);
+        if !taken {
+            self.bind(prefix, uri);
+            fixup.declarations.push((prefix.to_owned(), uri.to_owned()));
+            return None;
+        }
+        let new = self.fresh_prefix(own);
+        self.bind(&new, uri);
+        fixup.declarations.push((new.clone(), uri.to_owned()));
+        Some(new)
+    }
+
+    fn fresh_prefix(&mut self, own: &[String]) -> String {
+        loop {
+            self.generated_prefixes += 1;
+            let prefix = format!("ns{}", self.generated_prefixes);
+            if self.lookup(&prefix).is_empty() && !own.contains(&prefix) {
+                return prefix;
+            }
+        }
+    }
+
+    fn push_declarations(&mut self, extra: &[(String, String)]) {
+        for (prefix, uri) in extra {
+            self.out.push_str(" xmlns");
+            if !prefix.is_empty() {
+                self.out.push(':');
+                self.out.push_str(prefix);
+            }
+            self.out.push_str("=\"");
+            push_attribute_value(&mut self.out, uri, b'"', &mut false);
+            self.out.push('"');
+        }
+    }
+
+    /// An element name or attribute name as it can be written.
+    fn writable_name(&mut self, node: Node<'_>, name: &str) -> String {
+        let repaired = repaired_qname(name);
+        if repaired != name {
+            self.report(RepairKind::InvalidName, node);
+        }
+        repaired
+    }
+
+    /// An attribute's name in the output.
+    fn attribute_name(
+        &mut self,
+        node: Node<'_>,
+        fixup: &Fixup,
+        index: usize,
+        attribute: Attribute<'_>,
+    ) -> String {
+        let name = attribute.name();
+        if let Some((_, renamed)) = fixup.attribute_names.iter().find(|(i, _)| *i == index) {
+            return renamed.clone();
+        }
+        if attribute.declared_prefix().is_none() && forbidden_declaration(name) {
+            // A declaration XML forbids stays an ordinary attribute.
+            self.report(RepairKind::InvalidName, node);
+            return format!("_{}", name.replace(':', "_"));
+        }
+        self.writable_name(node, name)
+    }
+
+    /// A start tag written from scratch.
+    fn fresh_start_tag(&mut self, node: Node<'d>, has_children: bool, fixup: &Fixup) {
+        let name = match &fixup.element_name {
+            Some(name) => name.clone(),
+            None => self.writable_name(node, node.name()),
+        };
+        self.out.push('<');
+        self.out.push_str(&name);
+        let mut written: Vec<String> = Vec::new();
+        for (index, attribute) in node.attributes().enumerate() {
+            let attribute_name = self.attribute_name(node, fixup, index, attribute);
+            if written.contains(&attribute_name) {
+                self.report(RepairKind::DuplicateAttribute, node);
+                continue;
+            }
+            self.push_attribute(node, &attribute_name, attribute.value());
+            written.push(attribute_name);
+        }
+        self.push_declarations(&fixup.declarations);
+        self.out.push_str(if has_children { ">" } else { "/>" });
+    }
+
+    fn push_attribute(&mut self, node: Node<'_>, name: &str, value: &str) {
+        self.out.push(' ');
+        self.push_name_and_value(node, name, value, b'"');
+    }
+
+    fn push_name_and_value(&mut self, node: Node<'_>, name: &str, value: &str, quote: u8) {
+        self.out.push_str(name);
+        self.out.push('=');
+        self.out.push(quote as char);
+        let mut forbidden = false;
+        push_attribute_value(&mut self.out, value, quote, &mut forbidden);
+        if forbidden {
+            self.report(RepairKind::ForbiddenCharacter, node);
+        }
+        self.out.push(quote as char);
+    }
+
+    /// An edited start tag: each original attribute still present keeps its
+    /// place and the whitespace before it (and its source text if it did
+    /// not change), removed ones disappear with the whitespace before them,
+    /// new ones go after the others, and the tag ends as it did.
+    fn patched_start_tag(
+        &mut self,
+        node: Node<'d>,
+        span: Span,
+        tag_end: usize,
+        has_children: bool,
+        fixup: &Fixup,
+    ) {
+        let source = self.source();
+        let tag = &source[span.start..tag_end];
+        self.out.push('<');
+        match &fixup.element_name {
+            Some(name) => self.out.push_str(name),
+            None => {
+                let name = self.writable_name(node, node.name());
+                self.out.push_str(&name);
+            }
+        }
+        for (index, attribute) in node.attributes().enumerate() {
+            let renamed = fixup.attribute_names.iter().any(|(i, _)| *i == index);
+            match attribute.source_span() {
+                Some(original) => {
+                    let before = &source[span.start..original.start];
+                    let space = &before[before.trim_end_matches(is_xml_space).len()..];
+                    self.out
+                        .push_str(if space.is_empty() { " " } else { space });
+                    if attribute.is_modified() || renamed {
+                        let name = self.attribute_name(node, fixup, index, attribute);
+                        let quote = attribute.source_quote().unwrap_or(b'"');
+                        self.push_name_and_value(node, &name, attribute.value(), quote);
+                    } else {
+                        self.out.push_str(&source[original.range()]);
+                    }
+                }
+                None => {
+                    let name = self.attribute_name(node, fixup, index, attribute);
+                    self.out.push(' ');
+                    self.push_name_and_value(node, &name, attribute.value(), b'"');
+                }
+            }
+        }
+        self.push_declarations(&fixup.declarations);
+        // The original end of the tag: the space before `>` or `/>`.
+        let self_closing = tag.ends_with("/>");
+        let closer = if self_closing { 2 } else { 1 };
+        let body = &tag[..tag.len() - closer];
+        let trailing = &body[body.trim_end_matches(is_xml_space).len()..];
+        self.out.push_str(trailing);
+        if has_children || !self_closing {
+            self.out.push('>');
+            if !has_children {
+                self.end_tag(node);
+            }
+        } else {
+            self.out.push_str("/>");
+        }
+    }
+
+    fn end_tag(&mut self, node: Node<'_>) {
+        let data = self.doc.data(node.id().0);
+        if let (
+            false,
+            Some(span),
+            NodeKind::Element {
+                end_tag: Some(end), ..
+            },
+        ) = (self.repair, data.span, &data.kind)
+        {
+            let source = self.source();
+            if original_name(&source[span.start + 1..]) == node.name() {
+                self.out.push_str(&source[end.range()]);
+                return;
+            }
+        }
+        self.fresh_end_tag(node);
+    }
+
+    fn fresh_end_tag(&mut self, node: Node<'_>) {
+        let name = repaired_qname(node.name());
+        self.out.push_str("</");
+        self.out.push_str(&name);
+        self.out.push('>');
+    }
+
+    // ----- Character data, comments, PIs ---------------------------------
+
+    fn text(&mut self, node: Node<'_>) {
+        if let Some(span) = self.verbatim(node) {
+            self.out.push_str(&self.source()[span.range()]);
+            return;
+        }
+        let text = node.text().unwrap_or("");
+        let mut forbidden = false;
+        let mut at = 0;
+        for range in node.cdata_ranges() {
+            push_text(&mut self.out, &text[at..range.start], &mut forbidden);
+            let cdata = &text[range.clone()];
+            let writable = !cdata.contains("]]>")
+                && !cdata.contains('\r')
+                && !cdata.chars().any(is_forbidden_char);
+            if writable {
+                self.out.push_str("<![CDATA[");
+                self.out.push_str(cdata);
+                self.out.push_str("]]>");
+            } else {
+                push_text(&mut self.out, cdata, &mut forbidden);
+            }
+            at = range.end;
+        }
+        push_text(&mut self.out, &text[at..], &mut forbidden);
+        if forbidden {
+            self.report(RepairKind::ForbiddenCharacter, node);
+        }
+    }
+
+    fn comment(&mut self, node: Node<'_>) {
+        if let Some(span) = self.verbatim(node) {
+            self.out.push_str(&self.source()[span.range()]);
+            return;
+        }
+        let (text, changed) = comment_text(node.text().unwrap_or(""));
+        if changed {
+            self.report(RepairKind::CommentText, node);
+        }
+        self.out.push_str("<!--");
+        self.out.push_str(&text);
+        self.out.push_str("-->");
+    }
+
+    fn processing_instruction(&mut self, node: Node<'_>) {
+        if let Some(span) = self.verbatim(node) {
+            self.out.push_str(&self.source()[span.range()]);
+            return;
+        }
+        let target = node.name();
+        let data = node.text().unwrap_or("");
+        if !is_name(target) || target.eq_ignore_ascii_case("xml") || data.contains("?>") {
+            self.report(RepairKind::ProcessingInstructionAsComment, node);
+            let (text, _) = comment_text(&format!("?{target} {data}?"));
+            self.out.push_str("<!--");
+            self.out.push_str(&text);
+            self.out.push_str("-->");
+            return;
+        }
+        let mut forbidden = false;
+        let data = replace_forbidden(data, &mut forbidden);
+        if forbidden {
+            self.report(RepairKind::ForbiddenCharacter, node);
+        }
+        self.out.push_str("<?");
+        self.out.push_str(target);
+        if !data.is_empty() {
+            self.out.push(' ');
+            self.out.push_str(&data);
+        }
+        self.out.push_str("?>");
+    }
+}
+
+/// Whether an element's content is element-only: at least one child that is
+/// not text, and all text whitespace.
+fn element_only(node: Node<'_>) -> bool {
+    node.is_element()
+        && node.children().any(|c| !c.is_text())
+        && node
+            .children()
+            .all(|c| !c.is_text() || c.text().is_some_and(|t| t.chars().all(is_xml_space)))
+}
+
+fn is_xml_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
+fn push_indent(out: &mut String, width: usize) {
+    out.extend(std::iter::repeat_n(' ', width));
+}
+
+/// `s` quoted with `"`, or `'` when it contains `"`.
+fn push_quoted(out: &mut String, s: &str) {
+    let quote = if s.contains('"') { '\'' } else { '"' };
+    out.push(quote);
+    out.push_str(s);
+    out.push(quote);
+}
+
+/// Text content, escaped; forbidden characters become U+FFFD.
+fn push_text(out: &mut String, text: &str, forbidden: &mut bool) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\r' => out.push_str("&#13;"),
+            c if is_forbidden_char(c) => {
+                *forbidden = true;
+                out.push('\u{FFFD}');
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+/// An attribute value for the quote `quote`, escaped so that attribute-value
+/// normalization gives it back.
+fn push_attribute_value(out: &mut String, value: &str, quote: u8, forbidden: &mut bool) {
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '"' if quote == b'"' => out.push_str("&quot;"),
+            '\'' if quote == b'\'' => out.push_str("&apos;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            c if is_forbidden_char(c) => {
+                *forbidden = true;
+                out.push('\u{FFFD}');
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+fn replace_forbidden(text: &str, forbidden: &mut bool) -> String {
+    if text.chars().any(is_forbidden_char) {
+        *forbidden = true;
+        text.chars()
+            .map(|c| if is_forbidden_char(c) { '\u{FFFD}' } else { c })
+            .collect()
+    } else {
+        text.to_owned()
+    }
+}
+
+/// Comment text XML can carry: no `--`, no final `-`, no forbidden
+/// characters. Returns whether it changed.
+fn comment_text(text: &str) -> (String, bool) {
+    let mut forbidden = false;
+    let mut out = replace_forbidden(text, &mut forbidden);
+    let mut changed = forbidden;
+    while out.contains("--") {
+        out = out.replace("--", "- -");
+        changed = true;
+    }
+    if out.ends_with('-') {
+        out.push(' ');
+        changed = true;
+    }
+    (out, changed)
+}
+
+/// A name with the characters an XML name (without colons) cannot have
+/// replaced by `_`, and a `_` in front if it cannot start one.
+fn repaired_name(name: &str) -> String {
+    use crate::tree_builder::{is_name_char, is_name_start_char};
+    if is_name(name) && !name.contains(':') {
+        return name.to_owned();
+    }
+    let mut out = String::with_capacity(name.len() + 1);
+    for (i, c) in name.chars().enumerate() {
+        let ok = c != ':'
+            && if i == 0 {
+                is_name_start_char(c)
+            } else {
+                is_name_char(c)
+            };
+        if i == 0 && !ok && c != ':' && is_name_char(c) {
+            out.push('_');
+            out.push(c);
+        } else {
+            out.push(if ok { c } else { '_' });
+        }
+    }
+    if out.is_empty() {
+        out.push('_');
+    }
+    out
+}
+
+/// The element name at the start of a tag's source (after its `<`).
+fn original_name(after_lt: &str) -> &str {
+    let end = after_lt
+        .find(|c: char| matches!(c, ' ' | '\t' | '\n' | '\r' | '/' | '>'))
+        .unwrap_or(after_lt.len());
+    &after_lt[..end]
+}
+
+/// An attribute named like a namespace declaration that is not one (the
+/// tree builder found it forbidden): it cannot be written under that name.
+fn forbidden_declaration(name: &str) -> bool {
+    name == "xmlns" || name.starts_with("xmlns:")
+}
+
+/// The changes an element's start tag needs in the output.
+#[derive(Default)]
+struct Fixup {
+    /// Namespace declarations to add: `(prefix, uri)`.
+    declarations: Vec<(String, String)>,
+    /// A new name for the element (a new prefix).
+    element_name: Option<String>,
+    /// New names for attributes, by index.
+    attribute_names: Vec<(usize, String)>,
+}
+
+impl Fixup {
+    fn renames_nothing(&self) -> bool {
+        self.element_name.is_none() && self.attribute_names.is_empty()
+    }
+}
+
+/// A qualified name as it can be written: each part of a valid `p:l`
+/// repaired, anything else repaired as one name.
+fn repaired_qname(name: &str) -> String {
+    match crate::dom::qname_colon(name) {
+        Some(colon) => {
+            let prefix = repaired_name(&name[..colon]);
+            let local = repaired_name(&name[colon + 1..]);
+            format!("{prefix}:{local}")
+        }
+        None => repaired_name(name),
+    }
+}

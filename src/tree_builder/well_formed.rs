@@ -1,0 +1,206 @@
+//! XML 1.0 well-formedness rules that XML5's tokenizer lets pass silently:
+//! unquoted or missing attribute values, attributes run together, bare `&`,
+//! HTML-only entity names, names that are not XML names, `--` in comments,
+//! `</>`, `]]>` in text, form feeds, and the XML declaration's values.
+//!
+//! The tree is not changed by any of them; they are reported, so that "no
+//! parse errors" means the input was well-formed XML (which the serializer
+//! relies on: it copies such input byte for byte, and repairs the rest).
+//! Every check reads the source, so positions are exact.
+
+use crate::error::ErrorCode;
+use crate::tokenizer::{Tag, Text, TextKind};
+use crate::Span;
+
+/// `Name` of XML 1.0 (fifth edition) §2.3.
+pub(crate) fn is_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(is_name_start_char) && chars.all(is_name_char)
+}
+
+pub(crate) fn is_name_start_char(c: char) -> bool {
+    matches!(c,
+        ':' | 'A'..='Z' | '_' | 'a'..='z'
+        | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}' | '\u{F8}'..='\u{2FF}'
+        | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}' | '\u{200C}'..='\u{200D}'
+        | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}' | '\u{3001}'..='\u{D7FF}'
+        | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}' | '\u{10000}'..='\u{EFFFF}')
+}
+
+pub(crate) fn is_name_char(c: char) -> bool {
+    is_name_start_char(c)
+        || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
+}
+
+/// Characters XML 1.0 cannot carry at all, not even as references (the
+/// input checks and the serializer's repairs share this).
+pub(crate) fn is_forbidden_char(c: char) -> bool {
+    matches!(c, '\0'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}')
+}
+
+const PREDEFINED: [&str; 5] = ["amp", "lt", "gt", "apos", "quot"];
+
+/// Collects the errors found by the checks.
+pub(crate) struct Checker<'a> {
+    pub(crate) source: &'a str,
+    pub(crate) errors: Vec<(ErrorCode, usize)>,
+}
+
+impl<'a> Checker<'a> {
+    fn report(&mut self, code: ErrorCode, offset: usize) {
+        self.errors.push((code, offset));
+    }
+
+    /// A start or empty tag: its names, and for each attribute whitespace
+    /// before it, a quoted value, and the value's `<` and `&`.
+    pub(crate) fn tag(&mut self, tag: &Tag<'_>) {
+        if !is_name(tag.name) {
+            self.report(ErrorCode::InvalidName, tag.span.start + 1);
+        }
+        if !self.source[..tag.span.end].ends_with('>') {
+            return; // cut off by the end of the input: `eof-in-tag` says it
+        }
+        for attribute in tag.attributes.iter() {
+            let start = attribute.span.start;
+            // After a `:` the tokenizer skipped (`colon-before-attr`), the
+            // missing space is already reported.
+            let before = self.source.as_bytes()[start - 1];
+            if !matches!(before, b' ' | b'\t' | b'\n' | b'\r' | b':') {
+                self.report(ErrorCode::MissingWhitespaceBeforeAttribute, start);
+            }
+            if !is_name(attribute.name) {
+                self.report(ErrorCode::InvalidName, start);
+            }
+            let Some(value) = attribute.value_span else {
+                self.report(ErrorCode::MissingAttributeValue, start);
+                continue;
+            };
+            let quoted = matches!(self.source.as_bytes()[value.start - 1], b'"' | b'\'');
+            if !quoted {
+                self.report(ErrorCode::UnquotedAttributeValue, value.start);
+            }
+            let raw = &self.source[value.range()];
+            if let Some(at) = raw.find('<') {
+                self.report(ErrorCode::LessThanInAttributeValue, value.start + at);
+            }
+            self.references(value);
+            self.form_feeds(value);
+        }
+    }
+
+    /// The `&`s of a raw stretch of source: each must start `&#...;` or one
+    /// of XML's five predefined entities.
+    fn references(&mut self, span: Span) {
+        let raw = &self.source[span.range()];
+        for (at, _) in raw.match_indices('&') {
+            let rest = &raw[at + 1..];
+            if rest.starts_with('#') {
+                continue; // numeric: the tokenizer checked it
+            }
+            let name_len = rest
+                .char_indices()
+                .find(|&(_, c)| !is_name_char(c))
+                .map_or(rest.len(), |(i, _)| i);
+            let offset = span.start + at;
+            if name_len > 0 && rest[name_len..].starts_with(';') {
+                if !PREDEFINED.contains(&&rest[..name_len]) {
+                    self.report(ErrorCode::UndeclaredEntity, offset);
+                }
+            } else {
+                // Not followed by `name;`: not a reference in XML. (The tree
+                // builder drops this where the tokenizer already reported a
+                // reference error at the same `&`.)
+                self.report(ErrorCode::BareAmpersand, offset);
+            }
+        }
+    }
+
+    fn form_feeds(&mut self, span: Span) {
+        for at in memchr::memchr_iter(b'\x0C', &self.source.as_bytes()[span.range()]) {
+            self.report(ErrorCode::ControlCharacterInInputStream, span.start + at);
+        }
+    }
+
+    /// One run of character data.
+    pub(crate) fn text(&mut self, piece: &Text<'_>) {
+        match piece.kind {
+            TextKind::Plain => {
+                self.references(piece.span);
+                let raw = &self.source[piece.span.range()];
+                if let Some(at) = raw.find("]]>") {
+                    self.report(ErrorCode::CdataEndInText, piece.span.start + at);
+                }
+                self.form_feeds(piece.span);
+            }
+            TextKind::CharRef => self.references(piece.span),
+            TextKind::Cdata => self.form_feeds(piece.span),
+        }
+    }
+
+    /// A comment: no `--` inside and no `-` at the end.
+    pub(crate) fn comment(&mut self, data: &str, span: Span) {
+        let raw = &self.source[span.range()];
+        if !(raw.starts_with("<!--") && raw.ends_with("-->") && raw.len() >= 7) {
+            return; // a bogus or unclosed comment: already an error
+        }
+        let body = Span::new(span.start + 4, span.end - 3);
+        let text = &self.source[body.range()];
+        if let Some(at) = text.find("--") {
+            self.report(ErrorCode::DoubleHyphenInComment, body.start + at);
+        } else if data.ends_with('-') {
+            self.report(ErrorCode::DoubleHyphenInComment, body.end - 1);
+        }
+        self.form_feeds(body);
+    }
+
+    /// A PI: a name for a target, and not `xml` in any case.
+    pub(crate) fn processing_instruction(&mut self, target: &str, span: Span) {
+        if !is_name(target) {
+            self.report(ErrorCode::InvalidName, span.start + 2);
+        } else if target.eq_ignore_ascii_case("xml") {
+            self.report(
+                ErrorCode::ReservedProcessingInstructionTarget,
+                span.start + 2,
+            );
+        }
+        self.form_feeds(span);
+    }
+
+    /// The values of the XML declaration (XML 1.0 §2.8, §4.3.3).
+    pub(crate) fn declaration(
+        &mut self,
+        version: Option<&str>,
+        encoding: Option<&str>,
+        standalone: Option<&str>,
+        span: Span,
+    ) {
+        let version_ok = version.is_none_or(|v| {
+            v.strip_prefix("1.")
+                .is_some_and(|minor| !minor.is_empty() && minor.bytes().all(|b| b.is_ascii_digit()))
+        });
+        let encoding_ok = encoding.is_none_or(|e| {
+            let mut bytes = e.bytes();
+            bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+                && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        });
+        let standalone_ok = standalone.is_none_or(|s| s == "yes" || s == "no");
+        if !(version_ok && encoding_ok && standalone_ok) {
+            self.report(ErrorCode::InvalidXmlDeclaration, span.start);
+        }
+    }
+
+    /// A DOCTYPE's identifiers: XML wants a system identifier after a public
+    /// one, and public identifiers of `PubidChar`s only.
+    pub(crate) fn doctype(&mut self, public_id: Option<&str>, system_id: Option<&str>, span: Span) {
+        if let Some(public) = public_id {
+            let pubid =
+                |c: char| c.is_ascii_alphanumeric() || " \r\n-'()+,./:=?;!*#@$_%".contains(c);
+            if !public.chars().all(pubid) {
+                self.report(ErrorCode::InvalidPublicIdentifier, span.start);
+            }
+            if system_id.is_none() {
+                self.report(ErrorCode::MissingDoctypeSystemIdentifier, span.start);
+            }
+        }
+    }
+}

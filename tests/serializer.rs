@@ -1,0 +1,420 @@
+//! The serializer: lossless output, minimal diffs after edits, escaping,
+//! namespace declarations after moves, repairs, and pretty printing. (The
+//! corpus round trip is `tests/round_trip.rs`; generated broken input is
+//! `tests/fixpoint.rs`; canonical forms are `tests/canonical.rs`.)
+
+use pretty_assertions::assert_eq;
+use xml5dom::{Document, RepairKind, SerializeOptions};
+
+/// The one changed stretch between `before` and `after`: what `before` had
+/// there and what `after` has instead.
+fn changed<'a>(before: &'a str, after: &'a str) -> (&'a str, &'a str) {
+    let prefix = before
+        .bytes()
+        .zip(after.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let suffix = before[prefix..]
+        .bytes()
+        .rev()
+        .zip(after[prefix..].bytes().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    (
+        &before[prefix..before.len() - suffix],
+        &after[prefix..after.len() - suffix],
+    )
+}
+
+/// Every element and attribute as `{namespace}local`, in document order,
+/// namespace declarations left out: what must survive a round trip when
+/// declarations are added.
+fn expanded_names(doc: &Document) -> Vec<String> {
+    let mut names = Vec::new();
+    for element in doc.root().descendant_elements() {
+        names.push(format!(
+            "{{{}}}{}",
+            element.namespace().unwrap_or(""),
+            element.local_name()
+        ));
+        for attribute in element
+            .attributes()
+            .filter(|a| a.declared_prefix().is_none())
+        {
+            names.push(format!(
+                "@{{{}}}{}={}",
+                attribute.namespace().unwrap_or(""),
+                attribute.local_name(),
+                attribute.value()
+            ));
+        }
+    }
+    names
+}
+
+fn pretty(xml: &str, width: usize) -> String {
+    Document::parse(xml)
+        .serialize(&SerializeOptions {
+            pretty: Some(width),
+        })
+        .text
+}
+
+// ----- Lossless ------------------------------------------------------------
+
+#[test]
+fn an_unedited_document_comes_back_byte_for_byte() {
+    let xml = "\u{feff}<?xml version='1.0' standalone=\"yes\"?>\r\n\
+        <!DOCTYPE doc PUBLIC \"-//X//EN\" 'd.dtd' [\n  <!ENTITY e \"]>\">\n]>\n\
+        <!-- before -->\n<doc  a = 'x'\tb=\"&amp;&#x41;\"\n>text &lt; &#233;<![CDATA[ <raw> ]]>\
+        <e/><e></e><?pi  data ?></doc   >\n<!--after-->\n";
+    // A byte-order mark is not part of the document, but comes back out.
+    let doc = Document::parse(xml);
+    assert_eq!(doc.errors(), []);
+    assert_eq!(doc.to_xml(), xml);
+}
+
+// ----- Minimal diff --------------------------------------------------------
+
+#[test]
+fn changing_an_attribute_changes_only_its_value() {
+    let xml = "<root>\n  <item  id='7'   class=\"a b\"\n   lang='en' />\n</root>";
+    let mut doc = Document::parse(xml);
+    let item = doc
+        .root_element()
+        .unwrap()
+        .first_element_child()
+        .unwrap()
+        .id();
+    doc.set_attribute(item, "class", "c").unwrap();
+    let out = doc.to_xml();
+    assert_eq!(changed(xml, &out), ("a b", "c"));
+}
+
+#[test]
+fn changing_an_attribute_keeps_its_quote() {
+    let mut doc = Document::parse("<a x='1' y=\"2\"/>");
+    let a = doc.root_element().unwrap().id();
+    doc.set_attribute(a, "x", "it's").unwrap();
+    assert_eq!(doc.to_xml(), "<a x='it&apos;s' y=\"2\"/>");
+}
+
+#[test]
+fn removing_an_attribute_removes_only_it_and_its_space() {
+    let xml = "<a  x='1'   y=\"2\"\tz='3'/>";
+    let mut doc = Document::parse(xml);
+    let a = doc.root_element().unwrap().id();
+    doc.remove_attribute(a, "y").unwrap();
+    assert_eq!(doc.to_xml(), "<a  x='1'\tz='3'/>");
+}
+
+#[test]
+fn adding_an_attribute_adds_only_it() {
+    let xml = "<a x='1' >t</a>";
+    let mut doc = Document::parse(xml);
+    let a = doc.root_element().unwrap().id();
+    doc.set_attribute(a, "y", "2 & 3").unwrap();
+    let out = doc.to_xml();
+    assert_eq!(changed(xml, &out), ("", "y=\"2 &amp; 3\" "));
+}
+
+#[test]
+fn changing_a_text_changes_only_the_text() {
+    let xml = "<doc>\n  <p class='x'>Hello, <b>world</b>!</p>\n</doc>\n";
+    let mut doc = Document::parse(xml);
+    let b = doc
+        .root_element()
+        .unwrap()
+        .descendant_elements()
+        .nth(1)
+        .unwrap();
+    let text = b.first_child().unwrap().id();
+    doc.set_text(text, "you & me").unwrap();
+    let out = doc.to_xml();
+    assert_eq!(changed(xml, &out), ("world", "you &amp; me"));
+}
+
+#[test]
+fn inserting_an_element_adds_only_its_bytes() {
+    let xml = "<list>\n  <li a='1'>one</li>\n  <li a='2'>two</li>\n</list>";
+    let mut doc = Document::parse(xml);
+    let first = doc
+        .root_element()
+        .unwrap()
+        .first_element_child()
+        .unwrap()
+        .id();
+    let new = doc.create_element("li");
+    doc.set_attribute(new, "a", "1.5").unwrap();
+    let text = doc.create_text("one and a half");
+    doc.append(new, text).unwrap();
+    doc.insert_after(first, new).unwrap();
+    let out = doc.to_xml();
+    assert_eq!(
+        changed(xml, &out),
+        ("", "<li a=\"1.5\">one and a half</li>")
+    );
+}
+
+#[test]
+fn removing_an_element_removes_only_its_bytes() {
+    let xml = "<list>\n  <li>one</li><li>two <b>2</b></li>\n  <li>three</li>\n</list>";
+    let mut doc = Document::parse(xml);
+    let two = doc
+        .root_element()
+        .unwrap()
+        .child_elements()
+        .nth(1)
+        .unwrap()
+        .id();
+    doc.remove(two).unwrap();
+    let out = doc.to_xml();
+    assert_eq!(changed(xml, &out), ("<li>two <b>2</b></li>", ""));
+}
+
+#[test]
+fn renaming_an_element_changes_its_start_and_end_tags_only() {
+    let xml = "<a><old  x='1'>t</old ></a>";
+    let mut doc = Document::parse(xml);
+    let old = doc.root_element().unwrap().first_child().unwrap().id();
+    doc.rename(old, "new").unwrap();
+    assert_eq!(doc.to_xml(), "<a><new  x='1'>t</new></a>");
+}
+
+#[test]
+fn an_empty_element_that_gains_a_child_gets_an_end_tag() {
+    let mut doc = Document::parse("<a><b x='1'/></a>");
+    let b = doc.root_element().unwrap().first_child().unwrap().id();
+    let c = doc.create_element("c");
+    doc.append(b, c).unwrap();
+    assert_eq!(doc.to_xml(), "<a><b x='1'><c/></b></a>");
+}
+
+#[test]
+fn an_element_that_loses_its_children_keeps_its_tags() {
+    let mut doc = Document::parse("<a><b>x</b ></a>");
+    let b = doc.root_element().unwrap().first_child().unwrap();
+    let text = b.first_child().unwrap().id();
+    doc.remove(text).unwrap();
+    assert_eq!(doc.to_xml(), "<a><b></b ></a>");
+}
+
+// ----- Escaping and namespaces ---------------------------------------------
+
+#[test]
+fn new_text_and_values_are_escaped() {
+    let mut doc = Document::parse("<a/>");
+    let a = doc.root_element().unwrap().id();
+    doc.set_attribute(a, "v", "<\"&'\t\n\r>").unwrap();
+    doc.set_text(a, "<&>]]>\r").unwrap();
+    let out = doc.to_xml();
+    assert_eq!(
+        out,
+        "<a v=\"&lt;&quot;&amp;'&#9;&#10;&#13;>\">&lt;&amp;&gt;]]&gt;&#13;</a>"
+    );
+    let again = Document::parse(&out);
+    let a = again.root_element().unwrap();
+    assert_eq!(a.attribute("v"), Some("<\"&'\t\n\r>"));
+    assert_eq!(a.text_content(), "<&>]]>\r");
+}
+
+#[test]
+fn a_moved_subtree_gets_the_declarations_it_needs() {
+    let xml = "<r><a xmlns:p='urn:p'><p:x p:y='1'/></a><b/></r>";
+    let mut doc = Document::parse(xml);
+    let root = doc.root_element().unwrap();
+    let x = root.first_child().unwrap().first_child().unwrap().id();
+    let b = root.child_elements().nth(1).unwrap().id();
+    doc.append(b, x).unwrap();
+    let out = doc.to_xml();
+    assert_eq!(
+        out,
+        "<r><a xmlns:p='urn:p'></a><b><p:x p:y='1' xmlns:p=\"urn:p\"/></b></r>"
+    );
+    assert_eq!(expanded_names(&Document::parse(&out)), expanded_names(&doc));
+}
+
+#[test]
+fn a_moved_unprefixed_element_keeps_its_default_namespace() {
+    let xml = "<r><a xmlns='urn:a'><x/></a><b/></r>";
+    let mut doc = Document::parse(xml);
+    let root = doc.root_element().unwrap();
+    let x = root.first_child().unwrap().first_child().unwrap().id();
+    let b = root.child_elements().nth(1).unwrap().id();
+    doc.append(b, x).unwrap();
+    let out = doc.to_xml();
+    assert_eq!(
+        out,
+        "<r><a xmlns='urn:a'></a><b><x xmlns=\"urn:a\"/></b></r>"
+    );
+    assert_eq!(expanded_names(&Document::parse(&out)), expanded_names(&doc));
+}
+
+#[test]
+fn an_element_moved_out_of_a_default_namespace_undeclares_it() {
+    let mut doc = Document::parse("<r xmlns='urn:r'><a/></r>");
+    let r = doc.root_element().unwrap().id();
+    let plain = doc.create_element("plain");
+    doc.append(r, plain).unwrap();
+    let out = doc.to_xml();
+    assert_eq!(out, "<r xmlns='urn:r'><a/><plain xmlns=\"\"/></r>");
+    assert_eq!(expanded_names(&Document::parse(&out)), expanded_names(&doc));
+}
+
+#[test]
+fn a_namespaced_attribute_without_a_prefix_gets_one() {
+    let mut doc = Document::parse("<a/>");
+    let a = doc.root_element().unwrap().id();
+    doc.set_attribute_ns(a, "urn:x", "k", "v").unwrap();
+    let out = doc.to_xml();
+    assert_eq!(out, "<a ns1:k=\"v\" xmlns:ns1=\"urn:x\"/>");
+    let again = Document::parse(&out);
+    assert_eq!(
+        again.root_element().unwrap().attribute_ns("urn:x", "k"),
+        Some("v")
+    );
+}
+
+#[test]
+fn a_subtree_serializes_with_its_inherited_declarations() {
+    let doc = Document::parse("<r xmlns='urn:d' xmlns:p='urn:p'><p:a><b p:c='1'/></p:a></r>");
+    let a = doc.root_element().unwrap().first_child().unwrap();
+    let out = a.to_xml();
+    assert_eq!(
+        out,
+        "<p:a xmlns:p=\"urn:p\"><b p:c='1' xmlns=\"urn:d\"/></p:a>"
+    );
+}
+
+// ----- Repairs -------------------------------------------------------------
+
+fn repairs(xml: &str) -> (String, Vec<RepairKind>) {
+    let out = Document::parse(xml).serialize(&SerializeOptions::default());
+    (out.text, out.repairs.iter().map(|r| r.kind).collect())
+}
+
+#[test]
+fn broken_input_is_written_well_formed_without_repairs_when_the_tree_allows() {
+    let (text, kinds) = repairs("<a x=1 y b='&'>AT&T <b>bold<i>both</b> & more");
+    assert_eq!(
+        text,
+        "<a x=\"1\" y=\"\" b=\"&amp;\">AT&amp;T <b>bold<i>both</i></b> &amp; more</a>"
+    );
+    assert_eq!(kinds, []);
+}
+
+#[test]
+fn forbidden_characters_become_replacement_characters() {
+    let (text, kinds) = repairs("<a t='\u{1}'>x\u{8}y\u{c}</a>");
+    assert_eq!(text, "<a t=\"\u{fffd}\">x\u{fffd}y\u{fffd}</a>");
+    assert_eq!(
+        kinds,
+        [
+            RepairKind::ForbiddenCharacter,
+            RepairKind::ForbiddenCharacter
+        ]
+    );
+}
+
+#[test]
+fn comments_lose_their_double_hyphens() {
+    // XML5 reads `x--y---` as the data `x--y-`.
+    let (text, kinds) = repairs("<a><!--x--y---></a>");
+    assert_eq!(text, "<a><!--x- -y- --></a>");
+    assert_eq!(kinds, [RepairKind::CommentText]);
+}
+
+#[test]
+fn names_that_are_not_names_are_mended() {
+    let (text, kinds) = repairs("<1a><b\"c d\"e='1'/></1a>");
+    assert_eq!(text, "<_1a><b_c d_e=\"1\"/></_1a>");
+    assert!(
+        kinds.iter().all(|k| *k == RepairKind::InvalidName),
+        "{kinds:?}"
+    );
+}
+
+#[test]
+fn undeclared_prefixes_get_a_placeholder_namespace() {
+    let (text, kinds) = repairs("<svg><use xlink:href='#a'/></svg>");
+    assert_eq!(
+        text,
+        "<svg><use xlink:href=\"#a\" xmlns:xlink=\"urn:xml5dom:undeclared:xlink\"/></svg>"
+    );
+    assert_eq!(kinds, [RepairKind::UndeclaredPrefix]);
+}
+
+#[test]
+fn a_misplaced_declaration_becomes_a_comment() {
+    let (text, kinds) = repairs("<a><?xml version='1.0'?></a>");
+    assert_eq!(text, "<a><!--?xml version='1.0'?--></a>");
+    assert_eq!(kinds, [RepairKind::ProcessingInstructionAsComment]);
+}
+
+#[test]
+fn a_document_without_a_root_gets_one() {
+    let (text, kinds) = repairs("<!--only a comment--> text");
+    assert_eq!(text, "<!--only a comment--><root/>");
+    assert_eq!(kinds, [RepairKind::MissingRootElement]);
+}
+
+#[test]
+fn an_invalid_namespace_declaration_is_renamed() {
+    let (text, kinds) = repairs("<a xmlns:xml='urn:wrong' x='1'/>");
+    assert_eq!(text, "<a _xmlns_xml=\"urn:wrong\" x=\"1\"/>");
+    assert_eq!(kinds, [RepairKind::InvalidName]);
+}
+
+// ----- Pretty printing -----------------------------------------------------
+
+#[test]
+fn pretty_printing_indents_element_only_content() {
+    let xml = "<?xml version=\"1.0\"?><!--c--><a><b x='1'><c/></b><d>text</d></a>";
+    assert_eq!(
+        pretty(xml, 2),
+        "<?xml version=\"1.0\"?>\n<!--c-->\n<a>\n  <b x='1'>\n    <c/>\n  </b>\n  <d>text</d>\n</a>\n"
+    );
+}
+
+#[test]
+fn pretty_printing_replaces_existing_indentation() {
+    let xml = "<a>\n\t<b>\n\t\t\t<c/>\n</b>   </a>";
+    assert_eq!(
+        pretty(xml, 4),
+        "<a>\n    <b>\n        <c/>\n    </b>\n</a>\n"
+    );
+}
+
+#[test]
+fn pretty_printing_leaves_mixed_content_alone() {
+    let xml = "<a><p>Some <b>bold</b> and <i><x/><y/></i> text.</p></a>";
+    assert_eq!(
+        pretty(xml, 2),
+        "<a>\n  <p>Some <b>bold</b> and <i><x/><y/></i> text.</p>\n</a>\n"
+    );
+}
+
+#[test]
+fn pretty_printing_respects_xml_space_preserve() {
+    let xml = "<a><pre xml:space='preserve'><x/> <y/></pre><b><c/></b></a>";
+    assert_eq!(
+        pretty(xml, 2),
+        "<a>\n  <pre xml:space='preserve'><x/> <y/></pre>\n  <b>\n    <c/>\n  </b>\n</a>\n"
+    );
+}
+
+#[test]
+fn pretty_output_parses_to_the_same_elements_and_text() {
+    let xml = "<r><a>1</a><b><c>2</c><d/></b><!--x--><?p q?></r>";
+    let out = pretty(xml, 3);
+    let again = Document::parse(&out);
+    assert!(again.errors().is_empty(), "{:?}", again.errors());
+    let names = |doc: &Document| -> Vec<String> {
+        doc.root()
+            .descendants()
+            .filter(|n| !n.is_text() || !n.text().unwrap().trim().is_empty())
+            .map(|n| format!("{:?}", n))
+            .collect()
+    };
+    assert_eq!(names(&again), names(&Document::parse(xml)));
+}
