@@ -691,7 +691,11 @@ impl<'d> Writer<'d> {
             (Some(prefix), None) => {
                 if self.lookup(&prefix).is_empty() {
                     self.report(RepairKind::UndeclaredPrefix, node);
-                    self.need(&mut fixup, &own, &prefix, &placeholder_namespace(&prefix));
+                    let uri = placeholder_namespace(&prefix);
+                    if let Some(new) = self.need(&mut fixup, &own, &prefix, &uri) {
+                        fixup.element_name =
+                            Some(format!("{new}:{}", repaired_name(node.local_name())));
+                    }
                 }
             }
         }
@@ -720,7 +724,13 @@ impl<'d> Writer<'d> {
                 (Some(prefix), None) => {
                     if self.lookup(&prefix).is_empty() {
                         self.report(RepairKind::UndeclaredPrefix, node);
-                        self.need(&mut fixup, &own, &prefix, &placeholder_namespace(&prefix));
+                        let uri = placeholder_namespace(&prefix);
+                        if let Some(new) = self.need(&mut fixup, &own, &prefix, &uri) {
+                            let local = repaired_name(attribute.local_name());
+                            fixup
+                                .attribute_names
+                                .push((index, format!("{new}:{local}")));
+                        }
                     }
                 }
                 (None, None) => {}
@@ -1132,7 +1142,7 @@ fn repaired_name(name: &str) -> String {
 /// The element name at the start of a tag's source (after its `<`).
 fn original_name(after_lt: &str) -> &str {
     let end = after_lt
-        .find(|c: char| matches!(c, ' ' | '\t' | '\n' | '\r' | '/' | '>'))
+        .find([' ', '\t', '\n', '\r', '/', '>'])
         .unwrap_or(after_lt.len());
     &after_lt[..end]
 }
