@@ -1,0 +1,385 @@
+//! Canonical forms: W3C Canonical XML 1.0 (inclusive, with or without
+//! comments) and the form of the W3C XML Conformance Test Suite's output
+//! files (James Clark's "xmltest" canonical XML).
+//!
+//! Both walk the tree with [`Node::traverse`](crate::Node::traverse), never
+//! recursing, so a document nested 1,000,000 deep is written like a flat one.
+//! Both write the tree as it is: a document parsed with errors is written as
+//! the XML5 rules recovered it, escaped so that the output is well-formed
+//! where the tree allows it.
+//!
+//! ```
+//! use xml5dom::Document;
+//! use xml5dom::serializer::canonical::{canonicalize, CanonicalForm};
+//!
+//! let doc = Document::parse("<?xml version='1.0'?>\n<a b='1' a='2'><e/><!--c--></a>\n");
+//! assert_eq!(canonicalize(&doc, CanonicalForm::C14n), r#"<a a="2" b="1"><e></e></a>"#);
+//! assert_eq!(
+//!     canonicalize(&doc, CanonicalForm::C14nWithComments),
+//!     r#"<a a="2" b="1"><e></e><!--c--></a>"#
+//! );
+//! assert_eq!(canonicalize(&doc, CanonicalForm::XmlTest), r#"<a a="2" b="1"><e></e></a>"#);
+//! ```
+
+use std::collections::HashMap;
+
+use crate::{Attribute, Document, Edge, Node, NodeType};
+
+/// Which canonical form to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CanonicalForm {
+    /// Canonical XML 1.0, inclusive, without comments.
+    C14n,
+    /// Canonical XML 1.0, inclusive, with comments.
+    C14nWithComments,
+    /// The canonical form of the XML Conformance Test Suite (xmltest).
+    XmlTest,
+}
+
+/// Writes `doc` in the canonical form `form`.
+///
+/// Canonical XML 1.0 (<https://www.w3.org/TR/xml-c14n>), for the whole
+/// document:
+///
+/// - no XML declaration, no DOCTYPE, nothing of the whitespace around the
+///   root element; a line feed after each comment or PI before the root
+///   element and before each one after it;
+/// - CDATA sections as escaped text, empty elements as start and end tags;
+/// - text escapes `&amp; &lt; &gt; &#xD;`; attribute values in double quotes
+///   with `&amp; &lt; &quot; &#x9; &#xA; &#xD;`;
+/// - on each element, first the namespace declarations that change what is
+///   in scope at its parent (`xmlns=""` only to undeclare a non-empty
+///   default), sorted by prefix with the default first, then the other
+///   attributes sorted by namespace URI (none first) and local name;
+/// - PIs as `<?target data?>` (`<?target?>` when there is no data); comments
+///   as `<!--data-->`, only in [`CanonicalForm::C14nWithComments`].
+///
+/// The xmltest form (<https://www.w3.org/XML/Test/> output files):
+///
+/// ```text
+/// CanonXML ::= Pi* element Pi*
+/// element  ::= Stag (Datachar | Pi | element)* Etag
+/// Stag     ::= '<' Name Atts '>'
+/// Etag     ::= '</' Name '>'
+/// Pi       ::= '<?' Name ' ' (((Char - S) Char*)? - (Char* '?>' Char*)) '?>'
+/// Atts     ::= (' ' Name '=' '"' Datachar* '"')*
+/// Datachar ::= '&amp;' | '&lt;' | '&gt;' | '&quot;' | '&#9;'| '&#10;'| '&#13;'
+///            | (Char - ('&' | '<' | '>' | '"' | #x9 | #xA | #xD))
+/// ```
+///
+/// with the attributes (namespace declarations included, as plain
+/// attributes) sorted by qualified name, comments, DOCTYPE and XML
+/// declaration dropped.
+///
+/// A document without a root element gives just its PIs (and comments).
+///
+/// ```
+/// use xml5dom::Document;
+/// use xml5dom::serializer::canonical::{canonicalize, CanonicalForm};
+///
+/// let doc = Document::parse("<?pi?><r xmlns='urn:r' xmlns:p='urn:p'><p:s xmlns='urn:r'>&amp;</p:s></r>");
+/// assert_eq!(
+///     canonicalize(&doc, CanonicalForm::C14n),
+///     "<?pi?>\n<r xmlns=\"urn:r\" xmlns:p=\"urn:p\"><p:s>&amp;</p:s></r>"
+/// );
+/// assert_eq!(
+///     canonicalize(&doc, CanonicalForm::XmlTest),
+///     "<?pi ?><r xmlns=\"urn:r\" xmlns:p=\"urn:p\"><p:s xmlns=\"urn:r\">&amp;</p:s></r>"
+/// );
+/// ```
+pub fn canonicalize(doc: &Document, form: CanonicalForm) -> String {
+    let mut out = String::with_capacity(doc.source().len());
+    match form {
+        CanonicalForm::C14n => write_c14n(doc, false, &mut out),
+        CanonicalForm::C14nWithComments => write_c14n(doc, true, &mut out),
+        CanonicalForm::XmlTest => write_xmltest(doc, &mut out),
+    }
+    out
+}
+
+// ----- Canonical XML 1.0 ---------------------------------------------------
+
+fn write_c14n(doc: &Document, with_comments: bool, out: &mut String) {
+    let mut scope = NamespaceScope::default();
+    // Reused for every element.
+    let mut declarations: Vec<(Option<&str>, &str)> = Vec::new();
+    let mut attributes: Vec<Attribute<'_>> = Vec::new();
+    // Open elements; 0 at the document level.
+    let mut depth = 0usize;
+    // Whether an element has been written at the document level: comments
+    // and PIs before it are followed by a line feed, those after it are
+    // preceded by one.
+    let mut after_root = false;
+
+    for edge in doc.root().traverse() {
+        match edge {
+            Edge::Open(node) => match node.node_type() {
+                NodeType::Element => {
+                    if depth == 0 {
+                        after_root = true;
+                    }
+                    depth += 1;
+                    scope.open();
+                    declarations.clear();
+                    attributes.clear();
+                    for attribute in node.attributes() {
+                        match attribute.declared_prefix() {
+                            // Always bound, never written.
+                            Some(Some("xml")) => {}
+                            Some(prefix) => {
+                                let uri = attribute.value();
+                                if scope.get(prefix) != uri {
+                                    scope.bind(prefix, uri);
+                                    // `xmlns:p=""` (Namespaces 1.1) leaves no
+                                    // namespace node to write; `xmlns=""` is
+                                    // written when it undeclares a default.
+                                    if prefix.is_none() || !uri.is_empty() {
+                                        declarations.push((prefix, uri));
+                                    }
+                                }
+                            }
+                            None => attributes.push(attribute),
+                        }
+                    }
+                    declarations.sort_unstable_by_key(|&(prefix, _)| prefix);
+                    attributes.sort_unstable_by(|a, b| c14n_key(a).cmp(&c14n_key(b)));
+
+                    out.push('<');
+                    out.push_str(node.name());
+                    for &(prefix, uri) in &declarations {
+                        match prefix {
+                            Some(prefix) => {
+                                out.push_str(" xmlns:");
+                                out.push_str(prefix);
+                            }
+                            None => out.push_str(" xmlns"),
+                        }
+                        out.push_str("=\"");
+                        escape_c14n_attribute(uri, out);
+                        out.push('"');
+                    }
+                    for attribute in &attributes {
+                        out.push(' ');
+                        out.push_str(attribute.name());
+                        out.push_str("=\"");
+                        escape_c14n_attribute(attribute.value(), out);
+                        out.push('"');
+                    }
+                    out.push('>');
+                }
+                NodeType::Text => {
+                    if depth > 0 {
+                        escape_c14n_text(node.text().unwrap_or(""), out);
+                    }
+                }
+                NodeType::Comment if with_comments => {
+                    document_level(depth, after_root, out, |out| {
+                        out.push_str("<!--");
+                        out.push_str(node.text().unwrap_or(""));
+                        out.push_str("-->");
+                    });
+                }
+                NodeType::ProcessingInstruction => {
+                    document_level(depth, after_root, out, |out| {
+                        write_pi(node, false, out);
+                    });
+                }
+                NodeType::Comment | NodeType::Document | NodeType::Doctype => {}
+            },
+            Edge::Close(node) => {
+                if node.is_element() {
+                    depth -= 1;
+                    scope.close();
+                    out.push_str("</");
+                    out.push_str(node.name());
+                    out.push('>');
+                }
+            }
+        }
+    }
+}
+
+/// Writes a comment or PI with `write`, and at the document level the line
+/// feed that separates it from the root element.
+fn document_level(
+    depth: usize,
+    after_root: bool,
+    out: &mut String,
+    write: impl FnOnce(&mut String),
+) {
+    if depth > 0 {
+        write(out);
+    } else if after_root {
+        out.push('\n');
+        write(out);
+    } else {
+        write(out);
+        out.push('\n');
+    }
+}
+
+/// The order of attributes in Canonical XML: by namespace URI (no namespace
+/// first), then by local name. An attribute in no namespace is keyed by its
+/// qualified name, which is its local name in a namespace-well-formed
+/// document; a name with an unbound prefix (`p:x`) then sorts as written, as
+/// libxml2 does.
+fn c14n_key<'a>(attribute: &Attribute<'a>) -> (&'a str, &'a str) {
+    match attribute.namespace() {
+        Some(uri) => (uri, attribute.local_name()),
+        None => ("", attribute.name()),
+    }
+}
+
+/// The namespace bindings in scope at the element being written (only
+/// declarations are recorded: the prefix `xml` is always bound, and a prefix
+/// bound to `""` is unbound). One entry per open element plus one per
+/// declaration, so deep documents cost no more than wide ones.
+#[derive(Default)]
+struct NamespaceScope<'a> {
+    /// For each prefix (`None`: the default namespace), its bindings, the
+    /// innermost last.
+    bindings: HashMap<Option<&'a str>, Vec<&'a str>>,
+    /// The prefixes bound, in order, to undo them.
+    bound: Vec<Option<&'a str>>,
+    /// For each open element, the length of `bound` when it opened.
+    marks: Vec<usize>,
+}
+
+impl<'a> NamespaceScope<'a> {
+    fn open(&mut self) {
+        self.marks.push(self.bound.len());
+    }
+
+    fn close(&mut self) {
+        let mark = self.marks.pop().unwrap_or(0);
+        for prefix in self.bound.drain(mark..) {
+            if let Some(uris) = self.bindings.get_mut(&prefix) {
+                uris.pop();
+            }
+        }
+    }
+
+    /// The URI bound to `prefix`, `""` for none.
+    fn get(&self, prefix: Option<&str>) -> &'a str {
+        self.bindings
+            .get(&prefix)
+            .and_then(|uris| uris.last().copied())
+            .unwrap_or("")
+    }
+
+    fn bind(&mut self, prefix: Option<&'a str>, uri: &'a str) {
+        self.bindings.entry(prefix).or_default().push(uri);
+        self.bound.push(prefix);
+    }
+}
+
+/// Text: `&`, `<`, `>` and CR escaped.
+fn escape_c14n_text(text: &str, out: &mut String) {
+    escape(text, out, |c| match c {
+        b'&' => Some("&amp;"),
+        b'<' => Some("&lt;"),
+        b'>' => Some("&gt;"),
+        b'\r' => Some("&#xD;"),
+        _ => None,
+    });
+}
+
+/// Attribute values: `&`, `<`, `"`, tab, LF and CR escaped.
+fn escape_c14n_attribute(value: &str, out: &mut String) {
+    escape(value, out, |c| match c {
+        b'&' => Some("&amp;"),
+        b'<' => Some("&lt;"),
+        b'"' => Some("&quot;"),
+        b'\t' => Some("&#x9;"),
+        b'\n' => Some("&#xA;"),
+        b'\r' => Some("&#xD;"),
+        _ => None,
+    });
+}
+
+// ----- xmltest -------------------------------------------------------------
+
+fn write_xmltest(doc: &Document, out: &mut String) {
+    let mut attributes: Vec<Attribute<'_>> = Vec::new();
+    let mut depth = 0usize;
+    for edge in doc.root().traverse() {
+        match edge {
+            Edge::Open(node) => match node.node_type() {
+                NodeType::Element => {
+                    depth += 1;
+                    attributes.clear();
+                    attributes.extend(node.attributes());
+                    attributes.sort_unstable_by_key(Attribute::name);
+                    out.push('<');
+                    out.push_str(node.name());
+                    for attribute in &attributes {
+                        out.push(' ');
+                        out.push_str(attribute.name());
+                        out.push_str("=\"");
+                        escape_xmltest(attribute.value(), out);
+                        out.push('"');
+                    }
+                    out.push('>');
+                }
+                NodeType::Text => {
+                    if depth > 0 {
+                        escape_xmltest(node.text().unwrap_or(""), out);
+                    }
+                }
+                NodeType::ProcessingInstruction => write_pi(node, true, out),
+                NodeType::Comment | NodeType::Document | NodeType::Doctype => {}
+            },
+            Edge::Close(node) => {
+                if node.is_element() {
+                    depth -= 1;
+                    out.push_str("</");
+                    out.push_str(node.name());
+                    out.push('>');
+                }
+            }
+        }
+    }
+}
+
+/// Datachar: `&`, `<`, `>`, `"`, tab, LF and CR escaped.
+fn escape_xmltest(text: &str, out: &mut String) {
+    escape(text, out, |c| match c {
+        b'&' => Some("&amp;"),
+        b'<' => Some("&lt;"),
+        b'>' => Some("&gt;"),
+        b'"' => Some("&quot;"),
+        b'\t' => Some("&#9;"),
+        b'\n' => Some("&#10;"),
+        b'\r' => Some("&#13;"),
+        _ => None,
+    });
+}
+
+// ----- Shared --------------------------------------------------------------
+
+/// `<?target data?>`; with `always_space`, `<?target ?>` for empty data
+/// (xmltest), else `<?target?>` (Canonical XML).
+fn write_pi(node: Node<'_>, always_space: bool, out: &mut String) {
+    let data = node.text().unwrap_or("");
+    out.push_str("<?");
+    out.push_str(node.name());
+    if always_space || !data.is_empty() {
+        out.push(' ');
+    }
+    out.push_str(data);
+    out.push_str("?>");
+}
+
+/// Copies `text` to `out`, replacing the ASCII bytes `replacement` maps.
+fn escape(text: &str, out: &mut String, replacement: impl Fn(u8) -> Option<&'static str>) {
+    let mut start = 0;
+    for (i, &byte) in text.as_bytes().iter().enumerate() {
+        // Only ASCII bytes are replaced, so `i` is a char boundary.
+        if let Some(escaped) = replacement(byte) {
+            out.push_str(&text[start..i]);
+            out.push_str(escaped);
+            start = i + 1;
+        }
+    }
+    out.push_str(&text[start..]);
+}
