@@ -2190,3 +2190,21 @@ fn set_attribute_replaces_an_attribute_with_the_same_qualified_name() {
     assert_eq!(names, [("p:k", "2"), ("xmlns:p", "urn:p")]);
     assert_eq!(doc.node(a).unwrap().attribute_ns("urn:p", "k"), Some("2"));
 }
+
+#[test]
+fn normalized_text_is_not_mixed_with_strings_stored_after_it() {
+    // Text with CR LF is copied (normalized) and becomes a node only when
+    // the next node is appended, after that node's own strings are stored.
+    let doc = Document::parse("<a>x\r\ny<!--c\r\nd--><?p q\r\nr?>z\r\n<b k='1\r\n2'/></a>");
+    let a = doc.root_element().unwrap();
+    let texts: Vec<_> = a.children().map(|n| n.text().unwrap_or("<b>")).collect();
+    assert_eq!(texts, ["x\ny", "c\nd", "q\nr", "z\n", "<b>"]);
+    let doc =
+        Document::parse("<?xml version='1.0'?>\r\n<!DOCTYPE d [\r\n<!ENTITY e 'v'>\r\n]>\r\n<d/>");
+    let first = doc.root().first_child().unwrap();
+    assert_eq!(first.text(), Some("\n"));
+    assert_eq!(
+        first.next_sibling().unwrap().internal_subset(),
+        Some("\n<!ENTITY e 'v'>\n")
+    );
+}

@@ -96,9 +96,10 @@ struct PendingText {
     span: Span,
     /// The text so far, while it is exactly one range of the source.
     verbatim: Option<(usize, usize)>,
-    /// Where the copied text starts in the document's string storage, once it
-    /// is not a range of the source.
-    copied: Option<usize>,
+    /// The text so far, once it is not a range of the source: kept here, not
+    /// in the document's storage, because other strings may be stored
+    /// before this text becomes a node.
+    copied: Option<String>,
     len: usize,
     cdata: Vec<(usize, usize)>,
     /// Outside the root: the first character that is not literal whitespace.
@@ -261,6 +262,10 @@ impl<'i> TreeBuilder<'i> {
         if !t.active {
             let mut cdata = std::mem::take(&mut t.cdata);
             cdata.clear();
+            // Keep the copy buffer's allocation for the next text.
+            let mut copy = t.copied.take().unwrap_or_default();
+            copy.clear();
+            self.scratch = copy;
             *t = PendingText {
                 active: true,
                 span: Span::new(start, end),
@@ -286,21 +291,20 @@ impl<'i> TreeBuilder<'i> {
                 .filter(|&at| at == piece.span.start && piece.data.len() == piece.span.len()),
         };
         let t = &mut self.text;
-        match (t.verbatim, t.copied, verbatim) {
+        match (t.verbatim, &mut t.copied, verbatim) {
             (None, None, Some(at)) if t.len == 0 => t.verbatim = Some((at, at + piece.data.len())),
             (Some((start, end)), None, Some(at)) if at == end => {
                 t.verbatim = Some((start, end + piece.data.len()));
             }
-            _ => {
-                if t.copied.is_none() {
-                    t.copied = Some(self.doc.text.len());
-                    if let Some((start, end)) = t.verbatim.take() {
-                        self.scratch.clear();
-                        self.scratch.push_str(&self.doc.text[start..end]);
-                        self.doc.text.push_str(&self.scratch);
-                    }
+            (_, Some(copy), _) => copy.push_str(piece.data),
+            (_, None, _) => {
+                let mut copy = std::mem::take(&mut self.scratch);
+                copy.clear();
+                if let Some((start, end)) = t.verbatim.take() {
+                    copy.push_str(&self.input[start..end]);
                 }
-                self.doc.text.push_str(piece.data);
+                copy.push_str(piece.data);
+                t.copied = Some(copy);
             }
         }
         let t = &mut self.text;
@@ -320,20 +324,17 @@ impl<'i> TreeBuilder<'i> {
             return;
         }
         self.text.active = false;
-        let range = match (self.text.verbatim, self.text.copied) {
-            (Some((start, end)), _) => StrRange::new(start, end),
-            (None, Some(start)) => StrRange::new(start, self.doc.text.len()),
-            (None, None) => return,
-        };
         if self.phase != Phase::Main {
             if let Some(offset) = self.text.offending {
                 self.error(ErrorCode::TextOutsideRootElement, offset);
-                if let Some(start) = self.text.copied {
-                    self.doc.text.truncate(start);
-                }
                 return;
             }
         }
+        let range = match (self.text.verbatim, &self.text.copied) {
+            (Some((start, end)), _) => StrRange::new(start, end),
+            (None, Some(copy)) => self.doc.store(copy),
+            (None, None) => return,
+        };
         let cdata =
             (!self.text.cdata.is_empty()).then(|| self.text.cdata.clone().into_boxed_slice());
         let parent = self.insertion_parent();
