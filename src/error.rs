@@ -245,7 +245,7 @@ impl ErrorCode {
             MissingDoctypeName => ("missing-doctype-name", "DOCTYPE without a name"),
             ControlCharacterInInputStream => (
                 "control-character-in-input-stream",
-                "control character that XML does not allow",
+                "control character (XML forbids U+0001-U+001F but tab, LF and CR, and discourages DEL)",
             ),
             NoncharacterInInputStream => (
                 "noncharacter-in-input-stream",
