@@ -393,3 +393,66 @@ fn tree_and_check_read_standard_input_for_a_dash() {
     let output = child.wait_with_output().expect("xml5dom finishes");
     assert_eq!(stdout(&output), "| <a>\n|   \"t\"\n");
 }
+
+#[test]
+fn fmt_writes_an_error_free_file_back_byte_for_byte() {
+    let dir = TempDir::new("fmt-lossless");
+    let text = "<?xml version='1.0'?>\r\n<a  x = \"1\"><!-- c --><b/>&amp;</a >\n";
+    let path = dir.write("a.xml", text);
+    let output = run_on("fmt", &path);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), text);
+    assert!(output.stderr.is_empty());
+}
+
+#[test]
+fn fmt_repairs_broken_input_and_lists_the_repairs() {
+    let dir = TempDir::new("fmt-repair");
+    let path = dir.write("b.xml", "<a x=1><!--x--y-->fish & chips");
+    let output = run_on("fmt", &path);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stdout(&output),
+        "<a x=\"1\"><!--x- -y-->fish &amp; chips</a>"
+    );
+    assert_eq!(
+        stderr(&output),
+        format!("{}:1:8: repaired: comment-text\n", path.display())
+    );
+}
+
+#[test]
+fn fmt_pretty_indents_with_the_given_width() {
+    let dir = TempDir::new("fmt-pretty");
+    let path = dir.write("c.xml", "<a><b><c/></b></a>");
+    let two = run(&["fmt", "--pretty", path.to_str().unwrap()]);
+    assert_eq!(stdout(&two), "<a>\n  <b>\n    <c/>\n  </b>\n</a>\n");
+    let four = run(&["fmt", "--pretty=4", path.to_str().unwrap()]);
+    assert_eq!(
+        stdout(&four),
+        "<a>\n    <b>\n        <c/>\n    </b>\n</a>\n"
+    );
+}
+
+#[test]
+fn canon_writes_each_form() {
+    let dir = TempDir::new("canon");
+    let path = dir.write(
+        "d.xml",
+        "<?xml version='1.0'?><!--c--><a z='1' b=\"2\"><e/>x&#9;<?p?></a>",
+    );
+    let p = path.to_str().unwrap();
+    assert_eq!(
+        stdout(&run(&["canon", p])),
+        "<a b=\"2\" z=\"1\"><e></e>x\t<?p?></a>"
+    );
+    assert_eq!(
+        stdout(&run(&["canon", "--form", "c14n-comments", p])),
+        "<!--c-->\n<a b=\"2\" z=\"1\"><e></e>x\t<?p?></a>"
+    );
+    assert_eq!(
+        stdout(&run(&["canon", "--form", "xmltest", p])),
+        "<a b=\"2\" z=\"1\"><e></e>x&#9;<?p ?></a>"
+    );
+    assert_eq!(run(&["canon", "--form", "bogus", p]).status.code(), Some(2));
+}
