@@ -16,25 +16,12 @@
 //! must accept them as they are (except where the internal subset, which
 //! xml5dom does not read yet, was damaged).
 
+mod common;
+
+use common::Rng;
 use std::collections::BTreeMap;
 
 use xml5dom::{Document, RepairKind};
-
-/// xorshift64*: deterministic, so a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 const BASES: &[&str] = &[
     r##"<?xml version="1.0" encoding="UTF-8"?>

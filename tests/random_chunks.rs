@@ -6,23 +6,10 @@
 //! The inputs are generated from a fixed seed out of markup fragments, so a
 //! failure reproduces; the failing input is printed.
 
+mod common;
+
+use common::Rng;
 use xml5dom::tokenizer::{tokenize, Event, TokenList, Tokenizer};
-
-/// xorshift64*: small, deterministic, good enough to pick fragments.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const FRAGMENTS: &[&str] = &[
     "<",

@@ -202,6 +202,19 @@ impl Node<'_> {
         writer.subtree(*self);
         writer.out
     }
+
+    /// Writes [`Node::to_xml`]'s text to `writer`.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b x='1'/></a>");
+    /// let mut out = Vec::new();
+    /// doc.root_element().unwrap().first_child().unwrap().write_xml(&mut out).unwrap();
+    /// assert_eq!(out, b"<b x='1'/>");
+    /// ```
+    pub fn write_xml<W: std::io::Write>(&self, mut writer: W) -> std::io::Result<()> {
+        writer.write_all(self.to_xml().as_bytes())
+    }
 }
 
 /// The placeholder namespace for a prefix that had none.

@@ -201,3 +201,21 @@ pub fn error_lines(errors: &[xml5dom::ParseError]) -> Vec<String> {
         .map(|e| format!("{}: {}", e.offset, e.code))
         .collect()
 }
+
+/// xorshift64*: a small deterministic generator, so that generated test
+/// inputs reproduce.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
