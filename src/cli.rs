@@ -18,8 +18,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::decoding::{decode, ParseOptions};
 use crate::error::Error;
-use crate::serializer::{canonicalize, CanonicalForm, SerializeOptions};
+use crate::serializer::{canonicalize, CanonicalForm, OutputEncoding, SerializeOptions};
 use crate::tokenizer::{tokenize, SuiteJson};
 use crate::Document;
 
@@ -71,6 +72,10 @@ enum Command {
         /// left out).
         #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "2")]
         pretty: Option<usize>,
+        /// Write in this encoding (a WHATWG label such as `utf-8`,
+        /// `shift_jis`, `utf-16le`); by default, the file's own encoding.
+        #[arg(long, value_name = "LABEL")]
+        encoding: Option<String>,
         /// The file to read, or `-` for standard input.
         file: PathBuf,
     },
@@ -125,9 +130,11 @@ pub fn main() -> ExitCode {
 }
 
 fn run(command: Command) -> Result<ExitCode, Error> {
+    let options = ParseOptions::default();
     match command {
         Command::Tokens { file } => {
-            let text = read_text(&file)?;
+            let bytes = read_bytes(&file)?;
+            let text = decode(&bytes, &options).text;
             let json = tokenize(&text, SuiteJson::default()).finish();
             let mut stdout = std::io::stdout().lock();
             stdout.write_all(json.as_bytes())?;
@@ -136,14 +143,14 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Tree { file } => {
-            let doc = Document::parse(&read_text(&file)?);
+            let doc = Document::parse_bytes_with(&read_bytes(&file)?, &options);
             let mut stdout = std::io::stdout().lock();
             stdout.write_all(doc.to_tree_dump().as_bytes())?;
             stdout.flush()?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Check { file } => {
-            let doc = Document::parse(&read_text(&file)?);
+            let doc = Document::parse_bytes_with(&read_bytes(&file)?, &options);
             let path = file.display();
             let mut stdout = std::io::stdout().lock();
             for error in doc.errors() {
@@ -163,14 +170,25 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 ExitCode::from(1)
             })
         }
-        Command::Fmt { pretty, file } => {
-            let doc = Document::parse(&read_text(&file)?);
-            let out = doc.serialize(&SerializeOptions { pretty });
+        Command::Fmt {
+            pretty,
+            encoding,
+            file,
+        } => {
+            let encoding = match encoding {
+                None => OutputEncoding::Original,
+                Some(label) => OutputEncoding::Other(
+                    crate::Encoding::for_label(label.trim().as_bytes())
+                        .ok_or(Error::UnknownEncoding(label))?,
+                ),
+            };
+            let doc = Document::parse_bytes_with(&read_bytes(&file)?, &options);
+            let (bytes, repairs) = doc.to_bytes(&SerializeOptions { pretty, encoding });
             let mut stdout = std::io::stdout().lock();
-            stdout.write_all(out.text.as_bytes())?;
+            stdout.write_all(&bytes)?;
             stdout.flush()?;
             let path = file.display();
-            for repair in &out.repairs {
+            for repair in &repairs {
                 match repair.offset {
                     Some(offset) => {
                         let (line, column) = doc.position(offset);
@@ -182,7 +200,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Canon { form, file } => {
-            let doc = Document::parse(&read_text(&file)?);
+            let doc = Document::parse_bytes_with(&read_bytes(&file)?, &options);
             let form = match form {
                 Form::C14n => CanonicalForm::C14n,
                 Form::C14nComments => CanonicalForm::C14nWithComments,
@@ -196,11 +214,8 @@ fn run(command: Command) -> Result<ExitCode, Error> {
     }
 }
 
-/// Reads a file (or standard input for `-`) as text.
-///
-/// Until the decoding stage lands, input is taken as UTF-8: a byte-order
-/// mark is dropped and malformed sequences become U+FFFD.
-fn read_text(path: &Path) -> Result<String, Error> {
+/// Reads a file, or standard input for `-`.
+fn read_bytes(path: &Path) -> Result<Vec<u8>, Error> {
     let display = path.display().to_string();
     let mut bytes = Vec::new();
     let result = if display == "-" {
@@ -212,6 +227,5 @@ fn read_text(path: &Path) -> Result<String, Error> {
         path: display,
         source,
     })?;
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    Ok(String::from_utf8_lossy(bytes).into_owned())
+    Ok(bytes)
 }

@@ -186,6 +186,17 @@ pub enum ErrorCode {
     InvalidPublicIdentifier,
     /// `</>`, which closes the current element in XML5 but is not XML.
     ShortEndTag,
+
+    // --- Decoding ---
+    /// A byte sequence that is not valid in the document's encoding; it is
+    /// replaced by U+FFFD.
+    InvalidByteSequence,
+    /// The XML declaration names an encoding that is not known; UTF-8 is
+    /// used.
+    UnknownEncoding,
+    /// The XML declaration names an encoding other than the one the
+    /// byte-order mark or the first bytes show; those win.
+    EncodingMismatch,
 }
 
 impl ErrorCode {
@@ -455,6 +466,18 @@ impl ErrorCode {
                 "short-end-tag",
                 "`</>` is not XML; it closes the current element",
             ),
+            InvalidByteSequence => (
+                "invalid-byte-sequence",
+                "bytes not valid in the document's encoding; replaced by U+FFFD",
+            ),
+            UnknownEncoding => (
+                "unknown-encoding",
+                "the declared encoding is not known; read as UTF-8",
+            ),
+            EncodingMismatch => (
+                "encoding-mismatch",
+                "the declared encoding contradicts the byte-order mark or the first bytes; those win",
+            ),
         }
     }
 }
@@ -522,6 +545,9 @@ pub enum Error {
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Write(#[from] std::io::Error),
+    /// An encoding label that the WHATWG Encoding Standard does not know.
+    #[error("unknown encoding: {0:?}")]
+    UnknownEncoding(String),
     /// A tree edit that cannot be done: the node was removed, the edit would
     /// make a cycle, or the node cannot hold (or be) what was asked.
     #[error("invalid edit: {0}")]

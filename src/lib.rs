@@ -6,7 +6,8 @@
 //!
 //! The pipeline, one module per stage:
 //!
-//! 1. decoding: bytes to text (the CLI's [`cli`] reading, for now UTF-8);
+//! 1. [`decoding`]: bytes in any encoding to text ([`Document::parse_bytes`],
+//!    [`Parser`] for chunks);
 //! 2. [`tokenizer`]: text to tokens and parse errors (XML5 §1.4);
 //! 3. tree construction ([`Document::parse`]) builds the arena [`dom`];
 //! 4. the [`serializer`] writes it back: losslessly, with minimal diffs after
@@ -29,6 +30,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod decoding;
 pub mod dom;
 mod error;
 pub mod serializer;
@@ -36,13 +38,15 @@ mod span;
 pub mod tokenizer;
 mod tree_builder;
 
+pub use decoding::{EncodingSource, ParseOptions, Parser};
 pub use dom::{
     Attribute, Attributes, Document, Edge, Node, NodeId, NodeType, XmlDeclaration, XMLNS_NAMESPACE,
     XML_NAMESPACE,
 };
+pub use encoding_rs::Encoding;
 pub use error::{Error, ErrorCode, ParseError};
 pub use serializer::{
-    canonicalize, CanonicalForm, Repair, RepairKind, SerializeOptions, Serialized,
+    canonicalize, CanonicalForm, OutputEncoding, Repair, RepairKind, SerializeOptions, Serialized,
 };
 pub use span::Span;
 

@@ -56,6 +56,7 @@ fn pretty(xml: &str, width: usize) -> String {
     Document::parse(xml)
         .serialize(&SerializeOptions {
             pretty: Some(width),
+            ..Default::default()
         })
         .text
 }

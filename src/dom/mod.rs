@@ -327,6 +327,11 @@ pub struct Document {
     /// Whether any edit was made (the serializer then checks namespace
     /// scopes before copying source).
     pub(crate) edited: bool,
+    pub(crate) encoding: &'static encoding_rs::Encoding,
+    pub(crate) encoding_source: crate::decoding::EncodingSource,
+    /// The input began with a byte-order mark (not part of the text).
+    pub(crate) bom: bool,
+    pub(crate) input_map: crate::decoding::InputMap,
     line_starts: OnceLock<Vec<usize>>,
 }
 
@@ -366,6 +371,10 @@ impl Document {
             declaration: None,
             errors: Vec::new(),
             edited: false,
+            encoding: encoding_rs::UTF_8,
+            encoding_source: crate::decoding::EncodingSource::Default,
+            bom: false,
+            input_map: crate::decoding::InputMap::default(),
             line_starts: OnceLock::new(),
         }
     }

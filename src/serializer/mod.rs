@@ -40,7 +40,7 @@ use crate::Span;
 /// ```
 /// use xml5dom::{Document, SerializeOptions};
 /// let doc = Document::parse("<a><b>x</b><c/></a>");
-/// let out = doc.serialize(&SerializeOptions { pretty: Some(2) });
+/// let out = doc.serialize(&SerializeOptions { pretty: Some(2), ..Default::default() });
 /// assert_eq!(out.text, "<a>\n  <b>x</b>\n  <c/>\n</a>\n");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -48,6 +48,46 @@ pub struct SerializeOptions {
     /// Indent element-only content by this many spaces per level; `None`
     /// writes whitespace as it is in the tree.
     pub pretty: Option<usize>,
+    /// The encoding of the output bytes ([`Document::to_bytes`],
+    /// [`Document::write_xml`]); the XML declaration is made to say it.
+    pub encoding: OutputEncoding,
+}
+
+/// The encoding to write.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutputEncoding {
+    /// UTF-8.
+    #[default]
+    Utf8,
+    /// The encoding the document was read in (with its byte-order mark, if
+    /// it had one): the round trip for non-UTF-8 input.
+    Original,
+    /// Another encoding; characters it cannot encode become character
+    /// references.
+    Other(&'static encoding_rs::Encoding),
+}
+
+impl OutputEncoding {
+    fn resolve(self, doc: &Document) -> &'static encoding_rs::Encoding {
+        match self {
+            OutputEncoding::Utf8 => encoding_rs::UTF_8,
+            OutputEncoding::Original => doc.encoding(),
+            OutputEncoding::Other(encoding) => encoding,
+        }
+    }
+}
+
+fn is_utf16(encoding: &'static encoding_rs::Encoding) -> bool {
+    encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE
+}
+
+/// The name to write in a declaration for `encoding`.
+fn declared_name(encoding: &'static encoding_rs::Encoding) -> &'static str {
+    if is_utf16(encoding) {
+        "UTF-16"
+    } else {
+        encoding.name()
+    }
 }
 
 /// The output of [`Document::serialize`]: the text, and what had to change
@@ -166,7 +206,50 @@ impl Document {
         }
     }
 
-    /// Writes [`Document::serialize`]'s text to `writer`; returns the
+    /// Serializes into bytes in the encoding of `options` (with a
+    /// byte-order mark for UTF-16, and for the document's own encoding if
+    /// the input had one); returns the bytes and the repairs.
+    ///
+    /// ```
+    /// use xml5dom::{Document, OutputEncoding, SerializeOptions};
+    /// let input = encoding_rs::SHIFT_JIS.encode("<?xml version='1.0' encoding='Shift_JIS'?><a>\u{65e5}</a>").0;
+    /// let doc = Document::parse_bytes(&input);
+    /// let same = SerializeOptions { encoding: OutputEncoding::Original, ..Default::default() };
+    /// assert_eq!(doc.to_bytes(&same).0, input.to_vec());
+    /// let (utf8, _) = doc.to_bytes(&Default::default());
+    /// assert_eq!(utf8, "<?xml version='1.0' encoding='UTF-8'?><a>\u{65e5}</a>".as_bytes());
+    /// ```
+    pub fn to_bytes(&self, options: &SerializeOptions) -> (Vec<u8>, Vec<Repair>) {
+        let serialized = self.serialize(options);
+        let target = options.encoding.resolve(self);
+        let bom = is_utf16(target) || (target == self.encoding() && self.had_byte_order_mark());
+        let mut bytes = Vec::with_capacity(serialized.text.len() + 3);
+        if target == encoding_rs::UTF_16LE || target == encoding_rs::UTF_16BE {
+            let little = target == encoding_rs::UTF_16LE;
+            // A document read as UTF-16 without a BOM goes back without one.
+            let bom = bom && !(target == self.encoding() && !self.had_byte_order_mark());
+            let units = bom
+                .then_some(0xFEFF)
+                .into_iter()
+                .chain(serialized.text.encode_utf16());
+            for unit in units {
+                bytes.extend(if little {
+                    unit.to_le_bytes()
+                } else {
+                    unit.to_be_bytes()
+                });
+            }
+        } else {
+            if bom && target == encoding_rs::UTF_8 {
+                bytes.extend_from_slice(b"\xEF\xBB\xBF");
+            }
+            let (encoded, _, _) = target.encode(&serialized.text);
+            bytes.extend_from_slice(&encoded);
+        }
+        (bytes, serialized.repairs)
+    }
+
+    /// Writes [`Document::to_bytes`]'s bytes to `writer`; returns the
     /// repairs.
     ///
     /// ```
@@ -180,9 +263,9 @@ impl Document {
         mut writer: W,
         options: &SerializeOptions,
     ) -> std::io::Result<Vec<Repair>> {
-        let serialized = self.serialize(options);
-        writer.write_all(serialized.text.as_bytes())?;
-        Ok(serialized.repairs)
+        let (bytes, repairs) = self.to_bytes(options);
+        writer.write_all(&bytes)?;
+        Ok(repairs)
     }
 }
 
@@ -247,6 +330,8 @@ struct Writer<'d> {
     /// scopes before copying source.
     check_scopes: bool,
     pretty: Option<usize>,
+    /// The encoding the output will be written in.
+    target: &'static encoding_rs::Encoding,
     frames: Vec<Frame>,
     /// Namespace bindings in the output: per prefix (`""` for the default), a
     /// stack of URIs (`""` for none), and a log to unwind.
@@ -264,6 +349,7 @@ impl<'d> Writer<'d> {
             repair: !doc.errors.is_empty(),
             check_scopes,
             pretty: options.pretty,
+            target: options.encoding.resolve(doc),
             frames: Vec::new(),
             bindings: HashMap::new(),
             log: Vec::new(),
@@ -517,12 +603,24 @@ impl<'d> Writer<'d> {
         if !self.repair && self.source().starts_with('\u{FEFF}') {
             self.out.push('\u{FEFF}');
         }
+        let target = self.target;
         let Some(declaration) = self.doc.xml_declaration() else {
+            // Without a declaration a reader assumes UTF-8 or UTF-16.
+            if target != encoding_rs::UTF_8 && !is_utf16(target) {
+                self.out.push_str("<?xml version=\"1.0\" encoding=\"");
+                self.out.push_str(declared_name(target));
+                self.out.push_str("\"?>");
+            }
             return;
         };
         if !self.repair {
             let span = declaration.span;
-            self.out.push_str(&self.source()[span.range()]);
+            let text = &self.source()[span.range()];
+            self.out.push_str(&declaration_for(
+                text,
+                declaration.encoding.as_deref(),
+                target,
+            ));
             return;
         }
         let version_ok = declaration.version.as_deref().is_some_and(|v| {
@@ -541,7 +639,7 @@ impl<'d> Writer<'d> {
         let encoding_changed = declaration
             .encoding
             .as_deref()
-            .is_some_and(|e| !e.eq_ignore_ascii_case("utf-8"));
+            .is_some_and(|e| encoding_rs::Encoding::for_label(e.trim().as_bytes()).is_none());
         if !version_ok
             || encoding_changed
             || standalone.is_none() != declaration.standalone.is_none()
@@ -554,8 +652,10 @@ impl<'d> Writer<'d> {
         self.out.push_str("<?xml version=\"");
         self.out.push_str(version);
         self.out.push('"');
-        if declaration.encoding.is_some() {
-            self.out.push_str(" encoding=\"UTF-8\"");
+        if declaration.encoding.is_some() || (target != encoding_rs::UTF_8 && !is_utf16(target)) {
+            self.out.push_str(" encoding=\"");
+            self.out.push_str(declared_name(target));
+            self.out.push('"');
         }
         if let Some(standalone) = standalone {
             self.out.push_str(" standalone=\"");
@@ -1029,6 +1129,60 @@ impl<'d> Writer<'d> {
             self.out.push_str(&data);
         }
         self.out.push_str("?>");
+    }
+}
+
+/// The source text of an XML declaration, with its encoding made to say
+/// `target`: the label replaced if it names another encoding, added after
+/// the version if there is none and `target` needs one.
+fn declaration_for(
+    text: &str,
+    label: Option<&str>,
+    target: &'static encoding_rs::Encoding,
+) -> String {
+    let agrees = |label: &str| {
+        let declared = encoding_rs::Encoding::for_label(label.trim().as_bytes());
+        declared == Some(target)
+            || (is_utf16(target) && label.trim().eq_ignore_ascii_case("utf-16"))
+    };
+    match label {
+        Some(label) if agrees(label) => text.to_owned(),
+        Some(label) => {
+            // The label is the quoted value after `encoding`.
+            let at = text.find("encoding").unwrap_or(0);
+            match text[at..].find(label) {
+                Some(i) => {
+                    let start = at + i;
+                    format!(
+                        "{}{}{}",
+                        &text[..start],
+                        declared_name(target),
+                        &text[start + label.len()..]
+                    )
+                }
+                None => text.to_owned(),
+            }
+        }
+        None if target == encoding_rs::UTF_8 || is_utf16(target) => text.to_owned(),
+        None => {
+            // After the version's closing quote.
+            let version_end = text
+                .find("version")
+                .and_then(|v| {
+                    let rest = &text[v..];
+                    let open = rest.find(['"', '\''])?;
+                    let quote = rest.as_bytes()[open] as char;
+                    let close = rest[open + 1..].find(quote)?;
+                    Some(v + open + 1 + close + 1)
+                })
+                .unwrap_or(5);
+            format!(
+                "{} encoding=\"{}\"{}",
+                &text[..version_end],
+                declared_name(target),
+                &text[version_end..]
+            )
+        }
     }
 }
 

@@ -1,0 +1,609 @@
+//! Stage 1 of the pipeline: bytes to text.
+//!
+//! It owns finding the encoding (sniffing) and decoding with `encoding_rs`,
+//! and hands UTF-8 text, plus the decoding errors and what it found out
+//! about the encoding, to the tokenizer and tree builder.
+//!
+//! Sniffing, in this order: the caller's encoding ([`ParseOptions`]); a
+//! byte-order mark (UTF-8, UTF-16LE, UTF-16BE); UTF-16 without a BOM,
+//! recognised from `<?` in its first four bytes; the `encoding` of the XML
+//! declaration, read from the raw bytes; otherwise UTF-8. Decoding replaces
+//! each malformed byte sequence with U+FFFD and reports it. Valid UTF-8 is
+//! only validated.
+//!
+//! **Offsets.** Every offset xml5dom reports (spans, parse errors) is a byte
+//! offset into the decoded UTF-8 text, [`Document::source`]. For input that
+//! is valid UTF-8 that is the input itself. [`Document::input_offset`] maps
+//! an offset back to the input's bytes where that is exact: everywhere for
+//! UTF-8 input, and at decoding errors in other encodings. Lines and columns
+//! are counted in the text and so are right for every encoding.
+
+use std::borrow::Cow;
+
+use encoding_rs::{DecoderResult, Encoding, UTF_16BE, UTF_16LE, UTF_8};
+
+use crate::error::{Error, ErrorCode, ParseError};
+use crate::Document;
+
+/// How to parse: the one place for parse options.
+///
+/// ```
+/// use xml5dom::{Document, ParseOptions};
+/// let bytes = b"<p>caf\xe9</p>"; // Latin-1, undeclared
+/// let options = ParseOptions::default().encoding_label("iso-8859-1").unwrap();
+/// let doc = Document::parse_bytes_with(bytes, &options);
+/// assert_eq!(doc.root_element().unwrap().text_content(), "café");
+/// ```
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct ParseOptions {
+    /// The encoding to use, whatever the input says about itself.
+    pub encoding: Option<&'static Encoding>,
+}
+
+impl ParseOptions {
+    /// Uses the encoding with this label (a WHATWG Encoding Standard label,
+    /// such as `"shift_jis"` or `"latin1"`).
+    ///
+    /// ```
+    /// use xml5dom::ParseOptions;
+    /// assert!(ParseOptions::default().encoding_label("sjis").is_ok());
+    /// assert!(ParseOptions::default().encoding_label("klingon").is_err());
+    /// ```
+    pub fn encoding_label(mut self, label: &str) -> Result<ParseOptions, Error> {
+        let encoding = Encoding::for_label(label.trim().as_bytes())
+            .ok_or_else(|| Error::UnknownEncoding(label.to_owned()))?;
+        self.encoding = Some(encoding);
+        Ok(self)
+    }
+}
+
+/// How the encoding of a document was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EncodingSource {
+    /// The caller gave it ([`ParseOptions::encoding`]).
+    Caller,
+    /// A byte-order mark.
+    ByteOrderMark,
+    /// UTF-16 recognised from the first bytes, `<?` without a BOM.
+    Utf16Detection,
+    /// The `encoding` of the XML declaration.
+    Declaration,
+    /// Nothing said otherwise: UTF-8. (Also the text given as `&str`.)
+    Default,
+}
+
+/// What sniffing found, once it had enough bytes.
+#[derive(Clone, Copy, Debug)]
+struct Sniffed {
+    encoding: &'static Encoding,
+    source: EncodingSource,
+    /// Length of the byte-order mark to skip.
+    bom: usize,
+    /// An unknown label in the declaration: (its text offset, nothing more
+    /// is known); reported once the text exists.
+    unknown_label: Option<usize>,
+    /// A declaration that says UTF-16 in a document that is not.
+    declared_utf16_in_8_bit: Option<usize>,
+}
+
+/// How many bytes sniffing may look at for the XML declaration.
+const DECLARATION_LIMIT: usize = 1024;
+
+/// Sniffs the encoding from the first bytes; `None` means more bytes are
+/// needed to tell (never when `complete`).
+fn sniff(bytes: &[u8], complete: bool, options: &ParseOptions) -> Option<Sniffed> {
+    let mut found = Sniffed {
+        encoding: UTF_8,
+        source: EncodingSource::Default,
+        bom: 0,
+        unknown_label: None,
+        declared_utf16_in_8_bit: None,
+    };
+    // A BOM needs up to three bytes to be recognised.
+    let boms: [(&[u8], &'static Encoding); 3] = [
+        (b"\xEF\xBB\xBF", UTF_8),
+        (b"\xFF\xFE", UTF_16LE),
+        (b"\xFE\xFF", UTF_16BE),
+    ];
+    for (bom, encoding) in boms {
+        if bytes.starts_with(bom) {
+            found.bom = bom.len();
+            found.encoding = encoding;
+            found.source = EncodingSource::ByteOrderMark;
+            break;
+        }
+        if !complete && bytes.len() < bom.len() && bom.starts_with(bytes) {
+            return None;
+        }
+    }
+    if let Some(encoding) = options.encoding {
+        // The caller's encoding wins; a BOM is skipped only if it agrees.
+        if found.encoding != encoding {
+            found.bom = 0;
+        }
+        found.encoding = encoding;
+        found.source = EncodingSource::Caller;
+        return Some(found);
+    }
+    if found.source == EncodingSource::ByteOrderMark {
+        return Some(found);
+    }
+    // UTF-16 without a BOM: `<?` as two UTF-16 code units.
+    if !complete
+        && bytes.len() < 4
+        && (b"<\0?\0".starts_with(bytes) || b"\0<\0?".starts_with(bytes))
+    {
+        return None;
+    }
+    if bytes.starts_with(b"<\0?\0") {
+        found.encoding = UTF_16LE;
+        found.source = EncodingSource::Utf16Detection;
+        return Some(found);
+    }
+    if bytes.starts_with(b"\0<\0?") {
+        found.encoding = UTF_16BE;
+        found.source = EncodingSource::Utf16Detection;
+        return Some(found);
+    }
+    // The declaration, read as ASCII from the raw bytes.
+    match declared_label(bytes, complete) {
+        Declared::NeedMore => None,
+        Declared::None => Some(found),
+        Declared::Label(at, label) => {
+            match Encoding::for_label(label) {
+                Some(encoding) if encoding == UTF_16LE || encoding == UTF_16BE => {
+                    found.declared_utf16_in_8_bit = Some(at);
+                }
+                Some(encoding) => {
+                    found.encoding = encoding;
+                    found.source = EncodingSource::Declaration;
+                }
+                None => found.unknown_label = Some(at),
+            }
+            Some(found)
+        }
+    }
+}
+
+enum Declared<'a> {
+    NeedMore,
+    None,
+    /// The label, and its offset.
+    Label(usize, &'a [u8]),
+}
+
+/// The `encoding` pseudo-attribute of an XML declaration at the start of
+/// `bytes`, read as ASCII.
+fn declared_label(bytes: &[u8], complete: bool) -> Declared<'_> {
+    let prefix = b"<?xml";
+    if bytes.len() < prefix.len() + 1 {
+        return if !complete && prefix.starts_with(&bytes[..bytes.len().min(prefix.len())]) {
+            Declared::NeedMore
+        } else {
+            Declared::None
+        };
+    }
+    if !bytes.starts_with(prefix) || !matches!(bytes[5], b' ' | b'\t' | b'\r' | b'\n') {
+        return Declared::None;
+    }
+    let window = &bytes[..bytes.len().min(DECLARATION_LIMIT)];
+    let end = match memchr::memmem::find(window, b"?>") {
+        Some(end) => end,
+        None if !complete && bytes.len() < DECLARATION_LIMIT => return Declared::NeedMore,
+        None => window.len(),
+    };
+    let declaration = &window[..end];
+    let Some(at) = memchr::memmem::find(declaration, b"encoding") else {
+        return Declared::None;
+    };
+    let mut i = at + "encoding".len();
+    let skip_space = |i: &mut usize| {
+        while declaration
+            .get(*i)
+            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            *i += 1;
+        }
+    };
+    skip_space(&mut i);
+    if declaration.get(i) != Some(&b'=') {
+        return Declared::None;
+    }
+    i += 1;
+    skip_space(&mut i);
+    let Some(&quote) = declaration.get(i).filter(|q| matches!(q, b'"' | b'\'')) else {
+        return Declared::None;
+    };
+    let start = i + 1;
+    match declaration[start..].iter().position(|&b| b == quote) {
+        Some(len) => Declared::Label(start, &declaration[start..start + len]),
+        None => Declared::None,
+    }
+}
+
+/// Decoded text and what decoding found.
+pub(crate) struct Decoded<'a> {
+    pub(crate) text: Cow<'a, str>,
+    pub(crate) encoding: &'static Encoding,
+    pub(crate) source: EncodingSource,
+    pub(crate) bom: bool,
+    /// Errors found before parsing: `(code, text offset)`.
+    pub(crate) errors: Vec<(ErrorCode, usize)>,
+    /// Points where text and input offsets are known to match:
+    /// `(text offset, input offset)`, in order; between two of them the
+    /// mapping is linear when `linear` is set.
+    pub(crate) anchors: Vec<(usize, usize)>,
+    pub(crate) linear: bool,
+}
+
+/// A decoder of a byte stream, fed in chunks.
+struct StreamDecoder {
+    decoder: encoding_rs::Decoder,
+    text: String,
+    /// Input bytes consumed so far.
+    input_pos: usize,
+    errors: Vec<(ErrorCode, usize)>,
+    anchors: Vec<(usize, usize)>,
+}
+
+impl StreamDecoder {
+    fn new(encoding: &'static Encoding, input_pos: usize) -> StreamDecoder {
+        StreamDecoder {
+            decoder: encoding.new_decoder_without_bom_handling(),
+            text: String::new(),
+            input_pos,
+            errors: Vec::new(),
+            anchors: vec![(0, input_pos)],
+        }
+    }
+
+    fn feed(&mut self, mut bytes: &[u8], last: bool) {
+        loop {
+            let needed = self
+                .decoder
+                .max_utf8_buffer_length_without_replacement(bytes.len())
+                .unwrap_or(bytes.len().saturating_mul(3))
+                .max(4);
+            self.text.reserve(needed);
+            let (result, read) =
+                self.decoder
+                    .decode_to_string_without_replacement(bytes, &mut self.text, last);
+            let chunk_start = self.input_pos;
+            self.input_pos += read;
+            bytes = &bytes[read..];
+            match result {
+                DecoderResult::InputEmpty => return,
+                DecoderResult::OutputFull => {}
+                DecoderResult::Malformed(length, consumed_after) => {
+                    let end = chunk_start + read - consumed_after as usize;
+                    let input_at = end.saturating_sub(length as usize);
+                    let text_at = self.text.len();
+                    self.errors.push((ErrorCode::InvalidByteSequence, text_at));
+                    self.anchors.push((text_at, input_at));
+                    self.text.push('\u{FFFD}');
+                    // After the replacement, text and input line up again
+                    // where the malformed bytes end.
+                    self.anchors.push((self.text.len(), end));
+                }
+            }
+        }
+    }
+}
+
+/// Decodes a whole input.
+pub(crate) fn decode<'a>(bytes: &'a [u8], options: &ParseOptions) -> Decoded<'a> {
+    let sniffed = sniff(bytes, true, options).unwrap_or(Sniffed {
+        encoding: UTF_8,
+        source: EncodingSource::Default,
+        bom: 0,
+        unknown_label: None,
+        declared_utf16_in_8_bit: None,
+    });
+    let body = &bytes[sniffed.bom..];
+    // Valid UTF-8 is only validated.
+    if sniffed.encoding == UTF_8 {
+        if let Ok(text) = std::str::from_utf8(body) {
+            return finish_decoded(
+                Cow::Borrowed(text),
+                sniffed,
+                Vec::new(),
+                vec![(0, sniffed.bom)],
+            );
+        }
+    }
+    let mut decoder = StreamDecoder::new(sniffed.encoding, sniffed.bom);
+    decoder.feed(body, true);
+    finish_decoded(
+        Cow::Owned(decoder.text),
+        sniffed,
+        decoder.errors,
+        decoder.anchors,
+    )
+}
+
+fn finish_decoded(
+    text: Cow<'_, str>,
+    sniffed: Sniffed,
+    mut errors: Vec<(ErrorCode, usize)>,
+    anchors: Vec<(usize, usize)>,
+) -> Decoded<'_> {
+    // Labels were read from the raw bytes; in an ASCII-compatible encoding
+    // the declaration's offsets are the same in the text (less the BOM).
+    if let Some(at) = sniffed.unknown_label {
+        errors.push((ErrorCode::UnknownEncoding, at.saturating_sub(sniffed.bom)));
+    }
+    if let Some(at) = sniffed.declared_utf16_in_8_bit {
+        errors.push((ErrorCode::EncodingMismatch, at.saturating_sub(sniffed.bom)));
+    }
+    Decoded {
+        text,
+        encoding: sniffed.encoding,
+        source: sniffed.source,
+        bom: sniffed.bom > 0,
+        errors,
+        anchors,
+        linear: sniffed.encoding == UTF_8,
+    }
+}
+
+/// Builds the document from decoded text: parses it, adds the decoding
+/// errors, records the encoding, and checks the declaration against a BOM
+/// or detected UTF-16.
+pub(crate) fn build(decoded: Decoded<'_>) -> Document {
+    let mut doc = Document::parse(&decoded.text);
+    for &(code, offset) in &decoded.errors {
+        let (line, column) = doc.position(offset);
+        doc.errors.push(ParseError {
+            code,
+            offset,
+            line,
+            column,
+        });
+    }
+    if matches!(
+        decoded.source,
+        EncodingSource::ByteOrderMark | EncodingSource::Utf16Detection
+    ) {
+        if let Some(declaration) = &doc.declaration {
+            if let Some(label) = &declaration.encoding {
+                if !label_agrees(label, decoded.encoding) {
+                    let at = declaration.span.start;
+                    let (line, column) = doc.position(at);
+                    doc.errors.push(ParseError {
+                        code: ErrorCode::EncodingMismatch,
+                        offset: at,
+                        line,
+                        column,
+                    });
+                }
+            }
+        }
+    }
+    doc.errors.sort_by_key(|e| e.offset);
+    doc.encoding = decoded.encoding;
+    doc.encoding_source = decoded.source;
+    doc.bom = decoded.bom;
+    doc.input_map = InputMap {
+        anchors: decoded.anchors,
+        linear: decoded.linear,
+    };
+    doc
+}
+
+/// Whether a declared label names the encoding found otherwise ("UTF-16"
+/// agrees with either byte order).
+fn label_agrees(label: &str, encoding: &'static Encoding) -> bool {
+    match Encoding::for_label(label.trim().as_bytes()) {
+        Some(declared) if declared == encoding => true,
+        Some(declared) => {
+            let utf16 = |e: &'static Encoding| e == UTF_16LE || e == UTF_16BE;
+            utf16(declared) && utf16(encoding) && label.trim().eq_ignore_ascii_case("utf-16")
+        }
+        None => false,
+    }
+}
+
+/// Maps offsets in the text back to the input's bytes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct InputMap {
+    anchors: Vec<(usize, usize)>,
+    linear: bool,
+}
+
+impl InputMap {
+    pub(crate) fn input_offset(&self, offset: usize) -> Option<usize> {
+        if self.anchors.is_empty() {
+            return Some(offset);
+        }
+        let index = self.anchors.partition_point(|&(text, _)| text <= offset);
+        let (text, input) = *self.anchors.get(index.checked_sub(1)?)?;
+        if text == offset {
+            Some(input)
+        } else if self.linear {
+            Some(input + (offset - text))
+        } else {
+            None
+        }
+    }
+}
+
+/// A push parser: feed it bytes in chunks cut anywhere (inside a character,
+/// inside a byte-order mark), then finish.
+///
+/// It sniffs the encoding as soon as the bytes seen can tell, decodes as
+/// bytes arrive, and builds the tree when finished (the document keeps the
+/// whole source for the round trip in any case). The document and its
+/// errors are the same however the input was cut.
+///
+/// ```
+/// use xml5dom::{Parser, ParseOptions};
+/// let bytes = "<?xml version='1.0' encoding='Shift_JIS'?><a>\u{65e5}</a>";
+/// let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(bytes);
+/// let mut parser = Parser::new(ParseOptions::default());
+/// for byte in sjis.iter() {
+///     parser.feed(std::slice::from_ref(byte));
+/// }
+/// let doc = parser.finish();
+/// assert_eq!(doc.root_element().unwrap().text_content(), "\u{65e5}");
+/// assert_eq!(doc.encoding().name(), "Shift_JIS");
+/// ```
+pub struct Parser {
+    options: ParseOptions,
+    /// Bytes held back until sniffing can tell.
+    pending: Vec<u8>,
+    state: Option<(Sniffed, StreamDecoder)>,
+}
+
+impl Parser {
+    /// A parser with these options.
+    pub fn new(options: ParseOptions) -> Parser {
+        Parser {
+            options,
+            pending: Vec::new(),
+            state: None,
+        }
+    }
+
+    /// Takes the next chunk of input.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        match &mut self.state {
+            Some((_, decoder)) => decoder.feed(bytes, false),
+            None => {
+                self.pending.extend_from_slice(bytes);
+                if let Some(sniffed) = sniff(&self.pending, false, &self.options) {
+                    self.start(sniffed);
+                }
+            }
+        }
+    }
+
+    fn start(&mut self, sniffed: Sniffed) {
+        let mut decoder = StreamDecoder::new(sniffed.encoding, sniffed.bom);
+        let pending = std::mem::take(&mut self.pending);
+        decoder.feed(&pending[sniffed.bom.min(pending.len())..], false);
+        self.state = Some((sniffed, decoder));
+    }
+
+    /// Ends the input and builds the document.
+    pub fn finish(mut self) -> Document {
+        if self.state.is_none() {
+            let sniffed = sniff(&self.pending, true, &self.options).unwrap_or(Sniffed {
+                encoding: UTF_8,
+                source: EncodingSource::Default,
+                bom: 0,
+                unknown_label: None,
+                declared_utf16_in_8_bit: None,
+            });
+            self.start(sniffed);
+        }
+        let Some((sniffed, mut decoder)) = self.state.take() else {
+            return Document::parse("");
+        };
+        decoder.feed(&[], true);
+        build(finish_decoded(
+            Cow::Owned(decoder.text),
+            sniffed,
+            decoder.errors,
+            decoder.anchors,
+        ))
+    }
+}
+
+impl Document {
+    /// Parses bytes in any encoding `encoding_rs` decodes, found by sniffing.
+    /// Never fails.
+    ///
+    /// ```
+    /// use xml5dom::{Document, EncodingSource};
+    /// let mut bytes = vec![0xFF, 0xFE]; // UTF-16LE with a BOM
+    /// for unit in "<a>\u{e9}</a>".encode_utf16() {
+    ///     bytes.extend(unit.to_le_bytes());
+    /// }
+    /// let doc = Document::parse_bytes(&bytes);
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "\u{e9}");
+    /// assert_eq!(doc.encoding_source(), EncodingSource::ByteOrderMark);
+    /// ```
+    pub fn parse_bytes(bytes: &[u8]) -> Document {
+        Document::parse_bytes_with(bytes, &ParseOptions::default())
+    }
+
+    /// Parses bytes with options.
+    pub fn parse_bytes_with(bytes: &[u8], options: &ParseOptions) -> Document {
+        build(decode(bytes, options))
+    }
+
+    /// Reads everything from `reader` and parses it. Only reading can fail.
+    ///
+    /// ```
+    /// use xml5dom::{Document, ParseOptions};
+    /// let doc = Document::from_reader(&b"<a/>"[..], &ParseOptions::default()).unwrap();
+    /// assert_eq!(doc.root_element().unwrap().name(), "a");
+    /// ```
+    pub fn from_reader<R: std::io::Read>(
+        mut reader: R,
+        options: &ParseOptions,
+    ) -> Result<Document, Error> {
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .map_err(|source| Error::Read {
+                path: "input".to_owned(),
+                source,
+            })?;
+        Ok(Document::parse_bytes_with(&bytes, options))
+    }
+
+    /// Reads the file at `path` and parses it. Only reading can fail.
+    ///
+    /// ```
+    /// use xml5dom::{Document, ParseOptions};
+    /// let doc = Document::from_file("examples/data/feed.xml", &ParseOptions::default()).unwrap();
+    /// assert_eq!(doc.root_element().unwrap().name(), "rss");
+    /// assert!(Document::from_file("no/such/file.xml", &ParseOptions::default()).is_err());
+    /// ```
+    pub fn from_file<P: AsRef<std::path::Path>>(
+        path: P,
+        options: &ParseOptions,
+    ) -> Result<Document, Error> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| Error::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Ok(Document::parse_bytes_with(&bytes, options))
+    }
+
+    /// The encoding the document was decoded from (UTF-8 for text given as
+    /// `&str`).
+    pub fn encoding(&self) -> &'static Encoding {
+        self.encoding
+    }
+
+    /// How the encoding was found.
+    pub fn encoding_source(&self) -> EncodingSource {
+        self.encoding_source
+    }
+
+    /// Whether the input began with a byte-order mark.
+    pub fn had_byte_order_mark(&self) -> bool {
+        self.bom
+    }
+
+    /// The offset in the input's bytes of an offset in [`Document::source`]:
+    /// exact everywhere for UTF-8 input, and at the decoding errors for
+    /// other encodings (`None` elsewhere there).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse_bytes(b"<a>x\xff\xfey</a>");
+    /// let error = &doc.errors()[0];
+    /// assert_eq!(error.code.as_str(), "invalid-byte-sequence");
+    /// assert_eq!(doc.input_offset(error.offset), Some(4));
+    /// let y = doc.source().find('y').unwrap();
+    /// assert_eq!(doc.input_offset(y), Some(6));
+    /// ```
+    pub fn input_offset(&self, offset: usize) -> Option<usize> {
+        self.input_map.input_offset(offset)
+    }
+}
