@@ -456,3 +456,47 @@ fn canon_writes_each_form() {
     );
     assert_eq!(run(&["canon", "--form", "bogus", p]).status.code(), Some(2));
 }
+
+#[test]
+fn every_subcommand_reads_any_encoding_and_fmt_writes_the_one_asked_for() {
+    let dir = TempDir::new("encodings");
+    let text = "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><a t=\"日本\">語</a>";
+    let (sjis, _, _) = xml5dom::Encoding::for_label(b"shift_jis")
+        .unwrap()
+        .encode(text);
+    let path = dir.write("sjis.xml", &sjis[..]);
+    let tree = run_on("tree", &path);
+    assert_eq!(stdout(&tree), "| <a>\n|   t=\"日本\"\n|   \"語\"\n");
+    assert_eq!(run_on("check", &path).status.code(), Some(0));
+    // By default fmt writes the file's own encoding back, byte for byte.
+    let same = run_on("fmt", &path);
+    assert_eq!(same.stdout, sjis.to_vec());
+    // --encoding picks another, and the declaration follows.
+    let p = path.to_str().unwrap();
+    let utf8 = run(&["fmt", "--encoding", "utf-8", p]);
+    assert_eq!(
+        stdout(&utf8),
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><a t=\"日本\">語</a>"
+    );
+    let bad = run(&["fmt", "--encoding", "klingon", p]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("unknown encoding"),
+        "{}",
+        stderr(&bad)
+    );
+    // UTF-16 from standard input.
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in "<b>é</b>".encode_utf16() {
+        utf16.extend(unit.to_le_bytes());
+    }
+    let mut child = Command::new(BIN)
+        .args(["tree", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run xml5dom");
+    child.stdin.take().unwrap().write_all(&utf16).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(stdout(&output), "| <b>\n|   \"é\"\n");
+}

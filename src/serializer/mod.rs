@@ -222,12 +222,16 @@ impl Document {
     pub fn to_bytes(&self, options: &SerializeOptions) -> (Vec<u8>, Vec<Repair>) {
         let serialized = self.serialize(options);
         let target = options.encoding.resolve(self);
-        let bom = is_utf16(target) || (target == self.encoding() && self.had_byte_order_mark());
+        // The document's own encoding keeps its byte-order mark or its lack
+        // of one; UTF-16 otherwise needs one (XML 1.0 §4.3.3).
+        let bom = if target == self.encoding() {
+            self.had_byte_order_mark()
+        } else {
+            is_utf16(target)
+        };
         let mut bytes = Vec::with_capacity(serialized.text.len() + 3);
         if target == encoding_rs::UTF_16LE || target == encoding_rs::UTF_16BE {
             let little = target == encoding_rs::UTF_16LE;
-            // A document read as UTF-16 without a BOM goes back without one.
-            let bom = bom && !(target == self.encoding() && !self.had_byte_order_mark());
             let units = bom
                 .then_some(0xFEFF)
                 .into_iter()

@@ -1,0 +1,422 @@
+//! Bytes in: one document in many encodings parses to the same tree,
+//! however the bytes are cut into chunks; sniffing conflicts, unknown
+//! labels and malformed bytes are reported where they are; non-UTF-8 input
+//! goes back out byte for byte in its own encoding.
+//!
+//! The encoded inputs are made with `encoding_rs`'s own encoders (UTF-16 by
+//! hand), so they agree with the decoder on every mapping (some other tools'
+//! Big5, for one, maps characters differently).
+
+use encoding_rs::Encoding;
+use pretty_assertions::assert_eq;
+use xml5dom::{Document, EncodingSource, OutputEncoding, ParseOptions, Parser, SerializeOptions};
+
+const ASCII: &str = "Plain ASCII & <escaped> text";
+const LATIN: &str = "Déjà vu, naïve façade, Straße";
+const JAPANESE: &str = "日本語のテキスト、カタカナ";
+const CHINESE_SIMPLIFIED: &str = "简体中文文本";
+const CHINESE_TRADITIONAL: &str = "繁體中文文本";
+const CYRILLIC: &str = "Привет, мир";
+const EMOJI: &str = "😀🎉";
+
+/// The document, with the XML declaration naming `label` (if any) and the
+/// given lines of text in elements and an attribute.
+fn document(label: Option<&str>, lines: &[&str]) -> String {
+    let mut xml = String::new();
+    match label {
+        Some(label) => xml.push_str(&format!("<?xml version=\"1.0\" encoding=\"{label}\"?>\n")),
+        None => xml.push_str("<?xml version=\"1.0\"?>\n"),
+    }
+    xml.push_str(&format!("<doc title=\"{}\">\n", lines[lines.len() - 1]));
+    for line in lines {
+        let escaped = line
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        xml.push_str(&format!("  <p>{escaped}</p>\n"));
+    }
+    xml.push_str("  <!-- comment -->\n</doc>\n");
+    xml
+}
+
+fn utf16(text: &str, little: bool, bom: bool) -> Vec<u8> {
+    let units = bom
+        .then_some(0xFEFF_u16)
+        .into_iter()
+        .chain(text.encode_utf16());
+    units
+        .flat_map(|u| {
+            if little {
+                u.to_le_bytes()
+            } else {
+                u.to_be_bytes()
+            }
+        })
+        .collect()
+}
+
+fn encode(text: &str, encoding: &'static Encoding) -> Vec<u8> {
+    let (bytes, used, unmappable) = encoding.encode(text);
+    assert_eq!(used, encoding);
+    assert!(
+        !unmappable,
+        "{} cannot carry the test text",
+        encoding.name()
+    );
+    bytes.into_owned()
+}
+
+/// `(name, bytes, the same document as text, expected encoding)` for every
+/// encoding the issue lists.
+fn samples() -> Vec<(&'static str, Vec<u8>, String, &'static Encoding)> {
+    let all = [ASCII, LATIN, JAPANESE, CHINESE_SIMPLIFIED, EMOJI];
+    let mut samples = Vec::new();
+    let utf8 = document(Some("UTF-8"), &all);
+    samples.push((
+        "UTF-8",
+        utf8.clone().into_bytes(),
+        utf8.clone(),
+        encoding_rs::UTF_8,
+    ));
+    let mut with_bom = b"\xEF\xBB\xBF".to_vec();
+    with_bom.extend_from_slice(utf8.as_bytes());
+    samples.push(("UTF-8 with BOM", with_bom, utf8, encoding_rs::UTF_8));
+    let utf16_text = document(Some("UTF-16"), &all);
+    for (name, little, bom) in [
+        ("UTF-16LE with BOM", true, true),
+        ("UTF-16LE without BOM", true, false),
+        ("UTF-16BE with BOM", false, true),
+        ("UTF-16BE without BOM", false, false),
+    ] {
+        let expected = if little {
+            encoding_rs::UTF_16LE
+        } else {
+            encoding_rs::UTF_16BE
+        };
+        samples.push((
+            name,
+            utf16(&utf16_text, little, bom),
+            utf16_text.clone(),
+            expected,
+        ));
+    }
+    let table: [(&str, &[&str]); 10] = [
+        ("ISO-8859-1", &[ASCII, LATIN]),
+        ("windows-1252", &[ASCII, LATIN, "€ “quotes”"]),
+        ("Shift_JIS", &[ASCII, JAPANESE]),
+        ("EUC-JP", &[ASCII, JAPANESE]),
+        ("ISO-2022-JP", &[ASCII, JAPANESE]),
+        ("GB18030", &[ASCII, LATIN, CHINESE_SIMPLIFIED, EMOJI]),
+        ("Big5", &[ASCII, CHINESE_TRADITIONAL]),
+        ("KOI8-R", &[ASCII, CYRILLIC]),
+        ("EUC-KR", &[ASCII, "한국어 텍스트"]),
+        ("windows-1251", &[ASCII, CYRILLIC]),
+    ];
+    for (label, lines) in table {
+        let encoding = Encoding::for_label(label.as_bytes()).expect("a known label");
+        let text = document(Some(label), lines);
+        samples.push((label, encode(&text, encoding), text, encoding));
+    }
+    samples
+}
+
+fn errors(doc: &Document) -> Vec<(String, usize)> {
+    doc.errors()
+        .iter()
+        .map(|e| (e.code.to_string(), e.offset))
+        .collect()
+}
+
+#[test]
+fn one_document_in_every_encoding_parses_to_the_same_tree() {
+    for (name, bytes, text, encoding) in samples() {
+        let doc = Document::parse_bytes(&bytes);
+        let expected = Document::parse(&text);
+        assert_eq!(errors(&doc), [], "{name}");
+        assert_eq!(doc.encoding(), encoding, "{name}");
+        assert_eq!(doc.to_tree_dump(), expected.to_tree_dump(), "{name}");
+        assert!(doc.root_element().is_some(), "{name}");
+    }
+}
+
+#[test]
+fn the_encoding_source_is_recorded() {
+    let sources: Vec<(&str, EncodingSource)> = samples()
+        .iter()
+        .map(|(name, bytes, _, _)| (*name, Document::parse_bytes(bytes).encoding_source()))
+        .collect();
+    for (name, source) in sources {
+        let expected = if name.ends_with("with BOM") {
+            EncodingSource::ByteOrderMark
+        } else if name.ends_with("without BOM") {
+            EncodingSource::Utf16Detection
+        } else {
+            EncodingSource::Declaration
+        };
+        assert_eq!(source, expected, "{name}");
+    }
+    let doc = Document::parse_bytes(b"<a/>");
+    assert_eq!(doc.encoding_source(), EncodingSource::Default);
+    let options = ParseOptions::default().encoding_label("koi8-r").unwrap();
+    let doc = Document::parse_bytes_with(b"<a/>", &options);
+    assert_eq!(doc.encoding_source(), EncodingSource::Caller);
+    assert_eq!(doc.encoding(), encoding_rs::KOI8_R);
+}
+
+fn parse_chunks<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Document {
+    let mut parser = Parser::new(ParseOptions::default());
+    for chunk in chunks {
+        parser.feed(chunk);
+    }
+    parser.finish()
+}
+
+#[test]
+fn chunks_cut_at_every_byte_give_the_same_tree_and_errors() {
+    // A damaged tail adds errors, so that those are compared too.
+    for (name, mut bytes, _, encoding) in samples() {
+        if encoding.is_ascii_compatible() {
+            bytes.extend_from_slice(b"<x y=1>\xFF");
+        }
+        let whole = Document::parse_bytes(&bytes);
+        for at in 0..=bytes.len() {
+            let doc = parse_chunks([&bytes[..at], &bytes[at..]]);
+            assert_eq!(
+                doc.to_tree_dump(),
+                whole.to_tree_dump(),
+                "{name} cut at {at}"
+            );
+            assert_eq!(errors(&doc), errors(&whole), "{name} cut at {at}");
+        }
+        let doc = parse_chunks(bytes.chunks(1));
+        assert_eq!(
+            doc.to_tree_dump(),
+            whole.to_tree_dump(),
+            "{name} byte by byte"
+        );
+        assert_eq!(errors(&doc), errors(&whole), "{name} byte by byte");
+        assert_eq!(doc.encoding(), whole.encoding(), "{name}");
+    }
+}
+
+#[test]
+fn a_declaration_that_contradicts_the_byte_order_mark_loses() {
+    let text = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>é</a>";
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend_from_slice(text.as_bytes());
+    let doc = Document::parse_bytes(&bytes);
+    assert_eq!(doc.encoding(), encoding_rs::UTF_8);
+    assert_eq!(doc.root_element().unwrap().text_content(), "é");
+    assert_eq!(errors(&doc), [("encoding-mismatch".to_owned(), 0)]);
+
+    // Detected UTF-16 against a declared single-byte encoding.
+    let doc = Document::parse_bytes(&utf16(text, true, false));
+    assert_eq!(doc.encoding(), encoding_rs::UTF_16LE);
+    assert_eq!(doc.root_element().unwrap().text_content(), "é");
+    assert_eq!(errors(&doc), [("encoding-mismatch".to_owned(), 0)]);
+
+    // "UTF-16" agrees with either byte order.
+    let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><a/>";
+    assert_eq!(
+        errors(&Document::parse_bytes(&utf16(text, false, true))),
+        []
+    );
+}
+
+#[test]
+fn a_declaration_that_says_utf16_in_single_bytes_is_a_mismatch() {
+    let doc = Document::parse_bytes(b"<?xml version='1.0' encoding='UTF-16'?><a>x</a>");
+    assert_eq!(doc.encoding(), encoding_rs::UTF_8);
+    assert_eq!(errors(&doc), [("encoding-mismatch".to_owned(), 30)]);
+}
+
+#[test]
+fn an_unknown_label_is_an_error_and_utf8_is_used() {
+    let doc =
+        Document::parse_bytes("<?xml version='1.0' encoding='x-klingon'?><a>é</a>".as_bytes());
+    assert_eq!(doc.encoding(), encoding_rs::UTF_8);
+    assert_eq!(doc.encoding_source(), EncodingSource::Default);
+    assert_eq!(doc.root_element().unwrap().text_content(), "é");
+    assert_eq!(errors(&doc), [("unknown-encoding".to_owned(), 30)]);
+}
+
+#[test]
+fn invalid_bytes_in_the_middle_become_replacement_characters() {
+    // Latin-1 bytes in a file that claims to be UTF-8.
+    let bytes = b"<?xml version='1.0' encoding='UTF-8'?><a>caf\xe9 cr\xe8me</a>";
+    let doc = Document::parse_bytes(bytes);
+    assert_eq!(
+        doc.root_element().unwrap().text_content(),
+        "caf\u{FFFD} cr\u{FFFD}me"
+    );
+    let found: Vec<_> = doc
+        .errors()
+        .iter()
+        .map(|e| (e.code.as_str(), e.offset, doc.input_offset(e.offset)))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("invalid-byte-sequence", 44, Some(44)),
+            ("invalid-byte-sequence", 50, Some(48)),
+        ]
+    );
+    // In another encoding, too: an invalid Shift_JIS lead byte.
+    let mut sjis = encode("<a>日本", encoding_rs::SHIFT_JIS);
+    sjis.extend_from_slice(b"\xA0x</a>");
+    let options = ParseOptions::default().encoding_label("shift_jis").unwrap();
+    let doc = Document::parse_bytes_with(&sjis, &options);
+    assert_eq!(doc.root_element().unwrap().text_content(), "日本\u{FFFD}x");
+    let error = doc.errors()[0];
+    assert_eq!(error.code.as_str(), "invalid-byte-sequence");
+    assert_eq!(doc.input_offset(error.offset), Some(7));
+}
+
+#[test]
+fn a_truncated_multibyte_sequence_at_the_end_is_reported() {
+    let mut bytes = "<a>日本".as_bytes().to_vec();
+    bytes.extend_from_slice(&"語".as_bytes()[..2]);
+    let doc = Document::parse_bytes(&bytes);
+    assert_eq!(doc.root_element().unwrap().text_content(), "日本\u{FFFD}");
+    let codes: Vec<_> = doc
+        .errors()
+        .iter()
+        .map(|e| (e.code.as_str(), e.offset))
+        .collect();
+    assert_eq!(
+        codes,
+        [("invalid-byte-sequence", 9), ("eof-in-element", 12)]
+    );
+    assert_eq!(doc.input_offset(9), Some(9));
+    // The same when fed one byte at a time.
+    let chunked = parse_chunks(bytes.chunks(1));
+    assert_eq!(errors(&chunked), errors(&doc));
+    // And in UTF-16: a lone high surrogate and an odd byte at the end.
+    let mut utf16le = utf16("<a>x", true, true);
+    utf16le.extend_from_slice(&[0x3D, 0xD8, 0x41]);
+    let doc = Document::parse_bytes(&utf16le);
+    assert_eq!(doc.root_element().unwrap().text_content(), "x\u{FFFD}");
+    assert_eq!(doc.errors()[0].code.as_str(), "invalid-byte-sequence");
+}
+
+#[test]
+fn a_declaration_beyond_the_first_chunk_is_still_read() {
+    let text = "<?xml version=\"1.0\"    encoding=\"EUC-JP\"?><a>日本</a>";
+    let bytes = encode(text, encoding_rs::EUC_JP);
+    // The first chunk ends before the label.
+    let doc = parse_chunks([&bytes[..10], &bytes[10..25], &bytes[25..]]);
+    assert_eq!(doc.encoding(), encoding_rs::EUC_JP);
+    assert_eq!(doc.encoding_source(), EncodingSource::Declaration);
+    assert_eq!(doc.root_element().unwrap().text_content(), "日本");
+    assert_eq!(errors(&doc), []);
+}
+
+#[test]
+fn an_empty_input_and_a_lone_bom_parse_to_empty_documents() {
+    for bytes in [&b""[..], b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xFE\xFF"] {
+        let doc = Document::parse_bytes(bytes);
+        assert_eq!(doc.root().children().count(), 0, "{bytes:?}");
+        assert_eq!(
+            errors(&doc),
+            [("missing-root-element".to_owned(), 0)],
+            "{bytes:?}"
+        );
+        let chunked = parse_chunks(bytes.chunks(1));
+        assert_eq!(errors(&chunked), errors(&doc), "{bytes:?}");
+    }
+    assert_eq!(
+        Document::parse_bytes(b"\xFE\xFF").encoding(),
+        encoding_rs::UTF_16BE
+    );
+    assert!(Document::parse_bytes(b"\xEF\xBB\xBF").had_byte_order_mark());
+}
+
+fn own_encoding(doc: &Document) -> Vec<u8> {
+    doc.to_bytes(&SerializeOptions {
+        encoding: OutputEncoding::Original,
+        ..Default::default()
+    })
+    .0
+}
+
+#[test]
+fn shift_jis_and_utf16le_documents_go_back_byte_for_byte() {
+    let sjis = encode(
+        &document(Some("Shift_JIS"), &[ASCII, JAPANESE]),
+        encoding_rs::SHIFT_JIS,
+    );
+    let doc = Document::parse_bytes(&sjis);
+    assert_eq!(errors(&doc), []);
+    assert_eq!(own_encoding(&doc), sjis);
+
+    for bom in [true, false] {
+        let bytes = utf16(
+            &document(Some("UTF-16"), &[ASCII, LATIN, JAPANESE, EMOJI]),
+            true,
+            bom,
+        );
+        let doc = Document::parse_bytes(&bytes);
+        assert_eq!(errors(&doc), []);
+        assert_eq!(own_encoding(&doc), bytes, "bom: {bom}");
+    }
+}
+
+#[test]
+fn every_sample_goes_back_byte_for_byte_in_its_own_encoding() {
+    for (name, bytes, _, _) in samples() {
+        assert_eq!(
+            own_encoding(&Document::parse_bytes(&bytes)),
+            bytes,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn writing_in_another_encoding_updates_the_declaration() {
+    let sjis = encode(
+        &document(Some("Shift_JIS"), &[JAPANESE]),
+        encoding_rs::SHIFT_JIS,
+    );
+    let doc = Document::parse_bytes(&sjis);
+    let (utf8, _) = doc.to_bytes(&SerializeOptions::default());
+    let utf8 = String::from_utf8(utf8).unwrap();
+    assert!(
+        utf8.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"),
+        "{utf8}"
+    );
+    assert_eq!(
+        Document::parse_bytes(utf8.as_bytes()).to_tree_dump(),
+        doc.to_tree_dump()
+    );
+
+    // To an encoding that cannot carry everything: character references.
+    let (latin1, _) = doc.to_bytes(&SerializeOptions {
+        encoding: OutputEncoding::Other(encoding_rs::WINDOWS_1252),
+        ..Default::default()
+    });
+    let again = Document::parse_bytes(&latin1);
+    assert_eq!(again.encoding(), encoding_rs::WINDOWS_1252);
+    assert_eq!(again.to_tree_dump(), doc.to_tree_dump());
+
+    // A document without a declaration gets one when its encoding needs it.
+    let doc = Document::parse("<a>é</a>");
+    let (bytes, _) = doc.to_bytes(&SerializeOptions {
+        encoding: OutputEncoding::Other(encoding_rs::WINDOWS_1252),
+        ..Default::default()
+    });
+    assert_eq!(
+        bytes,
+        b"<?xml version=\"1.0\" encoding=\"windows-1252\"?><a>\xe9</a>"
+    );
+    // And UTF-16 output has a byte-order mark.
+    let (bytes, _) = doc.to_bytes(&SerializeOptions {
+        encoding: OutputEncoding::Other(encoding_rs::UTF_16BE),
+        ..Default::default()
+    });
+    assert_eq!(&bytes[..2], b"\xFE\xFF");
+    assert_eq!(
+        Document::parse_bytes(&bytes).to_tree_dump(),
+        doc.to_tree_dump()
+    );
+}
