@@ -1,0 +1,142 @@
+//! Parse-to-tree throughput of xml5dom and its peers, in one run, on the
+//! same in-memory inputs (`benches/inputs.rs`): xml5dom from `&str` and from
+//! `&[u8]`, roxmltree (DTD allowed), xml5ever with `markup5ever_rcdom`, and
+//! quick-xml's `Reader` consuming every event (a streaming upper bound);
+//! plus xml5dom's tokenizer alone and its serialization (round trip and
+//! pretty). Throughput is reported in MB/s (10^6 bytes).
+//!
+//! `cargo bench --bench parse` runs it on inputs of about 20 MB. Without
+//! `--bench` (as `cargo test` runs it) it is a quick check: 50 KB inputs,
+//! one iteration each. The ratio table of docs/performance.md comes from
+//! `cargo run --release --example perf_table`.
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use xml5dom::tokenizer::{tokenize, Token, TokenSink};
+use xml5dom::{Document, ParseError, SerializeOptions};
+use xml5ever::tendril::TendrilSink;
+
+#[path = "inputs.rs"]
+mod inputs;
+
+/// A sink that only counts, so the tokenizer is timed alone.
+#[derive(Default)]
+struct Count(usize);
+
+impl TokenSink for Count {
+    fn process_token(&mut self, token: Token<'_>) {
+        self.0 += 1;
+        black_box(&token);
+    }
+
+    fn parse_error(&mut self, error: ParseError) {
+        black_box(error);
+    }
+}
+
+fn roxmltree(text: &str) -> Result<usize, String> {
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    roxmltree::Document::parse_with_options(text, options)
+        .map(|doc| doc.descendants().count())
+        .map_err(|e| e.to_string())
+}
+
+fn xml5ever(text: &str) -> usize {
+    let dom = xml5ever::driver::parse_document(
+        markup5ever_rcdom::RcDom::default(),
+        xml5ever::driver::XmlParseOpts::default(),
+    )
+    .one(text);
+    let count = dom.document.children.borrow().len();
+    black_box(dom);
+    count
+}
+
+fn quick_xml(text: &str) -> Result<usize, String> {
+    let mut reader = quick_xml::Reader::from_str(text);
+    let mut events = 0;
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => return Ok(events),
+            Ok(event) => {
+                events += 1;
+                black_box(event);
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+}
+
+fn bench(c: &mut Criterion, full: bool) {
+    let size = if full { 20_000_000 } else { 50_000 };
+    let mut inputs = inputs::shapes(size);
+    inputs.push(("damaged", inputs::damaged(size)));
+    for (shape, text) in &inputs {
+        let mut group = c.benchmark_group(*shape);
+        group.throughput(Throughput::BytesDecimal(text.len() as u64));
+        if full {
+            group.sample_size(10);
+        }
+        let bytes = text.as_bytes();
+        group.bench_function("xml5dom &str", |b| {
+            b.iter(|| Document::parse(black_box(text)))
+        });
+        group.bench_function("xml5dom &[u8]", |b| {
+            b.iter(|| Document::parse_bytes(black_box(bytes)))
+        });
+        group.bench_function("xml5dom tokenizer", |b| {
+            b.iter(|| tokenize(black_box(text), Count::default()).0)
+        });
+        match roxmltree(text) {
+            Ok(_) => {
+                group.bench_function("roxmltree", |b| b.iter(|| roxmltree(black_box(text))));
+            }
+            Err(e) => println!("{shape}: roxmltree rejects the input ({e})"),
+        }
+        group.bench_function("xml5ever rcdom", |b| b.iter(|| xml5ever(black_box(text))));
+        match quick_xml(text) {
+            Ok(_) => {
+                group.bench_function("quick-xml events", |b| {
+                    b.iter(|| quick_xml(black_box(text)))
+                });
+            }
+            Err(e) => println!("{shape}: quick-xml rejects the input ({e})"),
+        }
+        let doc = Document::parse(text);
+        group.bench_function("xml5dom serialize", |b| b.iter(|| black_box(&doc).to_xml()));
+        let pretty = SerializeOptions {
+            pretty: Some(2),
+            ..SerializeOptions::default()
+        };
+        group.bench_function("xml5dom serialize pretty", |b| {
+            b.iter(|| black_box(&doc).serialize(&pretty))
+        });
+        group.finish();
+    }
+
+    let depth = if full { 100_000 } else { 1_000 };
+    let deep = inputs::deep(depth);
+    let mut group = c.benchmark_group("deep");
+    group.throughput(Throughput::BytesDecimal(deep.len() as u64));
+    group.bench_function(BenchmarkId::new("xml5dom &str", depth), |b| {
+        b.iter(|| Document::parse(black_box(&deep)))
+    });
+    group.bench_function(BenchmarkId::new("roxmltree", depth), |b| {
+        b.iter(|| roxmltree(black_box(&deep)))
+    });
+    group.finish();
+}
+
+fn main() {
+    let full = std::env::args().any(|arg| arg == "--bench");
+    let mut criterion = Criterion::default().configure_from_args();
+    if !full {
+        println!("quick check (cargo test); `cargo bench --bench parse` runs the full benchmark");
+    }
+    bench(&mut criterion, full);
+    criterion.final_summary();
+}

@@ -1,0 +1,102 @@
+//! Peak heap bytes during one parse, divided by the input's size, for
+//! xml5dom and its peers, measured with a counting global allocator.
+//!
+//! xml5dom's figure counts the copy of the input its document keeps;
+//! roxmltree borrows the input, so its figure does not.
+//!
+//! ```sh
+//! cargo run --release --example memory
+//! ```
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use xml5dom::Document;
+use xml5ever::tendril::TendrilSink;
+
+#[path = "../benches/inputs.rs"]
+mod inputs;
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let now = CURRENT.fetch_add(layout.size(), Relaxed) + layout.size();
+        PEAK.fetch_max(now, Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        CURRENT.fetch_sub(layout.size(), Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size > layout.size() {
+            let now =
+                CURRENT.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
+            PEAK.fetch_max(now, Relaxed);
+        } else {
+            CURRENT.fetch_sub(layout.size() - new_size, Relaxed);
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Peak heap growth while `f` runs, in bytes.
+fn peak(f: impl FnOnce()) -> usize {
+    let base = CURRENT.load(Relaxed);
+    PEAK.store(base, Relaxed);
+    f();
+    PEAK.load(Relaxed) - base
+}
+
+fn main() {
+    let size = std::env::var("XML5DOM_PERF_SIZE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000_000);
+    let mut inputs = inputs::shapes(size);
+    inputs.push(("damaged", inputs::damaged(size)));
+    println!("| input | MB | xml5dom | roxmltree | xml5ever rcdom |");
+    println!("|---|---|---|---|---|");
+    for (name, text) in &inputs {
+        let n = text.len() as f64;
+        let ours = peak(|| drop(black_box(Document::parse(text))));
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..Default::default()
+        };
+        let mut rox_ok = true;
+        let rox = peak(|| {
+            rox_ok = black_box(roxmltree::Document::parse_with_options(text, options)).is_ok();
+        });
+        let ever = peak(|| {
+            let dom = xml5ever::driver::parse_document(
+                markup5ever_rcdom::RcDom::default(),
+                xml5ever::driver::XmlParseOpts::default(),
+            )
+            .one(text.as_str());
+            black_box(dom);
+        });
+        let rox = if rox_ok {
+            format!("{:.2}", rox as f64 / n)
+        } else {
+            "rejects".to_owned()
+        };
+        println!(
+            "| {name} | {:.1} | {:.2} | {rox} | {:.2} |",
+            n / 1e6,
+            ours as f64 / n,
+            ever as f64 / n
+        );
+    }
+    println!("\npeak heap bytes during one parse / input bytes (xml5dom counts the copy of the input it keeps)");
+}

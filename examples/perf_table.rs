@@ -1,0 +1,179 @@
+//! The performance table of docs/performance.md: for each generated input,
+//! the median throughput of each parser and the median of the per-run
+//! ratios to roxmltree (and xml5dom to xml5ever, tokenizer to quick-xml),
+//! all measured in one run, parsers interleaved so that noise hits all.
+//!
+//! ```sh
+//! cargo run --release --example perf_table            # about 20 MB per input, 7 runs
+//! XML5DOM_PERF_RUNS=3 XML5DOM_PERF_SIZE=2000000 cargo run --release --example perf_table
+//! ```
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use xml5dom::tokenizer::{tokenize, Token, TokenSink};
+use xml5dom::{Document, ParseError};
+use xml5ever::tendril::TendrilSink;
+
+#[path = "../benches/inputs.rs"]
+mod inputs;
+
+#[derive(Default)]
+struct Count(usize);
+
+impl TokenSink for Count {
+    fn process_token(&mut self, token: Token<'_>) {
+        self.0 += 1;
+        black_box(&token);
+    }
+    fn parse_error(&mut self, error: ParseError) {
+        black_box(error);
+    }
+}
+
+fn roxmltree(text: &str) -> bool {
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    black_box(roxmltree::Document::parse_with_options(text, options)).is_ok()
+}
+
+fn xml5ever(text: &str) {
+    let dom = xml5ever::driver::parse_document(
+        markup5ever_rcdom::RcDom::default(),
+        xml5ever::driver::XmlParseOpts::default(),
+    )
+    .one(text);
+    black_box(dom);
+}
+
+fn quick_xml(text: &str) -> bool {
+    let mut reader = quick_xml::Reader::from_str(text);
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => return true,
+            Ok(event) => {
+                black_box(event);
+            }
+            Err(_) => return false,
+        }
+    }
+}
+
+fn seconds(f: impl FnOnce()) -> f64 {
+    let start = Instant::now();
+    f();
+    start.elapsed().as_secs_f64()
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(|a, b| a.total_cmp(b));
+    values[values.len() / 2]
+}
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+const PARSERS: [&str; 6] = [
+    "xml5dom &str",
+    "xml5dom &[u8]",
+    "xml5dom tokenizer",
+    "roxmltree",
+    "xml5ever rcdom",
+    "quick-xml events",
+];
+
+fn main() {
+    let runs = env("XML5DOM_PERF_RUNS", 7).max(1);
+    let size = env("XML5DOM_PERF_SIZE", 20_000_000);
+    let mut inputs = inputs::shapes(size);
+    inputs.push(("damaged", inputs::damaged(size)));
+    println!(
+        "{runs} runs per parser and input; MB/s are medians; ratios are medians of per-run ratios"
+    );
+    println!(
+        "| input | MB | xml5dom &str | xml5dom &[u8] | tokenizer | roxmltree | xml5ever | quick-xml | xml5dom / roxmltree | xml5dom / xml5ever | tokenizer / quick-xml | serialize (round trip) |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for (name, text) in &inputs {
+        let mb = text.len() as f64 / 1e6;
+        let accepts_rox = roxmltree(text);
+        let accepts_qx = quick_xml(text);
+        let mut times: Vec<Vec<f64>> = vec![Vec::new(); PARSERS.len()];
+        for _ in 0..runs {
+            times[0].push(seconds(|| drop(black_box(Document::parse(text)))));
+            times[1].push(seconds(|| {
+                drop(black_box(Document::parse_bytes(text.as_bytes())))
+            }));
+            times[2].push(seconds(|| {
+                black_box(tokenize(text, Count::default()).0);
+            }));
+            if accepts_rox {
+                times[3].push(seconds(|| {
+                    roxmltree(text);
+                }));
+            }
+            times[4].push(seconds(|| xml5ever(text)));
+            if accepts_qx {
+                times[5].push(seconds(|| {
+                    quick_xml(text);
+                }));
+            }
+        }
+        let doc = Document::parse(text);
+        let mut serialize: Vec<f64> = (0..runs)
+            .map(|_| seconds(|| drop(black_box(doc.to_xml()))))
+            .collect();
+        let ratio = |a: usize, b: usize| -> String {
+            if times[a].is_empty() || times[b].is_empty() {
+                return "rejects".to_owned();
+            }
+            let mut ratios: Vec<f64> = times[a].iter().zip(&times[b]).map(|(x, y)| y / x).collect();
+            format!("{:.2}x", median(&mut ratios))
+        };
+        let speed = |i: usize| -> String {
+            if times[i].is_empty() {
+                return "rejects".to_owned();
+            }
+            let mut t = times[i].clone();
+            format!("{:.0}", mb / median(&mut t))
+        };
+        println!(
+            "| {name} | {mb:.1} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
+            speed(0),
+            speed(1),
+            speed(2),
+            speed(3),
+            speed(4),
+            speed(5),
+            ratio(0, 3),
+            ratio(0, 4),
+            ratio(2, 5),
+            mb / median(&mut serialize),
+        );
+    }
+    // Time linear in size at any depth.
+    let depth = env("XML5DOM_PERF_DEPTH", 100_000);
+    let deep = inputs::deep(depth);
+    let mut ratios = Vec::new();
+    let mut ours = Vec::new();
+    for _ in 0..runs {
+        let x = seconds(|| drop(black_box(Document::parse(&deep))));
+        let r = seconds(|| {
+            roxmltree(&deep);
+        });
+        ours.push(x);
+        ratios.push(x / r);
+    }
+    println!(
+        "\ndeep ({depth} levels, {:.1} MB): xml5dom {:.1} ms, {:.2}x roxmltree's time (median)",
+        deep.len() as f64 / 1e6,
+        median(&mut ours) * 1e3,
+        median(&mut ratios)
+    );
+}
