@@ -97,6 +97,11 @@ pub(crate) struct QNameData {
     pub(crate) text: Box<str>,
     /// Where the prefix ends, for a valid prefixed QName.
     pub(crate) colon: Option<usize>,
+    /// The text is an XML `Name` (checked once, when interned).
+    pub(crate) is_name: bool,
+    /// The name this qualified name resolved to last: most qualified names
+    /// resolve to one namespace throughout a document.
+    last_name: Option<(Option<NsId>, NameId)>,
 }
 
 pub(crate) struct NameData {
@@ -105,10 +110,17 @@ pub(crate) struct NameData {
 }
 
 /// The interned names and namespace URIs of a document.
+///
+/// The maps keep the standard library's keyed hasher, so no input can make
+/// interning slow; in front of the qualified-name map sits a small
+/// direct-mapped cache, verified by comparing the text, which answers the
+/// common case (a document's few names, over and over) without hashing.
 #[derive(Default)]
 pub(crate) struct Names {
     qnames: Vec<QNameData>,
     qname_index: HashMap<Box<str>, QNameId>,
+    /// `QNameId + 1` by [`cache_slot`] (0: empty).
+    qname_cache: QNameCache,
     names: Vec<NameData>,
     name_index: HashMap<(QNameId, Option<NsId>), NameId>,
     namespaces: Vec<Box<str>>,
@@ -142,21 +154,38 @@ impl Names {
 
     /// Interns a qualified name; `colon` is set only for a valid `p:l`.
     pub(crate) fn qname(&mut self, text: &str) -> QNameId {
-        if let Some(&id) = self.qname_index.get(text) {
+        let slot = cache_slot(text);
+        if let Some(id) = self.cached_qname(slot, text) {
             return id;
         }
-        let id = QNameId(self.qnames.len() as u32);
-        self.qnames.push(QNameData {
-            text: text.into(),
-            colon: qname_colon(text),
-        });
-        self.qname_index.insert(text.into(), id);
+        let id = match self.qname_index.get(text) {
+            Some(&id) => id,
+            None => {
+                let id = QNameId(self.qnames.len() as u32);
+                self.qnames.push(QNameData {
+                    text: text.into(),
+                    colon: qname_colon(text),
+                    is_name: crate::tree_builder::is_name(text),
+                    last_name: None,
+                });
+                self.qname_index.insert(text.into(), id);
+                id
+            }
+        };
+        self.qname_cache.0[slot] = id.0.wrapping_add(1);
         id
+    }
+
+    fn cached_qname(&self, slot: usize, text: &str) -> Option<QNameId> {
+        let id = self.qname_cache.0[slot].checked_sub(1)?;
+        let data = self.qnames.get(id as usize)?;
+        (*data.text == *text).then_some(QNameId(id))
     }
 
     /// The interned qualified name `text`, if there is one.
     pub(crate) fn find_qname(&self, text: &str) -> Option<QNameId> {
-        self.qname_index.get(text).copied()
+        self.cached_qname(cache_slot(text), text)
+            .or_else(|| self.qname_index.get(text).copied())
     }
 
     /// The local part of a qualified name.
@@ -173,12 +202,22 @@ impl Names {
     }
 
     pub(crate) fn name(&mut self, qname: QNameId, namespace: Option<NsId>) -> NameId {
-        if let Some(&id) = self.name_index.get(&(qname, namespace)) {
-            return id;
+        let q = qname.0 as usize;
+        if let Some((ns, id)) = self.qnames[q].last_name {
+            if ns == namespace {
+                return id;
+            }
         }
-        let id = NameId(self.names.len() as u32);
-        self.names.push(NameData { qname, namespace });
-        self.name_index.insert((qname, namespace), id);
+        let id = match self.name_index.get(&(qname, namespace)) {
+            Some(&id) => id,
+            None => {
+                let id = NameId(self.names.len() as u32);
+                self.names.push(NameData { qname, namespace });
+                self.name_index.insert((qname, namespace), id);
+                id
+            }
+        };
+        self.qnames[q].last_name = Some((namespace, id));
         id
     }
 
@@ -207,6 +246,27 @@ impl Names {
             .namespace
             .map(|ns| self.namespace_uri(ns))
     }
+}
+
+const QNAME_CACHE_SLOTS: usize = 256;
+
+struct QNameCache([u32; QNAME_CACHE_SLOTS]);
+
+impl Default for QNameCache {
+    fn default() -> QNameCache {
+        QNameCache([0; QNAME_CACHE_SLOTS])
+    }
+}
+
+/// The cache slot of a name: a cheap hash of its length and bytes. A
+/// collision only costs a lookup in the real map.
+#[inline]
+fn cache_slot(text: &str) -> usize {
+    let mut h = text.len() as u32;
+    for &b in text.as_bytes() {
+        h = h.rotate_left(5) ^ u32::from(b);
+    }
+    (h.wrapping_mul(0x9E37_79B1) >> 24) as usize % QNAME_CACHE_SLOTS
 }
 
 /// Where the prefix of a QName ends: `Some` only for `prefix:local` with both

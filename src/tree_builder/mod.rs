@@ -57,6 +57,8 @@ struct Scopes {
     prefixes: HashMap<Box<str>, usize>,
     stacks: Vec<Vec<Option<NsId>>>,
     log: Vec<usize>,
+    /// The stack of the default namespace, once it was bound.
+    default: Option<usize>,
 }
 
 impl Scopes {
@@ -67,6 +69,9 @@ impl Scopes {
                 let index = self.stacks.len();
                 self.prefixes.insert(prefix.into(), index);
                 self.stacks.push(Vec::new());
+                if prefix.is_empty() {
+                    self.default = Some(index);
+                }
                 index
             }
         };
@@ -74,10 +79,19 @@ impl Scopes {
         self.log.push(index);
     }
 
+    /// The stack of bindings of `prefix`, if it was ever bound.
+    fn slot(&self, prefix: &str) -> Option<usize> {
+        self.prefixes.get(prefix).copied()
+    }
+
     /// `None`: never bound; `Some(None)`: bound to no namespace (undeclared).
-    fn lookup(&self, prefix: &str) -> Option<Option<NsId>> {
-        let &index = self.prefixes.get(prefix)?;
-        self.stacks[index].last().copied()
+    fn lookup_slot(&self, slot: usize) -> Option<Option<NsId>> {
+        self.stacks.get(slot)?.last().copied()
+    }
+
+    /// The default namespace in scope.
+    fn lookup_default(&self) -> Option<NsId> {
+        self.lookup_slot(self.default?).flatten()
     }
 
     fn unwind(&mut self, mark: usize) {
@@ -129,6 +143,12 @@ pub(crate) struct TreeBuilder<'i> {
     scratch: String,
     resolved: Vec<Resolved>,
     seen_attributes: HashSet<(NsId, Box<str>)>,
+    /// The interned names of the tag being built: its own, then its
+    /// attributes'.
+    tag_qnames: Vec<QNameId>,
+    /// By `QNameId`: the scope stack of the name's prefix, once known
+    /// (`u32::MAX` before), so resolving a name does not hash its prefix.
+    prefix_slots: Vec<u32>,
     checker: well_formed::Checker<'i>,
     /// Offsets of `&`s the tokenizer already reported.
     reference_errors: HashSet<usize>,
@@ -149,6 +169,8 @@ impl<'i> TreeBuilder<'i> {
             scratch: String::new(),
             resolved: Vec::new(),
             seen_attributes: HashSet::new(),
+            tag_qnames: Vec::new(),
+            prefix_slots: Vec::new(),
             checker: well_formed::Checker {
                 source: input,
                 errors: Vec::new(),
@@ -160,6 +182,9 @@ impl<'i> TreeBuilder<'i> {
     /// Reports what the well-formedness checker found, except references the
     /// tokenizer already reported.
     fn report_checks(&mut self) {
+        if self.checker.errors.is_empty() {
+            return;
+        }
         let found = std::mem::take(&mut self.checker.errors);
         for &(code, offset) in &found {
             let reference = matches!(code, ErrorCode::BareAmpersand | ErrorCode::UndeclaredEntity);
@@ -344,16 +369,31 @@ impl<'i> TreeBuilder<'i> {
 
     // ----- Elements ------------------------------------------------------
 
-    /// Creates the element for a start or empty tag and appends it to the
-    /// current node; returns it with the binding-log mark to unwind to.
+    /// Interns the names of a start or empty tag into `tag_qnames`.
+    fn intern_tag_names(&mut self, tag: &Tag<'_>) {
+        self.tag_qnames.clear();
+        let names = &mut self.doc.names;
+        self.tag_qnames.push(names.qname(tag.name));
+        for attribute in tag.attributes.iter() {
+            self.tag_qnames.push(names.qname(attribute.name));
+        }
+    }
+
+    /// Creates the element for a start or empty tag (whose names
+    /// [`intern_tag_names`](Self::intern_tag_names) interned) and appends it
+    /// to the current node; returns it with the binding-log mark to unwind
+    /// to.
     fn create_element(&mut self, tag: &Tag<'_>) -> (indextree::NodeId, QNameId, usize) {
         // Text before the tag goes to the current node, before this
         // element's declarations come into scope.
         self.flush_text();
         let mark = self.scopes.log.len();
         // Declarations first: they apply to the element's own names.
+        let mut declarations = false;
         for attribute in tag.attributes.iter() {
-            if let Declaration::Valid(prefix) = declaration(attribute.name, attribute.value) {
+            let declared = declaration(attribute.name, attribute.value);
+            declarations |= declared != Declaration::No;
+            if let Declaration::Valid(prefix) = declared {
                 let namespace = if attribute.value.is_empty() {
                     None
                 } else {
@@ -365,16 +405,21 @@ impl<'i> TreeBuilder<'i> {
             }
         }
 
-        let qname = self.doc.names.qname(tag.name);
+        let qname = self.tag_qnames[0];
         let namespace = self.resolve(tag.name, qname, true, tag.span.start);
         let name = self.doc.names.name(qname, namespace);
 
         self.resolved.clear();
         self.seen_attributes.clear();
-        for attribute in tag.attributes.iter() {
+        for (index, attribute) in tag.attributes.iter().enumerate() {
             let start = attribute.span.start;
-            let attribute_qname = self.doc.names.qname(attribute.name);
-            let namespace = match declaration(attribute.name, attribute.value) {
+            let attribute_qname = self.tag_qnames[index + 1];
+            let declared = if declarations {
+                declaration(attribute.name, attribute.value)
+            } else {
+                Declaration::No
+            };
+            let namespace = match declared {
                 Declaration::Valid(_) => Some(XMLNS_NS),
                 Declaration::Invalid => {
                     self.error(ErrorCode::InvalidNamespaceDeclaration, start);
@@ -383,24 +428,7 @@ impl<'i> TreeBuilder<'i> {
                 Declaration::No => self.resolve(attribute.name, attribute_qname, false, start),
             };
             if let Some(ns) = namespace {
-                let local = self.doc.names.local_of(attribute_qname).to_owned();
-                let duplicate = if self.resolved.len() < 32 {
-                    self.resolved.iter().any(|r| {
-                        self.doc.names.name_data(r.name).namespace == Some(ns)
-                            && self.doc.names.local(r.name) == local
-                    })
-                } else {
-                    if self.seen_attributes.is_empty() {
-                        for r in &self.resolved {
-                            if let Some(ns) = self.doc.names.name_data(r.name).namespace {
-                                let local = self.doc.names.local(r.name).into();
-                                self.seen_attributes.insert((ns, local));
-                            }
-                        }
-                    }
-                    !self.seen_attributes.insert((ns, local.clone().into()))
-                };
-                if duplicate {
+                if self.is_duplicate(ns, attribute_qname) {
                     self.error(ErrorCode::DuplicateNamespacedAttribute, start);
                     continue;
                 }
@@ -436,6 +464,28 @@ impl<'i> TreeBuilder<'i> {
         (id, qname, mark)
     }
 
+    /// Whether an attribute already resolved for this tag has the namespace
+    /// `ns` and the local name of `qname`.
+    fn is_duplicate(&mut self, ns: NsId, qname: QNameId) -> bool {
+        let names = &self.doc.names;
+        let local = names.local_of(qname);
+        if self.resolved.len() < 32 {
+            return self.resolved.iter().any(|r| {
+                names.name_data(r.name).namespace == Some(ns) && names.local(r.name) == local
+            });
+        }
+        // Many attributes: a set, filled once for this tag.
+        if self.seen_attributes.is_empty() {
+            for r in &self.resolved {
+                if let Some(ns) = names.name_data(r.name).namespace {
+                    self.seen_attributes
+                        .insert((ns, names.local(r.name).into()));
+                }
+            }
+        }
+        !self.seen_attributes.insert((ns, local.into()))
+    }
+
     /// The namespace of a name, reporting what cannot be resolved.
     fn resolve(
         &mut self,
@@ -450,7 +500,7 @@ impl<'i> TreeBuilder<'i> {
                 self.error(ErrorCode::InvalidQualifiedName, offset);
                 None
             }
-            None if element => self.scopes.lookup("").flatten(),
+            None if element => self.scopes.lookup_default(),
             None => None,
             Some(c) => match &name[..c] {
                 "xml" => Some(XML_NS),
@@ -458,7 +508,7 @@ impl<'i> TreeBuilder<'i> {
                     self.error(ErrorCode::InvalidQualifiedName, offset);
                     None
                 }
-                prefix => match self.scopes.lookup(prefix) {
+                prefix => match self.prefix_binding(qname, prefix) {
                     Some(Some(ns)) => Some(ns),
                     _ => {
                         self.error(ErrorCode::UnboundNamespacePrefix, offset);
@@ -467,6 +517,23 @@ impl<'i> TreeBuilder<'i> {
                 },
             },
         }
+    }
+
+    /// The binding in scope for the prefix of `qname`, remembering where its
+    /// bindings are kept.
+    fn prefix_binding(&mut self, qname: QNameId, prefix: &str) -> Option<Option<NsId>> {
+        let index = qname.0 as usize;
+        if let Some(&slot) = self.prefix_slots.get(index) {
+            if slot != u32::MAX {
+                return self.scopes.lookup_slot(slot as usize);
+            }
+        }
+        let slot = self.scopes.slot(prefix)?;
+        if self.prefix_slots.len() <= index {
+            self.prefix_slots.resize(index + 1, u32::MAX);
+        }
+        self.prefix_slots[index] = u32::try_from(slot).unwrap_or(u32::MAX);
+        self.scopes.lookup_slot(slot)
     }
 
     fn push_open(&mut self, id: indextree::NodeId, qname: QNameId, bindings: usize) {
@@ -601,7 +668,8 @@ impl TokenSink for TreeBuilder<'_> {
                     self.error(ErrorCode::ElementAfterRootElement, tag.span.start);
                     return;
                 }
-                self.checker.tag(&tag);
+                self.intern_tag_names(&tag);
+                self.checker.tag(&tag, &self.doc.names, &self.tag_qnames);
                 self.report_checks();
                 let (id, qname, mark) = self.create_element(&tag);
                 if empty {

@@ -8,6 +8,7 @@
 //! relies on: it copies such input byte for byte, and repairs the rest).
 //! Every check reads the source, so positions are exact.
 
+use crate::dom::{Names, QNameId};
 use crate::error::ErrorCode;
 use crate::tokenizer::{Tag, Text, TextKind};
 use crate::Span;
@@ -53,14 +54,18 @@ impl<'a> Checker<'a> {
 
     /// A start or empty tag: its names, and for each attribute whitespace
     /// before it, a quoted value, and the value's `<` and `&`.
-    pub(crate) fn tag(&mut self, tag: &Tag<'_>) {
-        if !is_name(tag.name) {
+    ///
+    /// `qnames` are the interned names of the tag, then of its attributes
+    /// (whose validity as XML names was found when they were interned).
+    pub(crate) fn tag(&mut self, tag: &Tag<'_>, names: &Names, qnames: &[QNameId]) {
+        let is_name = |i: usize| qnames.get(i).is_some_and(|&q| names.qname_data(q).is_name);
+        if !is_name(0) {
             self.report(ErrorCode::InvalidName, tag.span.start + 1);
         }
         if !self.source[..tag.span.end].ends_with('>') {
             return; // cut off by the end of the input: `eof-in-tag` says it
         }
-        for attribute in tag.attributes.iter() {
+        for (index, attribute) in tag.attributes.iter().enumerate() {
             let start = attribute.span.start;
             // After a `:` the tokenizer skipped (`colon-before-attr`), the
             // missing space is already reported.
@@ -68,7 +73,7 @@ impl<'a> Checker<'a> {
             if !matches!(before, b' ' | b'\t' | b'\n' | b'\r' | b':') {
                 self.report(ErrorCode::MissingWhitespaceBeforeAttribute, start);
             }
-            if !is_name(attribute.name) {
+            if !is_name(index + 1) {
                 self.report(ErrorCode::InvalidName, start);
             }
             let Some(value) = attribute.value_span else {
@@ -79,39 +84,57 @@ impl<'a> Checker<'a> {
             if !quoted {
                 self.report(ErrorCode::UnquotedAttributeValue, value.start);
             }
-            let raw = &self.source[value.range()];
-            if let Some(at) = raw.find('<') {
-                self.report(ErrorCode::LessThanInAttributeValue, value.start + at);
-            }
-            self.references(value);
-            self.form_feeds(value);
+            self.raw_text(value, b'<');
         }
     }
 
-    /// The `&`s of a raw stretch of source: each must start `&#...;` or one
-    /// of XML's five predefined entities.
-    fn references(&mut self, span: Span) {
-        let raw = &self.source[span.range()];
-        for (at, _) in raw.match_indices('&') {
-            let rest = &raw[at + 1..];
-            if rest.starts_with('#') {
-                continue; // numeric: the tokenizer checked it
-            }
-            let name_len = rest
-                .char_indices()
-                .find(|&(_, c)| !is_name_char(c))
-                .map_or(rest.len(), |(i, _)| i);
+    /// The `&`s and form feeds of a raw stretch of source, and the first
+    /// `<` (in an attribute value) or `]]>` (in text), as `special` is `<`
+    /// or `]`: one scan for all three, which usually finds nothing.
+    fn raw_text(&mut self, span: Span, special: u8) {
+        let bytes = &self.source.as_bytes()[span.range()];
+        let mut special_seen = false;
+        for at in memchr::memchr3_iter(b'&', b'\x0C', special, bytes) {
             let offset = span.start + at;
-            if name_len > 0 && rest[name_len..].starts_with(';') {
-                if !PREDEFINED.contains(&&rest[..name_len]) {
-                    self.report(ErrorCode::UndeclaredEntity, offset);
+            match bytes[at] {
+                b'&' => self.reference(span, at),
+                b'\x0C' => self.report(ErrorCode::ControlCharacterInInputStream, offset),
+                b'<' if !special_seen => {
+                    special_seen = true;
+                    self.report(ErrorCode::LessThanInAttributeValue, offset);
                 }
-            } else {
-                // Not followed by `name;`: not a reference in XML. (The tree
-                // builder drops this where the tokenizer already reported a
-                // reference error at the same `&`.)
-                self.report(ErrorCode::BareAmpersand, offset);
+                b']' if !special_seen && bytes[at..].starts_with(b"]]>") => {
+                    special_seen = true;
+                    self.report(ErrorCode::CdataEndInText, offset);
+                }
+                _ => {}
             }
+        }
+    }
+
+    /// The `&` at `at` in `span`: it must start `&#...;` or one of XML's
+    /// five predefined entities.
+    fn reference(&mut self, span: Span, at: usize) {
+        let Some(rest) = self.source.get(span.start + at + 1..span.end) else {
+            return;
+        };
+        if rest.starts_with('#') {
+            return; // numeric: the tokenizer checked it
+        }
+        let name_len = rest
+            .char_indices()
+            .find(|&(_, c)| !is_name_char(c))
+            .map_or(rest.len(), |(i, _)| i);
+        let offset = span.start + at;
+        if name_len > 0 && rest[name_len..].starts_with(';') {
+            if !PREDEFINED.contains(&&rest[..name_len]) {
+                self.report(ErrorCode::UndeclaredEntity, offset);
+            }
+        } else {
+            // Not followed by `name;`: not a reference in XML. (The tree
+            // builder drops this where the tokenizer already reported a
+            // reference error at the same `&`.)
+            self.report(ErrorCode::BareAmpersand, offset);
         }
     }
 
@@ -124,15 +147,9 @@ impl<'a> Checker<'a> {
     /// One run of character data.
     pub(crate) fn text(&mut self, piece: &Text<'_>) {
         match piece.kind {
-            TextKind::Plain => {
-                self.references(piece.span);
-                let raw = &self.source[piece.span.range()];
-                if let Some(at) = raw.find("]]>") {
-                    self.report(ErrorCode::CdataEndInText, piece.span.start + at);
-                }
-                self.form_feeds(piece.span);
-            }
-            TextKind::CharRef => self.references(piece.span),
+            TextKind::Plain => self.raw_text(piece.span, b']'),
+            // The `&` of the reference, checked by name.
+            TextKind::CharRef => self.reference(piece.span, 0),
             TextKind::Cdata => self.form_feeds(piece.span),
         }
     }
