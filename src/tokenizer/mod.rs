@@ -605,6 +605,88 @@ impl<S: TokenSink> Tokenizer<S> {
         );
     }
 
+    /// The usual case of the attribute states without a step per
+    /// character: whitespace, then `name="value"` with a plain name and a
+    /// value that needs no reference, normalization or check, as often as it
+    /// comes, and the tag's `>` or `/>`. It stops at anything else, and at
+    /// the end of the window, leaving the machine exactly where stepping
+    /// would have: in the attribute name before state, or in a quoted value
+    /// state. Returns whether it left the attribute name before state.
+    #[inline]
+    fn attributes_fast(&mut self, w: &Window<'_>) -> bool {
+        loop {
+            let bytes = w.bytes_from(self.pos);
+            let spaces = bytes
+                .iter()
+                .position(|b| !matches!(b, b' ' | b'\t' | b'\n'))
+                .unwrap_or(bytes.len());
+            // Skipping whitespace is all the state does with it.
+            self.pos += spaces;
+            let bytes = &bytes[spaces..];
+            match bytes.first() {
+                Some(b'>') => {
+                    self.pos += 1;
+                    self.emit_tag(w);
+                    return true;
+                }
+                Some(b'/') if bytes.get(1) == Some(&b'>') => {
+                    self.pos += 2;
+                    self.tag_kind = TagKind::Empty;
+                    self.emit_tag(w);
+                    return true;
+                }
+                Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {}
+                _ => return false,
+            }
+            let name_len = scan(bytes, &NAME_STOP);
+            let (quote, table, value_state) = match bytes.get(name_len..name_len + 2) {
+                Some(b"=\"") => (
+                    b'"',
+                    &DOUBLE_QUOTED_STOP,
+                    State::TagAttributeValueDoubleQuoted,
+                ),
+                Some(b"='") => (
+                    b'\'',
+                    &SINGLE_QUOTED_STOP,
+                    State::TagAttributeValueSingleQuoted,
+                ),
+                _ => return false,
+            };
+            let value_len = scan(&bytes[name_len + 2..], table);
+
+            // The attribute name state's work, then the value's.
+            let name_start = self.pos;
+            let name_end = name_start + name_len;
+            self.finish_attribute();
+            if self.attribute_count == self.attributes.len() {
+                self.attributes.push(AttributeBuffer::default());
+            }
+            let attribute = &mut self.attributes[self.attribute_count];
+            attribute.name.clear();
+            attribute.value.clear();
+            attribute.start = name_start;
+            attribute.end = name_end;
+            attribute.name.push_span(w, name_start, name_end);
+            self.attribute_count += 1;
+            self.check_duplicate_attribute(w, name_end);
+            let value_start = name_end + 2;
+            let value_end = value_start + value_len;
+            let attribute = self.current_attribute();
+            attribute.value_span = Some(Span::new(value_start, value_start));
+            attribute.value.push_span(w, value_start, value_end);
+            if bytes.get(name_len + 2 + value_len) == Some(&quote) {
+                self.pos = value_end + 1;
+                self.end_attribute_value(value_end, value_end + 1);
+            } else {
+                // A reference, a character to normalize or check, or the
+                // end of the window: the value state goes on from here.
+                self.pos = value_end;
+                self.state = value_state;
+                return true;
+            }
+        }
+    }
+
     fn current_attribute(&mut self) -> &mut AttributeBuffer {
         &mut self.attributes[self.attribute_count - 1]
     }
@@ -887,23 +969,28 @@ impl<S: TokenSink> Tokenizer<S> {
                     self.state = State::TagAttributeNameBefore;
                 }
             },
-            State::TagAttributeNameBefore => match next!() {
-                Some('\t' | '\n' | ' ') => {}
-                Some('>') => self.emit_tag(w),
-                Some('/') => {
-                    self.tag_kind = TagKind::Empty;
-                    self.state = State::EmptyTag;
+            State::TagAttributeNameBefore => {
+                if self.attributes_fast(w) {
+                    return Flow::Continue;
                 }
-                Some(':') => self.error(w, ErrorCode::ColonBeforeAttr),
-                None => {
-                    self.error_at(w, ErrorCode::EofInTag, self.pos);
-                    self.emit_tag(w);
+                match next!() {
+                    Some('\t' | '\n' | ' ') => {}
+                    Some('>') => self.emit_tag(w),
+                    Some('/') => {
+                        self.tag_kind = TagKind::Empty;
+                        self.state = State::EmptyTag;
+                    }
+                    Some(':') => self.error(w, ErrorCode::ColonBeforeAttr),
+                    None => {
+                        self.error_at(w, ErrorCode::EofInTag, self.pos);
+                        self.emit_tag(w);
+                    }
+                    Some(c) => {
+                        self.start_attribute(w, c);
+                        self.state = State::TagAttributeName;
+                    }
                 }
-                Some(c) => {
-                    self.start_attribute(w, c);
-                    self.state = State::TagAttributeName;
-                }
-            },
+            }
             State::TagAttributeName => {
                 self.bulk(w, &NAME_STOP, |t| &mut t.current_attribute().name);
                 match next!() {
