@@ -416,7 +416,11 @@ impl Document {
 
     /// An empty document for `source` (the tree builder fills it).
     pub(crate) fn with_source(source: &str) -> Document {
-        let mut arena = indextree::Arena::new();
+        // About one node per `<` (an element per start tag, a text node
+        // before most end tags): reserving that up front saves growing the
+        // arena by copying, which cost more than counting.
+        let estimate = memchr::memchr_iter(b'<', source.as_bytes()).count() + 1;
+        let mut arena = indextree::Arena::with_capacity(estimate);
         let root = arena.new_node(NodeData {
             kind: NodeKind::Document,
             span: Some(Span::new(0, source.len())),

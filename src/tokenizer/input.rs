@@ -149,6 +149,21 @@ impl StrBuf {
         }
     }
 
+    /// The bytes of the string: like [`as_str`](Self::as_str), without the
+    /// character-boundary checks (for comparing).
+    #[inline]
+    pub(crate) fn as_bytes<'a>(&'a self, w: &Window<'a>) -> &'a [u8] {
+        match self.mode {
+            Mode::Empty => b"",
+            Mode::Span => w
+                .text
+                .as_bytes()
+                .get(self.start - w.base..self.end - w.base)
+                .unwrap_or_default(),
+            Mode::Owned => self.owned.as_bytes(),
+        }
+    }
+
     /// The earliest source offset this buffer borrows, if it borrows any.
     #[cfg(test)]
     pub(crate) fn borrowed_from(&self) -> Option<usize> {

@@ -705,10 +705,11 @@ impl<S: TokenSink> Tokenizer<S> {
         let index = self.attribute_count - 1;
         self.attributes[index].end = name_end;
         let (earlier, rest) = self.attributes.split_at(index);
-        let name = rest[0].name.as_str(w);
         let duplicate = if index < 32 {
-            earlier.iter().any(|a| a.name.as_str(w) == name)
+            let name = rest[0].name.as_bytes(w);
+            earlier.iter().any(|a| a.name.as_bytes(w) == name)
         } else {
+            let name = rest[0].name.as_str(w);
             if self.attribute_names.is_empty() {
                 self.attribute_names
                     .extend(earlier.iter().map(|a| a.name.as_str(w).to_owned()));
