@@ -1497,6 +1497,40 @@ fn set_attribute_replaces_in_place_and_adds_at_the_end() {
 }
 
 #[test]
+fn attribute_edits_on_neighbours_keep_each_element_its_own_attributes() {
+    // Elements' attributes are stored side by side: growing the first must
+    // not spill into the second, and removing must not take from it.
+    let mut doc = Document::parse("<r><a x='1' y='2'/><b p='3' q='4'/><c/></r>");
+    let (a, b, c) = (element(&doc, "a"), element(&doc, "b"), element(&doc, "c"));
+    doc.set_attribute(a, "z", "5").unwrap();
+    doc.set_attribute(c, "k", "6").unwrap();
+    doc.set_attribute(a, "w", "7").unwrap();
+    doc.set_attribute(b, "q", "8").unwrap();
+    assert_eq!(doc.remove_attribute(a, "x").unwrap().as_deref(), Some("1"));
+    assert_eq!(doc.remove_attribute(b, "p").unwrap().as_deref(), Some("3"));
+    let pairs = |id| -> Vec<(String, String)> {
+        doc.node(id)
+            .unwrap()
+            .attributes()
+            .map(|a| (a.name().to_owned(), a.value().to_owned()))
+            .collect()
+    };
+    let owned = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    };
+    assert_eq!(pairs(a), owned(&[("y", "2"), ("z", "5"), ("w", "7")]));
+    assert_eq!(pairs(b), owned(&[("q", "8")]));
+    assert_eq!(pairs(c), owned(&[("k", "6")]));
+    assert_eq!(
+        doc.to_xml(),
+        "<r><a y='2' z=\"5\" w=\"7\"/><b q='8'/><c k=\"6\"/></r>"
+    );
+    assert_consistent(&doc);
+}
+
+#[test]
 fn set_attribute_resolves_its_prefix_in_scope() {
     let mut doc = Document::parse("<r xmlns='urn:d' xmlns:p='urn:p'><a/></r>");
     let a = element(&doc, "a");

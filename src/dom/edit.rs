@@ -3,8 +3,8 @@
 //! [`Error::InvalidEdit`] instead of panicking.
 
 use super::{
-    AttributeData, Document, NameId, NodeData, NodeId, NodeKind, NsId, DIRTY_CHILDREN, DIRTY_SELF,
-    XMLNS_NS, XML_NS,
+    AttributeData, AttributeRange, Document, NameId, NodeData, NodeId, NodeKind, NsId,
+    DIRTY_CHILDREN, DIRTY_SELF, NO_END_TAG, XMLNS_NS, XML_NS,
 };
 use crate::error::Error;
 
@@ -12,11 +12,7 @@ type Result<T> = std::result::Result<T, Error>;
 
 impl Document {
     fn new_node(&mut self, kind: NodeKind) -> NodeId {
-        NodeId(self.arena.new_node(NodeData {
-            kind,
-            span: None,
-            dirty: 0,
-        }))
+        NodeId(self.arena.new_node(NodeData::created(kind)))
     }
 
     fn live(&self, id: NodeId) -> Result<indextree::NodeId> {
@@ -77,9 +73,9 @@ impl Document {
         let name = self.resolve(None, name, false);
         self.new_node(NodeKind::Element {
             name,
-            attributes: Vec::new(),
+            attributes: AttributeRange::default(),
             tag_end: 0,
-            end_tag: None,
+            end_tag: NO_END_TAG,
         })
     }
 
@@ -98,9 +94,9 @@ impl Document {
         let name = self.name_ns(namespace, name);
         self.new_node(NodeKind::Element {
             name,
-            attributes: Vec::new(),
+            attributes: AttributeRange::default(),
             tag_end: 0,
-            end_tag: None,
+            end_tag: NO_END_TAG,
         })
     }
 
@@ -383,19 +379,31 @@ impl Document {
         let NodeKind::Element { attributes, .. } = &mut self.arena[element.0].get_mut().kind else {
             return Err(Error::InvalidEdit("only elements have attributes"));
         };
-        match attributes.iter_mut().find(|a| same(a)) {
+        let range = *attributes;
+        let storage = &mut self.attributes;
+        match storage
+            .get_mut(range.range())
+            .and_then(|own| own.iter_mut().find(|a| same(a)))
+        {
             Some(existing) => {
                 existing.name = name;
                 existing.value = value;
                 existing.modified = true;
             }
-            None => attributes.push(AttributeData {
-                name,
-                value,
-                span: None,
-                value_span: None,
-                modified: true,
-            }),
+            None => {
+                // The element's attributes must stay one range: unless they
+                // end the storage, move them to its end (the old slots are
+                // left unused).
+                let mut range = range;
+                if range.start + range.len != storage.len() {
+                    let start = storage.len();
+                    storage.extend_from_within(range.range());
+                    range.start = start;
+                }
+                storage.push(AttributeData::created(name, value));
+                range.len += 1;
+                *attributes = range;
+            }
         }
         self.mark_dirty(element.0, DIRTY_SELF);
         Ok(())
@@ -415,18 +423,19 @@ impl Document {
         let NodeKind::Element { attributes, .. } = self.kind_mut(element)? else {
             return Err(Error::InvalidEdit("only elements have attributes"));
         };
-        let attributes = std::mem::take(attributes);
-        let position = attributes
-            .iter()
-            .position(|a| self.names.qualified(a.name) == name);
-        let mut attributes = attributes;
-        let removed = position.map(|i| attributes.remove(i));
-        let value = removed.map(|a| self.str(a.value).to_owned());
-        if let NodeKind::Element {
-            attributes: slot, ..
-        } = self.kind_mut(element)?
-        {
-            *slot = attributes;
+        let range = *attributes;
+        let names = &self.names;
+        let own = self.attributes.get(range.range()).unwrap_or_default();
+        let position = own.iter().position(|a| names.qualified(a.name) == name);
+        let value = position.map(|i| self.str(own[i].value).to_owned());
+        if let Some(i) = position {
+            // Close the gap within the element's range.
+            let at = range.start + i;
+            self.attributes
+                .copy_within(at + 1..range.start + range.len, at);
+            if let NodeKind::Element { attributes, .. } = self.kind_mut(element)? {
+                attributes.len -= 1;
+            }
         }
         if value.is_some() {
             self.mark_dirty(element.0, DIRTY_SELF);

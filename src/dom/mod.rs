@@ -277,14 +277,74 @@ pub(crate) fn qname_colon(name: &str) -> Option<usize> {
     valid.then_some(colon)
 }
 
-/// One node's data.
+/// One node's data, kept small: it is most of a document's memory.
 pub(crate) struct NodeData {
     pub(crate) kind: NodeKind,
-    /// The source this node was parsed from; `None` for created nodes.
-    pub(crate) span: Option<Span>,
+    /// The source this node was parsed from (meaningless unless `parsed`).
+    span: Span,
+    parsed: bool,
     /// What edits changed (`DIRTY_*`), so the serializer can copy the source
     /// of everything else.
     pub(crate) dirty: u8,
+}
+
+impl NodeData {
+    /// A node parsed from `span` of the source.
+    pub(crate) fn parsed(kind: NodeKind, span: Span) -> NodeData {
+        NodeData {
+            kind,
+            span,
+            parsed: true,
+            dirty: 0,
+        }
+    }
+
+    /// A node created by an edit.
+    pub(crate) fn created(kind: NodeKind) -> NodeData {
+        NodeData {
+            kind,
+            span: Span::new(0, 0),
+            parsed: false,
+            dirty: 0,
+        }
+    }
+
+    /// The source this node was parsed from; `None` for created nodes.
+    pub(crate) fn span(&self) -> Option<Span> {
+        self.parsed.then_some(self.span)
+    }
+
+    /// For the tree builder: the element's source now ends at `end`.
+    pub(crate) fn set_span_end(&mut self, end: usize) {
+        self.span.end = end;
+    }
+
+    /// The end tag that closed the element in the source (`</name>` or
+    /// `</>`), if one did.
+    pub(crate) fn end_tag(&self) -> Option<Span> {
+        match self.kind {
+            NodeKind::Element { end_tag, .. } if self.parsed && end_tag != NO_END_TAG => {
+                Some(Span::new(end_tag, self.span.end))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `NodeKind::Element::end_tag` of an element that no end tag closed.
+pub(crate) const NO_END_TAG: usize = usize::MAX;
+
+/// An element's attributes: a range of [`Document`]'s attribute storage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct AttributeRange {
+    pub(crate) start: usize,
+    pub(crate) len: usize,
+}
+
+impl AttributeRange {
+    pub(crate) fn range(self) -> std::ops::Range<usize> {
+        self.start..self.start + self.len
+    }
 }
 
 /// The node's own markup or text changed (name, attributes, data).
@@ -299,13 +359,14 @@ pub(crate) enum NodeKind {
     Doctype(Box<DoctypeData>),
     Element {
         name: NameId,
-        attributes: Vec<AttributeData>,
+        attributes: AttributeRange,
         /// Where the start tag ends in the source (0 for created elements).
         tag_end: usize,
-        /// The end tag that closed the element in the source (`</name>` or
-        /// `</>`); `None` for empty-element tags, elements closed by other
-        /// means, and created elements.
-        end_tag: Option<Span>,
+        /// Where the end tag that closed the element in the source starts
+        /// (it ends where the element does); [`NO_END_TAG`] for empty-element
+        /// tags, elements closed by other means, and created elements. Read
+        /// it through [`NodeData::end_tag`].
+        end_tag: usize,
     },
     Text {
         text: StrRange,
@@ -330,13 +391,57 @@ pub(crate) struct DoctypeData {
 #[derive(Clone, Copy)]
 pub(crate) struct AttributeData {
     pub(crate) name: NameId,
+    /// An edit changed the name or value since it was parsed.
+    pub(crate) modified: bool,
+    parsed: bool,
+    has_value: bool,
     pub(crate) value: StrRange,
     /// Where the attribute was in the source (kept when an edit changes it,
     /// so the serializer can write the new value in its place).
-    pub(crate) span: Option<Span>,
-    pub(crate) value_span: Option<Span>,
-    /// An edit changed the name or value since it was parsed.
-    pub(crate) modified: bool,
+    span: Span,
+    value_span: Span,
+}
+
+impl AttributeData {
+    /// An attribute parsed from `span`, its value (if it had one) from
+    /// `value_span`.
+    pub(crate) fn parsed(
+        name: NameId,
+        value: StrRange,
+        span: Span,
+        value_span: Option<Span>,
+    ) -> AttributeData {
+        AttributeData {
+            name,
+            modified: false,
+            parsed: true,
+            has_value: value_span.is_some(),
+            value,
+            span,
+            value_span: value_span.unwrap_or_default(),
+        }
+    }
+
+    /// An attribute created by an edit.
+    pub(crate) fn created(name: NameId, value: StrRange) -> AttributeData {
+        AttributeData {
+            name,
+            modified: true,
+            parsed: false,
+            has_value: false,
+            value,
+            span: Span::default(),
+            value_span: Span::default(),
+        }
+    }
+
+    pub(crate) fn span(&self) -> Option<Span> {
+        self.parsed.then_some(self.span)
+    }
+
+    pub(crate) fn value_span(&self) -> Option<Span> {
+        (self.parsed && self.has_value).then_some(self.value_span)
+    }
 }
 
 /// The XML declaration's fields.
@@ -382,6 +487,8 @@ pub struct Document {
     pub(crate) text: String,
     pub(crate) source_len: usize,
     pub(crate) names: Names,
+    /// Every element's attributes, each element's in one range.
+    pub(crate) attributes: Vec<AttributeData>,
     pub(crate) declaration: Option<XmlDeclaration>,
     pub(crate) errors: Vec<ParseError>,
     /// Whether any edit was made (the serializer then checks namespace
@@ -419,19 +526,22 @@ impl Document {
         // About one node per `<` (an element per start tag, a text node
         // before most end tags): reserving that up front saves growing the
         // arena by copying, which cost more than counting.
-        let estimate = memchr::memchr_iter(b'<', source.as_bytes()).count() + 1;
+        let bytes = source.as_bytes();
+        let estimate = memchr::memchr_iter(b'<', bytes).count() + 1;
         let mut arena = indextree::Arena::with_capacity(estimate);
-        let root = arena.new_node(NodeData {
-            kind: NodeKind::Document,
-            span: Some(Span::new(0, source.len())),
-            dirty: 0,
-        });
+        // Likewise about one attribute per `=`.
+        let attributes = Vec::with_capacity(memchr::memchr_iter(b'=', bytes).count());
+        let root = arena.new_node(NodeData::parsed(
+            NodeKind::Document,
+            Span::new(0, source.len()),
+        ));
         Document {
             arena,
             root,
             text: source.to_owned(),
             source_len: source.len(),
             names: Names::new(),
+            attributes,
             declaration: None,
             errors: Vec::new(),
             edited: false,

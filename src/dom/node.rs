@@ -298,7 +298,11 @@ impl<'a> Node<'a> {
 
     fn attribute_data(&self) -> &'a [AttributeData] {
         match self.kind() {
-            NodeKind::Element { attributes, .. } => attributes,
+            NodeKind::Element { attributes, .. } => self
+                .doc
+                .attributes
+                .get(attributes.range())
+                .unwrap_or_default(),
             _ => &[],
         }
     }
@@ -471,7 +475,7 @@ impl<'a> Node<'a> {
     /// assert_eq!(&doc.source()[b.span().unwrap().range()], "<b/>");
     /// ```
     pub fn span(&self) -> Option<Span> {
-        self.doc.data(self.id).span
+        self.doc.data(self.id).span()
     }
 
     // ----- Namespaces in scope -------------------------------------------
@@ -931,7 +935,7 @@ impl<'a> Attribute<'a> {
     /// assert_eq!(doc.node(a).unwrap().attributes().next().unwrap().span(), None);
     /// ```
     pub fn span(&self) -> Option<Span> {
-        (!self.data.modified).then_some(self.data.span).flatten()
+        (!self.data.modified).then_some(self.data.span()).flatten()
     }
 
     /// The raw value in the source, between the quotes.
@@ -945,18 +949,18 @@ impl<'a> Attribute<'a> {
     /// ```
     pub fn value_span(&self) -> Option<Span> {
         (!self.data.modified)
-            .then_some(self.data.value_span)
+            .then_some(self.data.value_span())
             .flatten()
     }
 
     /// Where the attribute was in the source, even if an edit changed it.
     pub(crate) fn source_span(&self) -> Option<Span> {
-        self.data.span
+        self.data.span()
     }
 
     /// The quote the value had in the source, if it had one.
     pub(crate) fn source_quote(&self) -> Option<u8> {
-        let span = self.data.value_span?;
+        let span = self.data.value_span()?;
         let quote = *self
             .doc
             .source()

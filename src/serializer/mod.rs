@@ -597,7 +597,7 @@ impl<'d> Writer<'d> {
         if data.dirty != 0 {
             return None;
         }
-        data.span
+        data.span()
     }
 
     // ----- Document level ------------------------------------------------
@@ -751,7 +751,7 @@ impl<'d> Writer<'d> {
         let NodeKind::Element { tag_end, .. } = data.kind else {
             return;
         };
-        let source_tag = (!self.repair).then_some(data.span).flatten();
+        let source_tag = (!self.repair).then_some(data.span()).flatten();
         let fixup = self.fixup(node);
         match source_tag {
             Some(span) if data.dirty & DIRTY_SELF == 0 && fixup.renames_nothing() => {
@@ -1037,14 +1037,7 @@ impl<'d> Writer<'d> {
 
     fn end_tag(&mut self, node: Node<'_>) {
         let data = self.doc.data(node.id().0);
-        if let (
-            false,
-            Some(span),
-            NodeKind::Element {
-                end_tag: Some(end), ..
-            },
-        ) = (self.repair, data.span, &data.kind)
-        {
+        if let (false, Some(span), Some(end)) = (self.repair, data.span(), data.end_tag()) {
             let source = self.source();
             if original_name(&source[span.start + 1..]) == node.name() {
                 self.out.push_str(&source[end.range()]);

@@ -17,8 +17,8 @@ pub(crate) use well_formed::{is_forbidden_char, is_name, is_name_char, is_name_s
 use std::collections::{HashMap, HashSet};
 
 use crate::dom::{
-    AttributeData, DoctypeData, Document, NameId, NodeData, NodeKind, NsId, QNameId, StrRange,
-    XmlDeclaration, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
+    AttributeData, AttributeRange, DoctypeData, Document, NodeData, NodeKind, NsId, QNameId,
+    StrRange, XmlDeclaration, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
 };
 use crate::error::{ErrorCode, ParseError};
 use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
@@ -120,14 +120,6 @@ struct PendingText {
     offending: Option<usize>,
 }
 
-/// An attribute after namespace resolution.
-struct Resolved {
-    name: NameId,
-    value: StrRange,
-    span: Span,
-    value_span: Option<Span>,
-}
-
 /// Builds a [`Document`] from tokens (§1.5).
 pub(crate) struct TreeBuilder<'i> {
     input: &'i str,
@@ -141,7 +133,6 @@ pub(crate) struct TreeBuilder<'i> {
     seen_token: bool,
     seen_doctype: bool,
     scratch: String,
-    resolved: Vec<Resolved>,
     seen_attributes: HashSet<(NsId, Box<str>)>,
     /// The interned names of the tag being built: its own, then its
     /// attributes'.
@@ -167,7 +158,6 @@ impl<'i> TreeBuilder<'i> {
             seen_token: false,
             seen_doctype: false,
             scratch: String::new(),
-            resolved: Vec::new(),
             seen_attributes: HashSet::new(),
             tag_qnames: Vec::new(),
             prefix_slots: Vec::new(),
@@ -251,11 +241,7 @@ impl<'i> TreeBuilder<'i> {
         kind: NodeKind,
         span: Span,
     ) -> indextree::NodeId {
-        let id = self.doc.arena.new_node(NodeData {
-            kind,
-            span: Some(span),
-            dirty: 0,
-        });
+        let id = self.doc.arena.new_node(NodeData::parsed(kind, span));
         parent.append(id, &mut self.doc.arena);
         id
     }
@@ -409,7 +395,7 @@ impl<'i> TreeBuilder<'i> {
         let namespace = self.resolve(tag.name, qname, true, tag.span.start);
         let name = self.doc.names.name(qname, namespace);
 
-        self.resolved.clear();
+        let first = self.doc.attributes.len();
         self.seen_attributes.clear();
         for (index, attribute) in tag.attributes.iter().enumerate() {
             let start = attribute.span.start;
@@ -428,55 +414,49 @@ impl<'i> TreeBuilder<'i> {
                 Declaration::No => self.resolve(attribute.name, attribute_qname, false, start),
             };
             if let Some(ns) = namespace {
-                if self.is_duplicate(ns, attribute_qname) {
+                if self.is_duplicate(first, ns, attribute_qname) {
                     self.error(ErrorCode::DuplicateNamespacedAttribute, start);
                     continue;
                 }
             }
             let name = self.doc.names.name(attribute_qname, namespace);
             let value = self.string(attribute.value);
-            self.resolved.push(Resolved {
+            self.doc.attributes.push(AttributeData::parsed(
                 name,
                 value,
-                span: attribute.span,
-                value_span: attribute.value_span,
-            });
+                attribute.span,
+                attribute.value_span,
+            ));
         }
-        let attributes = self
-            .resolved
-            .iter()
-            .map(|r| AttributeData {
-                name: r.name,
-                value: r.value,
-                span: Some(r.span),
-                value_span: r.value_span,
-                modified: false,
-            })
-            .collect();
+        let attributes = AttributeRange {
+            start: first,
+            len: self.doc.attributes.len() - first,
+        };
         let parent = self.insertion_parent();
         let kind = NodeKind::Element {
             name,
             attributes,
             tag_end: tag.span.end,
-            end_tag: None,
+            end_tag: NO_END_TAG,
         };
         let id = self.append(parent, kind, tag.span);
         (id, qname, mark)
     }
 
-    /// Whether an attribute already resolved for this tag has the namespace
-    /// `ns` and the local name of `qname`.
-    fn is_duplicate(&mut self, ns: NsId, qname: QNameId) -> bool {
+    /// Whether an attribute already resolved for this tag (those stored from
+    /// `first` on) has the namespace `ns` and the local name of `qname`.
+    fn is_duplicate(&mut self, first: usize, ns: NsId, qname: QNameId) -> bool {
         let names = &self.doc.names;
         let local = names.local_of(qname);
-        if self.resolved.len() < 32 {
-            return self.resolved.iter().any(|r| {
+        let resolved = self.doc.attributes.get(first..).unwrap_or_default();
+        if resolved.len() < 32 {
+            return resolved.iter().any(|r| {
                 names.name_data(r.name).namespace == Some(ns) && names.local(r.name) == local
             });
         }
         // Many attributes: a set, filled once for this tag.
         if self.seen_attributes.is_empty() {
-            for r in &self.resolved {
+            for r in resolved {
                 if let Some(ns) = names.name_data(r.name).namespace {
                     self.seen_attributes
                         .insert((ns, names.local(r.name).into()));
@@ -557,11 +537,9 @@ impl<'i> TreeBuilder<'i> {
             self.open_counts[open.qname.0 as usize] -= 1;
             self.scopes.unwind(open.bindings);
             let data = self.doc.arena[open.id].get_mut();
-            if let Some(span) = &mut data.span {
-                span.end = end;
-            }
+            data.set_span_end(end);
             if let NodeKind::Element { end_tag: slot, .. } = &mut data.kind {
-                *slot = end_tag;
+                *slot = end_tag.map_or(NO_END_TAG, |span| span.start);
             }
         }
         if self.stack.is_empty() {
