@@ -3,8 +3,8 @@
 //! [`Error::InvalidEdit`] instead of panicking.
 
 use super::{
-    AttributeData, AttributeRange, Document, NameId, NodeData, NodeId, NodeKind, NsId,
-    DIRTY_CHILDREN, DIRTY_SELF, NO_END_TAG, XMLNS_NS, XML_NS,
+    AttributeData, Document, ItemRange, NameId, NodeData, NodeId, NodeKind, NsId, DIRTY_CHILDREN,
+    DIRTY_SELF, NO_END_TAG, XMLNS_NS, XML_NS,
 };
 use crate::error::Error;
 
@@ -73,7 +73,7 @@ impl Document {
         let name = self.resolve(None, name, false);
         self.new_node(NodeKind::Element {
             name,
-            attributes: AttributeRange::default(),
+            attributes: ItemRange::default(),
             tag_end: 0,
             end_tag: NO_END_TAG,
         })
@@ -94,7 +94,7 @@ impl Document {
         let name = self.name_ns(namespace, name);
         self.new_node(NodeKind::Element {
             name,
-            attributes: AttributeRange::default(),
+            attributes: ItemRange::default(),
             tag_end: 0,
             end_tag: NO_END_TAG,
         })
@@ -113,7 +113,10 @@ impl Document {
     /// ```
     pub fn create_text(&mut self, text: &str) -> NodeId {
         let text = self.store(text);
-        self.new_node(NodeKind::Text { text, cdata: None })
+        self.new_node(NodeKind::Text {
+            text,
+            cdata: ItemRange::default(),
+        })
     }
 
     /// Creates a detached comment.
@@ -520,7 +523,7 @@ impl Document {
         match self.kind_mut(node)? {
             NodeKind::Text { text, cdata } => {
                 *text = stored;
-                *cdata = None;
+                *cdata = ItemRange::default();
                 self.mark_dirty(node.0, DIRTY_SELF);
                 Ok(())
             }
@@ -543,7 +546,7 @@ impl Document {
                 if !text.is_empty() {
                     let child = self.new_node(NodeKind::Text {
                         text: stored,
-                        cdata: None,
+                        cdata: ItemRange::default(),
                     });
                     id.checked_append(child.0, &mut self.arena)
                         .map_err(tree_error)?;

@@ -277,7 +277,8 @@ pub(crate) fn qname_colon(name: &str) -> Option<usize> {
     valid.then_some(colon)
 }
 
-/// One node's data, kept small: it is most of a document's memory.
+/// One node's data, kept small (it is most of a document's memory) and
+/// without anything to drop (dropping a document frees a few vectors).
 pub(crate) struct NodeData {
     pub(crate) kind: NodeKind,
     /// The source this node was parsed from (meaningless unless `parsed`).
@@ -334,14 +335,15 @@ impl NodeData {
 /// `NodeKind::Element::end_tag` of an element that no end tag closed.
 pub(crate) const NO_END_TAG: usize = usize::MAX;
 
-/// An element's attributes: a range of [`Document`]'s attribute storage.
+/// A range of one of [`Document`]'s side vectors: an element's attributes,
+/// a text node's CDATA parts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct AttributeRange {
+pub(crate) struct ItemRange {
     pub(crate) start: usize,
     pub(crate) len: usize,
 }
 
-impl AttributeRange {
+impl ItemRange {
     pub(crate) fn range(self) -> std::ops::Range<usize> {
         self.start..self.start + self.len
     }
@@ -356,10 +358,11 @@ pub(crate) const DIRTY_DESCENDANTS: u8 = 4;
 
 pub(crate) enum NodeKind {
     Document,
-    Doctype(Box<DoctypeData>),
+    /// An index into [`Document`]'s DOCTYPE storage.
+    Doctype(usize),
     Element {
         name: NameId,
-        attributes: AttributeRange,
+        attributes: ItemRange,
         /// Where the start tag ends in the source (0 for created elements).
         tag_end: usize,
         /// Where the end tag that closed the element in the source starts
@@ -372,7 +375,8 @@ pub(crate) enum NodeKind {
         text: StrRange,
         /// The parts (relative byte ranges of the text) that were CDATA
         /// sections in the source.
-        cdata: Option<Box<[(usize, usize)]>>,
+        /// (A range of [`Document`]'s CDATA storage.)
+        cdata: ItemRange,
     },
     Comment(StrRange),
     ProcessingInstruction {
@@ -489,6 +493,10 @@ pub struct Document {
     pub(crate) names: Names,
     /// Every element's attributes, each element's in one range.
     pub(crate) attributes: Vec<AttributeData>,
+    /// The CDATA parts of every text node, each node's in one range.
+    pub(crate) cdata: Vec<(usize, usize)>,
+    /// The data of DOCTYPE nodes.
+    pub(crate) doctypes: Vec<DoctypeData>,
     pub(crate) declaration: Option<XmlDeclaration>,
     pub(crate) errors: Vec<ParseError>,
     /// Whether any edit was made (the serializer then checks namespace
@@ -542,6 +550,8 @@ impl Document {
             source_len: source.len(),
             names: Names::new(),
             attributes,
+            cdata: Vec::new(),
+            doctypes: Vec::new(),
             declaration: None,
             errors: Vec::new(),
             edited: false,

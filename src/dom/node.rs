@@ -234,7 +234,10 @@ impl<'a> Node<'a> {
         match self.kind() {
             NodeKind::Element { name, .. } => self.doc.names.qualified(*name),
             NodeKind::ProcessingInstruction { target, .. } => self.doc.str(*target),
-            NodeKind::Doctype(d) => d.name.map(|r| self.doc.str(r)).unwrap_or(""),
+            NodeKind::Doctype(d) => self
+                .doctype_data(*d)
+                .and_then(|d| d.name)
+                .map_or("", |r| self.doc.str(r)),
             _ => "",
         }
     }
@@ -295,6 +298,10 @@ impl<'a> Node<'a> {
     }
 
     // ----- Attributes ----------------------------------------------------
+
+    fn doctype_data(&self, index: usize) -> Option<&'a super::DoctypeData> {
+        self.doc.doctypes.get(index)
+    }
 
     fn attribute_data(&self) -> &'a [AttributeData] {
         match self.kind() {
@@ -412,10 +419,14 @@ impl<'a> Node<'a> {
     /// ```
     pub fn cdata_ranges(&self) -> Vec<std::ops::Range<usize>> {
         match self.kind() {
-            NodeKind::Text {
-                cdata: Some(ranges),
-                ..
-            } => ranges.iter().map(|&(start, end)| start..end).collect(),
+            NodeKind::Text { cdata, .. } => self
+                .doc
+                .cdata
+                .get(cdata.range())
+                .unwrap_or_default()
+                .iter()
+                .map(|&(start, end)| start..end)
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -430,7 +441,7 @@ impl<'a> Node<'a> {
     /// ```
     pub fn public_id(&self) -> Option<&'a str> {
         match self.kind() {
-            NodeKind::Doctype(d) => d.public_id.map(|r| self.doc.str(r)),
+            NodeKind::Doctype(d) => self.doctype_data(*d)?.public_id.map(|r| self.doc.str(r)),
             _ => None,
         }
     }
@@ -446,7 +457,7 @@ impl<'a> Node<'a> {
     /// ```
     pub fn system_id(&self) -> Option<&'a str> {
         match self.kind() {
-            NodeKind::Doctype(d) => d.system_id.map(|r| self.doc.str(r)),
+            NodeKind::Doctype(d) => self.doctype_data(*d)?.system_id.map(|r| self.doc.str(r)),
             _ => None,
         }
     }
@@ -461,7 +472,10 @@ impl<'a> Node<'a> {
     /// ```
     pub fn internal_subset(&self) -> Option<&'a str> {
         match self.kind() {
-            NodeKind::Doctype(d) => d.internal_subset.map(|r| self.doc.str(r)),
+            NodeKind::Doctype(d) => self
+                .doctype_data(*d)?
+                .internal_subset
+                .map(|r| self.doc.str(r)),
             _ => None,
         }
     }

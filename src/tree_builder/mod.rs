@@ -17,8 +17,8 @@ pub(crate) use well_formed::{is_forbidden_char, is_name, is_name_char, is_name_s
 use std::collections::{HashMap, HashSet};
 
 use crate::dom::{
-    AttributeData, AttributeRange, DoctypeData, Document, NodeData, NodeKind, NsId, QNameId,
-    StrRange, XmlDeclaration, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
+    AttributeData, DoctypeData, Document, ItemRange, NodeData, NodeKind, NsId, QNameId, StrRange,
+    XmlDeclaration, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
 };
 use crate::error::{ErrorCode, ParseError};
 use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
@@ -241,9 +241,9 @@ impl<'i> TreeBuilder<'i> {
         kind: NodeKind,
         span: Span,
     ) -> indextree::NodeId {
-        let id = self.doc.arena.new_node(NodeData::parsed(kind, span));
-        parent.append(id, &mut self.doc.arena);
-        id
+        // The fast path for a new node: no check that it is not an ancestor
+        // of `parent`, which walks up the tree (quadratic in depth).
+        parent.append_value(NodeData::parsed(kind, span), &mut self.doc.arena)
     }
 
     /// Where comments, PIs and whitespace go: the current element, or the
@@ -346,8 +346,11 @@ impl<'i> TreeBuilder<'i> {
             (None, Some(copy)) => self.doc.store(copy),
             (None, None) => return,
         };
-        let cdata =
-            (!self.text.cdata.is_empty()).then(|| self.text.cdata.clone().into_boxed_slice());
+        let cdata = ItemRange {
+            start: self.doc.cdata.len(),
+            len: self.text.cdata.len(),
+        };
+        self.doc.cdata.extend_from_slice(&self.text.cdata);
         let parent = self.insertion_parent();
         let span = self.text.span;
         self.append_node(parent, NodeKind::Text { text: range, cdata }, span);
@@ -428,7 +431,7 @@ impl<'i> TreeBuilder<'i> {
                 attribute.value_span,
             ));
         }
-        let attributes = AttributeRange {
+        let attributes = ItemRange {
             start: first,
             len: self.doc.attributes.len() - first,
         };
@@ -723,7 +726,9 @@ impl TokenSink for TreeBuilder<'_> {
                     internal_subset: field(doctype.internal_subset),
                 };
                 let root = self.doc.root;
-                self.append(root, NodeKind::Doctype(Box::new(data)), doctype.span);
+                let index = self.doc.doctypes.len();
+                self.doc.doctypes.push(data);
+                self.append(root, NodeKind::Doctype(index), doctype.span);
             }
             Token::EndOfFile(offset) => match self.phase {
                 _ if self.text.active => {
