@@ -99,6 +99,8 @@ pub(crate) struct QNameData {
     pub(crate) colon: Option<usize>,
     /// The text is an XML `Name` (checked once, when interned).
     pub(crate) is_name: bool,
+    /// The text has a colon but is not a valid `prefix:local`.
+    pub(crate) bad_colon: bool,
     /// The name this qualified name resolved to last: most qualified names
     /// resolve to one namespace throughout a document.
     last_name: Option<(Option<NsId>, NameId)>,
@@ -162,10 +164,12 @@ impl Names {
             Some(&id) => id,
             None => {
                 let id = QNameId(self.qnames.len() as u32);
+                let colon = qname_colon(text);
                 self.qnames.push(QNameData {
                     text: text.into(),
-                    colon: qname_colon(text),
+                    colon,
                     is_name: crate::tree_builder::is_name(text),
+                    bad_colon: colon.is_none() && text.contains(':'),
                     last_name: None,
                 });
                 self.qname_index.insert(text.into(), id);

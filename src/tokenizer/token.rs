@@ -197,6 +197,28 @@ impl<'t> Attributes<'t> {
         self.iter().find(|a| a.name == name).map(|a| a.value)
     }
 
+    /// The name of the attribute at `index` (for callers that need only
+    /// that: cheaper than [`get`](Self::get)).
+    pub(crate) fn name_at(&self, index: usize) -> &'t str {
+        self.list
+            .get(index)
+            .map_or("", |a| a.name.as_str(&self.window))
+    }
+
+    /// The value of the attribute at `index`.
+    pub(crate) fn value_at(&self, index: usize) -> &'t str {
+        self.list
+            .get(index)
+            .map_or("", |a| a.value.as_str(&self.window))
+    }
+
+    /// The spans of the attribute at `index` and of its value.
+    pub(crate) fn spans_at(&self, index: usize) -> (Span, Option<Span>) {
+        self.list.get(index).map_or((Span::default(), None), |a| {
+            (Span::new(a.start, a.end), a.value_span)
+        })
+    }
+
     /// The attributes in source order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Attribute<'t>> + 't {
         let window = self.window;

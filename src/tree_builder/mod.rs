@@ -137,6 +137,8 @@ pub(crate) struct TreeBuilder<'i> {
     /// The interned names of the tag being built: its own, then its
     /// attributes'.
     tag_qnames: Vec<QNameId>,
+    /// Some attribute of the tag being built may be a namespace declaration.
+    tag_declares: bool,
     /// By `QNameId`: the scope stack of the name's prefix, once known
     /// (`u32::MAX` before), so resolving a name does not hash its prefix.
     prefix_slots: Vec<u32>,
@@ -160,6 +162,7 @@ impl<'i> TreeBuilder<'i> {
             scratch: String::new(),
             seen_attributes: HashSet::new(),
             tag_qnames: Vec::new(),
+            tag_declares: false,
             prefix_slots: Vec::new(),
             checker: well_formed::Checker {
                 source: input,
@@ -361,10 +364,13 @@ impl<'i> TreeBuilder<'i> {
     /// Interns the names of a start or empty tag into `tag_qnames`.
     fn intern_tag_names(&mut self, tag: &Tag<'_>) {
         self.tag_qnames.clear();
+        self.tag_declares = false;
         let names = &mut self.doc.names;
         self.tag_qnames.push(names.qname(tag.name));
-        for attribute in tag.attributes.iter() {
-            self.tag_qnames.push(names.qname(attribute.name));
+        for index in 0..tag.attributes.len() {
+            let name = tag.attributes.name_at(index);
+            self.tag_declares |= name.starts_with("xmlns");
+            self.tag_qnames.push(names.qname(name));
         }
     }
 
@@ -378,58 +384,56 @@ impl<'i> TreeBuilder<'i> {
         self.flush_text();
         let mark = self.scopes.log.len();
         // Declarations first: they apply to the element's own names.
-        let mut declarations = false;
-        for attribute in tag.attributes.iter() {
-            let declared = declaration(attribute.name, attribute.value);
-            declarations |= declared != Declaration::No;
-            if let Declaration::Valid(prefix) = declared {
-                let namespace = if attribute.value.is_empty() {
-                    None
-                } else {
-                    Some(self.doc.names.namespace(attribute.value))
-                };
-                if prefix != "xml" {
-                    self.scopes.bind(prefix, namespace);
+        if self.tag_declares {
+            for attribute in tag.attributes.iter() {
+                let declared = declaration(attribute.name, attribute.value);
+                if let Declaration::Valid(prefix) = declared {
+                    let namespace = if attribute.value.is_empty() {
+                        None
+                    } else {
+                        Some(self.doc.names.namespace(attribute.value))
+                    };
+                    if prefix != "xml" {
+                        self.scopes.bind(prefix, namespace);
+                    }
                 }
             }
         }
 
         let qname = self.tag_qnames[0];
-        let namespace = self.resolve(tag.name, qname, true, tag.span.start);
+        let namespace = self.resolve(qname, true, tag.span.start);
         let name = self.doc.names.name(qname, namespace);
 
         let first = self.doc.attributes.len();
         self.seen_attributes.clear();
-        for (index, attribute) in tag.attributes.iter().enumerate() {
-            let start = attribute.span.start;
+        for index in 0..tag.attributes.len() {
+            let (span, value_span) = tag.attributes.spans_at(index);
+            let value = tag.attributes.value_at(index);
             let attribute_qname = self.tag_qnames[index + 1];
-            let declared = if declarations {
-                declaration(attribute.name, attribute.value)
+            let declared = if self.tag_declares {
+                declaration(tag.attributes.name_at(index), value)
             } else {
                 Declaration::No
             };
             let namespace = match declared {
                 Declaration::Valid(_) => Some(XMLNS_NS),
                 Declaration::Invalid => {
-                    self.error(ErrorCode::InvalidNamespaceDeclaration, start);
+                    self.error(ErrorCode::InvalidNamespaceDeclaration, span.start);
                     None
                 }
-                Declaration::No => self.resolve(attribute.name, attribute_qname, false, start),
+                Declaration::No => self.resolve(attribute_qname, false, span.start),
             };
             if let Some(ns) = namespace {
                 if self.is_duplicate(first, ns, attribute_qname) {
-                    self.error(ErrorCode::DuplicateNamespacedAttribute, start);
+                    self.error(ErrorCode::DuplicateNamespacedAttribute, span.start);
                     continue;
                 }
             }
             let name = self.doc.names.name(attribute_qname, namespace);
-            let value = self.string(attribute.value);
-            self.doc.attributes.push(AttributeData::parsed(
-                name,
-                value,
-                attribute.span,
-                attribute.value_span,
-            ));
+            let value = self.string(value);
+            self.doc
+                .attributes
+                .push(AttributeData::parsed(name, value, span, value_span));
         }
         let attributes = ItemRange {
             start: first,
@@ -470,47 +474,56 @@ impl<'i> TreeBuilder<'i> {
     }
 
     /// The namespace of a name, reporting what cannot be resolved.
-    fn resolve(
-        &mut self,
-        name: &str,
-        qname: QNameId,
-        element: bool,
-        offset: usize,
-    ) -> Option<NsId> {
-        let colon = self.doc.names.qname_data(qname).colon;
-        match colon {
-            None if name.contains(':') => {
+    fn resolve(&mut self, qname: QNameId, element: bool, offset: usize) -> Option<NsId> {
+        /// What the prefix is, taken out of the borrowed name.
+        enum Prefix {
+            None,
+            Xml,
+            Xmlns,
+            Other,
+        }
+        let data = self.doc.names.qname_data(qname);
+        if data.bad_colon {
+            self.error(ErrorCode::InvalidQualifiedName, offset);
+            return None;
+        }
+        let prefix = match data.colon {
+            None => Prefix::None,
+            Some(c) => match &data.text[..c] {
+                "xml" => Prefix::Xml,
+                "xmlns" => Prefix::Xmlns,
+                _ => Prefix::Other,
+            },
+        };
+        match prefix {
+            Prefix::None if element => self.scopes.lookup_default(),
+            Prefix::None => None,
+            Prefix::Xml => Some(XML_NS),
+            Prefix::Xmlns => {
                 self.error(ErrorCode::InvalidQualifiedName, offset);
                 None
             }
-            None if element => self.scopes.lookup_default(),
-            None => None,
-            Some(c) => match &name[..c] {
-                "xml" => Some(XML_NS),
-                "xmlns" => {
-                    self.error(ErrorCode::InvalidQualifiedName, offset);
+            Prefix::Other => match self.prefix_binding(qname) {
+                Some(Some(ns)) => Some(ns),
+                _ => {
+                    self.error(ErrorCode::UnboundNamespacePrefix, offset);
                     None
                 }
-                prefix => match self.prefix_binding(qname, prefix) {
-                    Some(Some(ns)) => Some(ns),
-                    _ => {
-                        self.error(ErrorCode::UnboundNamespacePrefix, offset);
-                        None
-                    }
-                },
             },
         }
     }
 
     /// The binding in scope for the prefix of `qname`, remembering where its
     /// bindings are kept.
-    fn prefix_binding(&mut self, qname: QNameId, prefix: &str) -> Option<Option<NsId>> {
+    fn prefix_binding(&mut self, qname: QNameId) -> Option<Option<NsId>> {
         let index = qname.0 as usize;
         if let Some(&slot) = self.prefix_slots.get(index) {
             if slot != u32::MAX {
                 return self.scopes.lookup_slot(slot as usize);
             }
         }
+        let data = self.doc.names.qname_data(qname);
+        let prefix = data.colon.map_or("", |c| &data.text[..c]);
         let slot = self.scopes.slot(prefix)?;
         if self.prefix_slots.len() <= index {
             self.prefix_slots.resize(index + 1, u32::MAX);

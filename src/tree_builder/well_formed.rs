@@ -65,8 +65,9 @@ impl<'a> Checker<'a> {
         if !self.source[..tag.span.end].ends_with('>') {
             return; // cut off by the end of the input: `eof-in-tag` says it
         }
-        for (index, attribute) in tag.attributes.iter().enumerate() {
-            let start = attribute.span.start;
+        for index in 0..tag.attributes.len() {
+            let (span, value_span) = tag.attributes.spans_at(index);
+            let start = span.start;
             // After a `:` the tokenizer skipped (`colon-before-attr`), the
             // missing space is already reported.
             let before = self.source.as_bytes()[start - 1];
@@ -76,7 +77,7 @@ impl<'a> Checker<'a> {
             if !is_name(index + 1) {
                 self.report(ErrorCode::InvalidName, start);
             }
-            let Some(value) = attribute.value_span else {
+            let Some(value) = value_span else {
                 self.report(ErrorCode::MissingAttributeValue, start);
                 continue;
             };
