@@ -229,6 +229,10 @@ static DATA_STOP: [bool; 256] = stop_table(b"<&");
 static NAME_STOP: [bool; 256] = stop_table(b"\t\n />=");
 static DOUBLE_QUOTED_STOP: [bool; 256] = stop_table(b"\"&\t\n");
 static SINGLE_QUOTED_STOP: [bool; 256] = stop_table(b"'&\t\n");
+/// The fast path's value tables also stop at `<`, so that a value it reads
+/// whole needs no check at all.
+static PLAIN_DOUBLE_QUOTED_STOP: [bool; 256] = stop_table(b"\"&\t\n<");
+static PLAIN_SINGLE_QUOTED_STOP: [bool; 256] = stop_table(b"'&\t\n<");
 static UNQUOTED_STOP: [bool; 256] = stop_table(b"\t\n &>");
 static COMMENT_STOP: [bool; 256] = stop_table(b"-<");
 static CDATA_STOP: [bool; 256] = stop_table(b"]");
@@ -594,6 +598,7 @@ impl<S: TokenSink> Tokenizer<S> {
         attribute.start = start;
         attribute.end = pos;
         attribute.value_span = None;
+        attribute.plain = false;
         self.attribute_count += 1;
         let c = self.replace_null(w, c);
         push_consumed(
@@ -642,12 +647,12 @@ impl<S: TokenSink> Tokenizer<S> {
             let (quote, table, value_state) = match bytes.get(name_len..name_len + 2) {
                 Some(b"=\"") => (
                     b'"',
-                    &DOUBLE_QUOTED_STOP,
+                    &PLAIN_DOUBLE_QUOTED_STOP,
                     State::TagAttributeValueDoubleQuoted,
                 ),
                 Some(b"='") => (
                     b'\'',
-                    &SINGLE_QUOTED_STOP,
+                    &PLAIN_SINGLE_QUOTED_STOP,
                     State::TagAttributeValueSingleQuoted,
                 ),
                 _ => return false,
@@ -666,6 +671,7 @@ impl<S: TokenSink> Tokenizer<S> {
             attribute.value.clear();
             attribute.start = name_start;
             attribute.end = name_end;
+            attribute.plain = false;
             attribute.name.push_span(w, name_start, name_end);
             self.attribute_count += 1;
             self.check_duplicate_attribute(w, name_end);
@@ -677,6 +683,7 @@ impl<S: TokenSink> Tokenizer<S> {
             if bytes.get(name_len + 2 + value_len) == Some(&quote) {
                 self.pos = value_end + 1;
                 self.end_attribute_value(value_end, value_end + 1);
+                self.current_attribute().plain = true;
             } else {
                 // A reference, a character to normalize or check, or the
                 // end of the window: the value state goes on from here.

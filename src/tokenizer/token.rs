@@ -212,6 +212,12 @@ impl<'t> Attributes<'t> {
             .map_or("", |a| a.value.as_str(&self.window))
     }
 
+    /// Whether the attribute at `index` has a plain value (see
+    /// `AttributeBuffer::plain`), which well-formedness checks can skip.
+    pub(crate) fn plain_at(&self, index: usize) -> bool {
+        self.list.get(index).is_some_and(|a| a.plain)
+    }
+
     /// The spans of the attribute at `index` and of its value.
     pub(crate) fn spans_at(&self, index: usize) -> (Span, Option<Span>) {
         self.list.get(index).map_or((Span::default(), None), |a| {
@@ -240,6 +246,9 @@ pub(crate) struct AttributeBuffer {
     pub(crate) start: usize,
     pub(crate) end: usize,
     pub(crate) value_span: Option<Span>,
+    /// The value was read whole by the tokenizer's fast path: quoted, with
+    /// no reference, `<`, or character that needs a check or normalizing.
+    pub(crate) plain: bool,
 }
 
 impl AttributeBuffer {

@@ -85,7 +85,9 @@ impl<'a> Checker<'a> {
             if !quoted {
                 self.report(ErrorCode::UnquotedAttributeValue, value.start);
             }
-            self.raw_text(value, b'<');
+            if !tag.attributes.plain_at(index) {
+                self.raw_text(value, b'<');
+            }
         }
     }
 
