@@ -491,9 +491,13 @@ pub struct XmlDeclaration {
 pub struct Document {
     pub(crate) arena: indextree::Arena<NodeData>,
     pub(crate) root: indextree::NodeId,
-    /// The source text, followed by every string that differs from it.
+    /// The source text.
     pub(crate) text: String,
     pub(crate) source_len: usize,
+    /// Every string that differs from the source; a [`StrRange`] from
+    /// `source_len` on points here. (Kept apart from the source so that
+    /// storing the first string does not copy the whole source to grow it.)
+    stored: String,
     pub(crate) names: Names,
     /// Every element's attributes, each element's in one range.
     pub(crate) attributes: Vec<AttributeData>,
@@ -552,6 +556,7 @@ impl Document {
             root,
             text: source.to_owned(),
             source_len: source.len(),
+            stored: String::new(),
             names: Names::new(),
             attributes,
             cdata: Vec::new(),
@@ -666,14 +671,17 @@ impl Document {
     }
 
     pub(crate) fn str(&self, range: StrRange) -> &str {
-        &self.text[range.start..range.end]
+        match range.start.checked_sub(self.source_len) {
+            Some(start) => &self.stored[start..range.end - self.source_len],
+            None => &self.text[range.start..range.end],
+        }
     }
 
     /// Stores a string that is not in the source.
     pub(crate) fn store(&mut self, s: &str) -> StrRange {
-        let start = self.text.len();
-        self.text.push_str(s);
-        StrRange::new(start, self.text.len())
+        let start = self.source_len + self.stored.len();
+        self.stored.push_str(s);
+        StrRange::new(start, start + s.len())
     }
 
     pub(crate) fn data(&self, id: indextree::NodeId) -> &NodeData {
