@@ -610,6 +610,53 @@ impl<S: TokenSink> Tokenizer<S> {
         );
     }
 
+    /// The usual case of the tag open, end tag open and tag name states
+    /// without a step per character: `<` or `</`, then a name of plain
+    /// characters, then `>`, whitespace, or (in a start tag) `/>`. It stops
+    /// at anything else, and at the end of the window, leaving the machine
+    /// where stepping would have: in the tag open state (nothing consumed),
+    /// or in a tag name state with the name read.
+    #[inline]
+    fn tag_name_fast(&mut self, w: &Window<'_>) {
+        let bytes = w.bytes_from(self.pos);
+        let (kind, offset) = match bytes.first() {
+            Some(b'/') => (TagKind::End, 1),
+            _ => (TagKind::Start, 0),
+        };
+        match bytes.get(offset) {
+            Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {}
+            _ => return,
+        }
+        let name_len = scan(&bytes[offset..], &NAME_STOP);
+        let after = offset + name_len;
+        let Some(&next) = bytes.get(after) else {
+            return;
+        };
+        self.start_tag(kind);
+        let name_start = self.pos + offset;
+        self.tag_name
+            .push_span(w, name_start, name_start + name_len);
+        self.pos = name_start + name_len;
+        self.state = match kind {
+            TagKind::End => State::EndTagName,
+            _ => State::TagName,
+        };
+        match next {
+            b'>' => {
+                self.pos += 1;
+                self.emit_tag(w);
+            }
+            b' ' | b'\t' | b'\n' => {
+                self.pos += 1;
+                self.state = match kind {
+                    TagKind::End => State::EndTagNameAfter,
+                    _ => State::TagAttributeNameBefore,
+                };
+            }
+            _ => {}
+        }
+    }
+
     /// The usual case of the attribute states without a step per
     /// character: whitespace, then `name="value"` with a plain name and a
     /// value that needs no reference, normalization or check, as often as it
@@ -821,6 +868,7 @@ impl<S: TokenSink> Tokenizer<S> {
                         self.token_start = self.pos;
                         self.pos += 1;
                         self.state = State::TagOpen;
+                        self.tag_name_fast(w);
                     }
                     Some(b'&') => {
                         self.amp = self.pos;
