@@ -97,6 +97,15 @@ impl<'a> Checker<'a> {
     fn raw_text(&mut self, span: Span, special: u8) {
         let bytes = &self.source.as_bytes()[span.range()];
         let mut special_seen = false;
+        // Most runs are short (whitespace between tags, a word): a plain
+        // loop beats setting up a vector search for them.
+        if bytes.len() < 32
+            && !bytes
+                .iter()
+                .any(|&b| b == b'&' || b == b'\x0C' || b == special)
+        {
+            return;
+        }
         for at in memchr::memchr3_iter(b'&', b'\x0C', special, bytes) {
             let offset = span.start + at;
             match bytes[at] {
