@@ -539,11 +539,16 @@ impl Document {
 
     /// An empty document for `source` (the tree builder fills it).
     pub(crate) fn with_source(source: &str) -> Document {
-        // About one node per `<` (an element per start tag, a text node
-        // before most end tags): reserving that up front saves growing the
-        // arena by copying, which cost more than counting.
+        // Reserving the arena up front saves growing it by copying (which
+        // costs more than counting, and at the end of a parse holds the old
+        // and the new arena at once): a node for each `<` that is not `</`,
+        // and a text node before each `<` that does not follow a `>`.
         let bytes = source.as_bytes();
-        let estimate = memchr::memchr_iter(b'<', bytes).count() + 1;
+        let mut estimate = 2;
+        for at in memchr::memchr_iter(b'<', bytes) {
+            estimate += usize::from(bytes.get(at + 1) != Some(&b'/'));
+            estimate += usize::from(at > 0 && bytes[at - 1] != b'>');
+        }
         let mut arena = indextree::Arena::with_capacity(estimate);
         // Likewise about one attribute per `=`.
         let attributes = Vec::with_capacity(memchr::memchr_iter(b'=', bytes).count());
