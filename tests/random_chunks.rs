@@ -159,3 +159,49 @@ fn errors_report_the_line_and_column_of_their_offset() {
         }
     }
 }
+
+/// Tags built to hit the tokenizer's fast paths (a plain tag name, plain
+/// `name="value"` attributes) and every way out of them: references, line
+/// ends, tabs, `<`, NUL, form feeds, non-ASCII, duplicates, odd quoting,
+/// whitespace around `=`, `/` and the end of the input. Fed whole (fast
+/// paths taken) and one character at a time (the fast paths meet the end of
+/// the window constantly and hand over to the states), they must agree.
+#[test]
+fn generated_tags_tokenize_the_same_whole_and_one_character_at_a_time() {
+    const NAMES: &[&str] = &["a", "id", "x:y", "_n", "é", "b-1", "a", "id", ":z", "1x"];
+    const VALUES: &[&str] = &[
+        "v", "", "1 2", "&amp;", "a&b", "\t", "\n", "\r\n", "<", "\u{0}", "\u{c}", "é", "&#x41;",
+        "'", "\"", ">",
+    ];
+    const SPACES: &[&str] = &[" ", "  ", "\t", "\n", "\r\n", ""];
+    const ENDS: &[&str] = &[">", "/>", " />", " >", "/", "", "/x>"];
+    let mut rng = Rng(0x5EED_7A65);
+    for _ in 0..5_000 {
+        let mut input = String::from(if rng.below(5) == 0 { "</" } else { "<" });
+        input.push_str(NAMES[rng.below(NAMES.len())]);
+        for _ in 0..rng.below(5) {
+            input.push_str(SPACES[rng.below(SPACES.len())]);
+            input.push_str(NAMES[rng.below(NAMES.len())]);
+            if rng.below(6) == 0 {
+                continue; // no value
+            }
+            input.push_str(SPACES[rng.below(4) + 2]);
+            input.push('=');
+            input.push_str(SPACES[rng.below(4) + 2]);
+            let quote = ["\"", "'", ""][rng.below(3)];
+            input.push_str(quote);
+            for _ in 0..rng.below(3) {
+                input.push_str(VALUES[rng.below(VALUES.len())]);
+            }
+            input.push_str(quote);
+        }
+        input.push_str(ENDS[rng.below(ENDS.len())]);
+        if rng.below(2) == 0 {
+            input.push_str("text</a>");
+        }
+        let whole = tokenize(&input, TokenList::default());
+        check_spans(&input, &whole);
+        let cuts: Vec<usize> = input.char_indices().map(|(i, _)| i).skip(1).collect();
+        assert_eq!(chunked(&input, &cuts), whole, "input {input:?}");
+    }
+}
