@@ -133,10 +133,20 @@ impl<'a> Checker<'a> {
         if rest.starts_with('#') {
             return; // numeric: the tokenizer checked it
         }
-        let name_len = rest
-            .char_indices()
-            .find(|&(_, c)| !is_name_char(c))
-            .map_or(rest.len(), |(i, _)| i);
+        // ASCII name characters byte by byte; from the first other byte on,
+        // character by character.
+        let ascii = rest
+            .bytes()
+            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':')))
+            .unwrap_or(rest.len());
+        let name_len = if rest.as_bytes().get(ascii).is_some_and(|b| !b.is_ascii()) {
+            rest[ascii..]
+                .char_indices()
+                .find(|&(_, c)| !is_name_char(c))
+                .map_or(rest.len(), |(i, _)| ascii + i)
+        } else {
+            ascii
+        };
         let offset = span.start + at;
         if name_len > 0 && rest[name_len..].starts_with(';') {
             if !PREDEFINED.contains(&&rest[..name_len]) {
