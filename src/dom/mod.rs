@@ -682,6 +682,23 @@ impl Document {
         }
     }
 
+    /// Appends `s` to the stored string `range`: in place when `range` ends
+    /// the storage (the usual case, for text built piece by piece), else by
+    /// storing the whole anew.
+    pub(crate) fn store_more(&mut self, range: StrRange, s: &str) -> StrRange {
+        let end = self.source_len + self.stored.len();
+        if range.end == end && range.start >= self.source_len {
+            self.stored.push_str(s);
+            StrRange::new(range.start, range.end + s.len())
+        } else {
+            let start = end;
+            let old = self.str(range).to_owned();
+            self.stored.push_str(&old);
+            self.stored.push_str(s);
+            StrRange::new(start, start + old.len() + s.len())
+        }
+    }
+
     /// Stores a string that is not in the source.
     pub(crate) fn store(&mut self, s: &str) -> StrRange {
         let start = self.source_len + self.stored.len();

@@ -110,10 +110,10 @@ struct PendingText {
     span: Span,
     /// The text so far, while it is exactly one range of the source.
     verbatim: Option<(usize, usize)>,
-    /// The text so far, once it is not a range of the source: kept here, not
-    /// in the document's storage, because other strings may be stored
-    /// before this text becomes a node.
-    copied: Option<String>,
+    /// The text so far, once it is not a range of the source: a range of
+    /// the document's storage, grown in place while it ends the storage
+    /// (see [`Document::store_more`]).
+    copied: Option<StrRange>,
     len: usize,
     cdata: Vec<(usize, usize)>,
     /// Outside the root: the first character that is not literal whitespace.
@@ -132,7 +132,6 @@ pub(crate) struct TreeBuilder<'i> {
     text: PendingText,
     seen_token: bool,
     seen_doctype: bool,
-    scratch: String,
     seen_attributes: HashSet<(NsId, Box<str>)>,
     /// The interned names of the tag being built: its own, then its
     /// attributes'.
@@ -159,7 +158,6 @@ impl<'i> TreeBuilder<'i> {
             text: PendingText::default(),
             seen_token: false,
             seen_doctype: false,
-            scratch: String::new(),
             seen_attributes: HashSet::new(),
             tag_qnames: Vec::new(),
             tag_declares: false,
@@ -276,10 +274,6 @@ impl<'i> TreeBuilder<'i> {
         if !t.active {
             let mut cdata = std::mem::take(&mut t.cdata);
             cdata.clear();
-            // Keep the copy buffer's allocation for the next text.
-            let mut copy = t.copied.take().unwrap_or_default();
-            copy.clear();
-            self.scratch = copy;
             *t = PendingText {
                 active: true,
                 span: Span::new(start, end),
@@ -305,20 +299,19 @@ impl<'i> TreeBuilder<'i> {
                 .filter(|&at| at == piece.span.start && piece.data.len() == piece.span.len()),
         };
         let t = &mut self.text;
-        match (t.verbatim, &mut t.copied, verbatim) {
+        match (t.verbatim, t.copied, verbatim) {
             (None, None, Some(at)) if t.len == 0 => t.verbatim = Some((at, at + piece.data.len())),
             (Some((start, end)), None, Some(at)) if at == end => {
                 t.verbatim = Some((start, end + piece.data.len()));
             }
-            (_, Some(copy), _) => copy.push_str(piece.data),
+            (_, Some(copy), _) => t.copied = Some(self.doc.store_more(copy, piece.data)),
             (_, None, _) => {
-                let mut copy = std::mem::take(&mut self.scratch);
-                copy.clear();
-                if let Some((start, end)) = t.verbatim.take() {
-                    copy.push_str(&self.input[start..end]);
-                }
-                copy.push_str(piece.data);
-                t.copied = Some(copy);
+                let mut copy = match t.verbatim.take() {
+                    Some((start, end)) => self.doc.store(&self.input[start..end]),
+                    None => self.doc.store(""),
+                };
+                copy = self.doc.store_more(copy, piece.data);
+                self.text.copied = Some(copy);
             }
         }
         let t = &mut self.text;
@@ -344,9 +337,9 @@ impl<'i> TreeBuilder<'i> {
                 return;
             }
         }
-        let range = match (self.text.verbatim, &self.text.copied) {
+        let range = match (self.text.verbatim, self.text.copied) {
             (Some((start, end)), _) => StrRange::new(start, end),
-            (None, Some(copy)) => self.doc.store(copy),
+            (None, Some(copy)) => copy,
             (None, None) => return,
         };
         let cdata = ItemRange {
