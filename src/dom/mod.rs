@@ -754,3 +754,24 @@ impl std::fmt::Debug for Document {
         f.write_str(&self.to_tree_dump())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_more_grows_in_place_or_stores_anew() {
+        let mut doc = Document::with_source("<a/>");
+        let first = doc.store("ab");
+        let grown = doc.store_more(first, "c");
+        assert_eq!(grown.start, first.start);
+        assert_eq!(doc.str(grown), "abc");
+        // Something else stored after it: growing must not run into it.
+        let other = doc.store("x");
+        let moved = doc.store_more(grown, "d");
+        assert_eq!(doc.str(moved), "abcd");
+        assert_eq!(doc.str(other), "x");
+        assert_eq!(doc.str(grown), "abc");
+        assert_eq!(doc.source(), "<a/>");
+    }
+}
