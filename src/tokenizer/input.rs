@@ -243,6 +243,41 @@ pub(crate) fn scan(bytes: &[u8], table: &[bool; 256]) -> usize {
     bytes.len()
 }
 
+/// [`scan`] for runs that may be long (attribute values such as SVG path
+/// data; text runs are mostly short, and faster through the table): the first
+/// bytes through the table, the rest by a vectorized search for the
+/// delimiters (`memchr2`/`memchr3`) and a vectorizable check that nothing
+/// before the delimiter found is a byte the table would stop at for another
+/// reason or might (any control, tab and LF included, DEL, a possible
+/// noncharacter's lead byte). When that check finds one, the table decides.
+/// The result is always exactly `scan(bytes, table)`.
+#[inline]
+pub(crate) fn scan_long(bytes: &[u8], table: &[bool; 256], delimiters: &[u8]) -> usize {
+    const HEAD: usize = 16;
+    if bytes.len() <= HEAD {
+        return scan(bytes, table);
+    }
+    let n = scan(&bytes[..HEAD], table);
+    if n < HEAD {
+        return n;
+    }
+    let rest = &bytes[HEAD..];
+    let found = match *delimiters {
+        [a, b] => memchr::memchr2(a, b, rest),
+        [a, b, c] => memchr::memchr3(a, b, c, rest),
+        _ => return HEAD + scan(rest, table),
+    }
+    .unwrap_or(rest.len());
+    let special = rest[..found].iter().fold(false, |acc, &b| {
+        acc | (b < 0x20) | (b == 0x7F) | (b >= 0xEF)
+    });
+    if special {
+        HEAD + scan(rest, table)
+    } else {
+        HEAD + found
+    }
+}
+
 /// A known position: byte offset, 1-based line and column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Position {
@@ -385,6 +420,37 @@ mod tests {
         assert_eq!(scan(b"ab\rc", &table), 2);
         assert_eq!(scan(b"tab\tand\nlf", &table), 10);
         assert_eq!(scan("caf\u{e9}\u{FFFF}".as_bytes(), &table), 5);
+    }
+
+    #[test]
+    fn scan_long_agrees_with_scan() {
+        // Every stop byte of the value tables, at every position of runs
+        // shorter and longer than the table-scanned head.
+        let table = stop_table(b"\"&\t\n<");
+        let stops: &[u8] = b"\"&\t\n<\r\x00\x01\x0c\x7f\xef\xf0\xf4";
+        for len in [0, 1, 15, 16, 17, 40, 100] {
+            for at in 0..=len {
+                for &stop in stops {
+                    let mut bytes = vec![b'a'; len];
+                    if at < len {
+                        bytes[at] = stop;
+                    }
+                    bytes.extend_from_slice(b"x\"y");
+                    assert_eq!(
+                        scan_long(&bytes, &table, b"\"&<"),
+                        scan(&bytes, &table),
+                        "{bytes:?}"
+                    );
+                }
+            }
+        }
+        // Non-ASCII text that needs no stop: lead bytes below 0xEF.
+        let text = "caf\u{e9} \u{3b1}\u{3b2} \u{1F600}".repeat(4) + "\"";
+        let table = stop_table(b"\"&\t\n<");
+        assert_eq!(
+            scan_long(text.as_bytes(), &table, b"\"&<"),
+            scan(text.as_bytes(), &table)
+        );
     }
 
     #[test]

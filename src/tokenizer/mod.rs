@@ -54,7 +54,7 @@ use std::collections::HashSet;
 use crate::error::{ErrorCode, ParseError};
 use crate::Span;
 use char_ref::{CharRef, Replacement};
-use input::{input_char_error, scan, stop_table, Locator, StrBuf, Window};
+use input::{input_char_error, scan, scan_long, stop_table, Locator, StrBuf, Window};
 use states::{AttributeValueState, State, Subset};
 use token::AttributeBuffer;
 
@@ -704,7 +704,7 @@ impl<S: TokenSink> Tokenizer<S> {
                 ),
                 _ => return false,
             };
-            let value_len = scan(&bytes[name_len + 2..], table);
+            let value_len = scan_long(&bytes[name_len + 2..], table, &[quote, b'&', b'<']);
 
             // The attribute name state's work, then the value's.
             let name_start = self.pos;
