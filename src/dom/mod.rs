@@ -121,7 +121,7 @@ pub(crate) struct NameData {
 pub(crate) struct Names {
     qnames: Vec<QNameData>,
     qname_index: HashMap<Box<str>, QNameId>,
-    /// `QNameId + 1` by [`cache_slot`] (0: empty).
+    /// Recently interned names by [`cache_slot`].
     qname_cache: QNameCache,
     names: Vec<NameData>,
     name_index: HashMap<(QNameId, Option<NsId>), NameId>,
@@ -176,14 +176,24 @@ impl Names {
                 id
             }
         };
-        self.qname_cache.0[slot] = id.0.wrapping_add(1);
+        self.qname_cache.0[slot] = CacheEntry {
+            id: id.0.wrapping_add(1),
+            len: u32::try_from(text.len()).unwrap_or(u32::MAX),
+            head: head(text),
+        };
         id
     }
 
     fn cached_qname(&self, slot: usize, text: &str) -> Option<QNameId> {
-        let id = self.qname_cache.0[slot].checked_sub(1)?;
+        let entry = self.qname_cache.0[slot];
+        let id = entry.id.checked_sub(1)?;
+        // Most names are short: the length and first eight bytes settle it
+        // without a call to compare memory.
+        if entry.len as usize != text.len() || entry.head != head(text) {
+            return None;
+        }
         let data = self.qnames.get(id as usize)?;
-        (*data.text == *text).then_some(QNameId(id))
+        (text.len() <= 8 || *data.text == *text).then_some(QNameId(id))
     }
 
     /// The interned qualified name `text`, if there is one.
@@ -254,12 +264,31 @@ impl Names {
 
 const QNAME_CACHE_SLOTS: usize = 256;
 
-struct QNameCache([u32; QNAME_CACHE_SLOTS]);
+struct QNameCache([CacheEntry; QNAME_CACHE_SLOTS]);
+
+/// A cached name: `id` is `QNameId + 1` (0: empty), `len` and `head` (its
+/// first eight bytes) are of its text.
+#[derive(Clone, Copy, Default)]
+struct CacheEntry {
+    id: u32,
+    len: u32,
+    head: u64,
+}
 
 impl Default for QNameCache {
     fn default() -> QNameCache {
-        QNameCache([0; QNAME_CACHE_SLOTS])
+        QNameCache([CacheEntry::default(); QNAME_CACHE_SLOTS])
     }
+}
+
+/// The first eight bytes of `text`, zero-padded.
+#[inline]
+fn head(text: &str) -> u64 {
+    let bytes = text.as_bytes();
+    let mut head = [0u8; 8];
+    let n = bytes.len().min(8);
+    head[..n].copy_from_slice(&bytes[..n]);
+    u64::from_le_bytes(head)
 }
 
 /// The cache slot of a name: a cheap hash of its length and bytes. A

@@ -757,11 +757,21 @@ impl<S: TokenSink> Tokenizer<S> {
     /// parse error and the new attribute is dropped (§1.4.10).
     fn check_duplicate_attribute(&mut self, w: &Window<'_>, name_end: usize) {
         let index = self.attribute_count - 1;
-        self.attributes[index].end = name_end;
+        let current = &mut self.attributes[index];
+        current.end = name_end;
+        let name = current.name.as_bytes(w);
+        current.key = match (name.first(), name.last()) {
+            (Some(&first), Some(&last)) => {
+                (name.len() as u32) << 16 | u32::from(first) << 8 | u32::from(last)
+            }
+            _ => 0,
+        };
         let (earlier, rest) = self.attributes.split_at(index);
         let duplicate = if index < 32 {
-            let name = rest[0].name.as_bytes(w);
-            earlier.iter().any(|a| a.name.as_bytes(w) == name)
+            let (key, name) = (rest[0].key, rest[0].name.as_bytes(w));
+            earlier
+                .iter()
+                .any(|a| a.key == key && a.name.as_bytes(w) == name)
         } else {
             let name = rest[0].name.as_str(w);
             if self.attribute_names.is_empty() {
