@@ -281,6 +281,13 @@ impl Default for QNameCache {
     }
 }
 
+/// `a == b`, comparing short strings without a call to compare memory
+/// (names are short, and compared often).
+#[inline]
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
+    a.len() == b.len() && head(a) == head(b) && (a.len() <= 8 || a == b)
+}
+
 /// The first eight bytes of `text`, zero-padded.
 #[inline]
 fn head(text: &str) -> u64 {

@@ -559,7 +559,7 @@ impl<'i> TreeBuilder<'i> {
     fn end_tag(&mut self, name: &str, span: Span) {
         let current = self.stack.last().map(|open| open.qname);
         let current_name = current.map(|q| &*self.doc.names.qname_data(q).text);
-        if current_name == Some(name) {
+        if current_name.is_some_and(|current| crate::dom::same_text(current, name)) {
             self.pop(span.end, Some(span));
             return;
         }
