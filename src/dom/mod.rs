@@ -288,14 +288,18 @@ pub(crate) fn same_text(a: &str, b: &str) -> bool {
     a.len() == b.len() && head(a) == head(b) && (a.len() <= 8 || a == b)
 }
 
-/// The first eight bytes of `text`, zero-padded.
+/// The first eight bytes of `text`, zero-padded (without a variable-length
+/// copy, which would be a call).
 #[inline]
 fn head(text: &str) -> u64 {
     let bytes = text.as_bytes();
-    let mut head = [0u8; 8];
-    let n = bytes.len().min(8);
-    head[..n].copy_from_slice(&bytes[..n]);
-    u64::from_le_bytes(head)
+    match bytes.get(..8) {
+        Some(first) => <[u8; 8]>::try_from(first).map_or(0, u64::from_le_bytes),
+        None => bytes
+            .iter()
+            .enumerate()
+            .fold(0, |head, (i, &b)| head | u64::from(b) << (8 * i)),
+    }
 }
 
 /// The cache slot of a name: a cheap hash of its length and bytes. A
