@@ -156,8 +156,8 @@ impl Names {
 
     /// Interns a qualified name; `colon` is set only for a valid `p:l`.
     pub(crate) fn qname(&mut self, text: &str) -> QNameId {
-        let slot = cache_slot(text);
-        if let Some(id) = self.cached_qname(slot, text) {
+        let (head, slot) = cache_slot(text);
+        if let Some(id) = self.cached_qname(slot, head, text) {
             return id;
         }
         let id = match self.qname_index.get(text) {
@@ -176,29 +176,38 @@ impl Names {
                 id
             }
         };
-        self.qname_cache.0[slot] = CacheEntry {
+        // Two ways per set: the entry this one displaces moves to the other
+        // way, so two names that share a set do not keep evicting each
+        // other.
+        let cache = &mut self.qname_cache.0;
+        cache[slot ^ 1] = cache[slot];
+        cache[slot] = CacheEntry {
             id: id.0.wrapping_add(1),
             len: u32::try_from(text.len()).unwrap_or(u32::MAX),
-            head: head(text),
+            head,
         };
         id
     }
 
-    fn cached_qname(&self, slot: usize, text: &str) -> Option<QNameId> {
-        let entry = self.qname_cache.0[slot];
-        let id = entry.id.checked_sub(1)?;
+    fn cached_qname(&self, slot: usize, head: u64, text: &str) -> Option<QNameId> {
         // Most names are short: the length and first eight bytes settle it
         // without a call to compare memory.
-        if entry.len as usize != text.len() || entry.head != head(text) {
-            return None;
-        }
+        let matches = |entry: &CacheEntry| {
+            entry.id != 0 && entry.len as usize == text.len() && entry.head == head
+        };
+        let entry = [slot, slot ^ 1]
+            .into_iter()
+            .map(|s| self.qname_cache.0[s])
+            .find(matches)?;
+        let id = entry.id - 1;
         let data = self.qnames.get(id as usize)?;
         (text.len() <= 8 || *data.text == *text).then_some(QNameId(id))
     }
 
     /// The interned qualified name `text`, if there is one.
     pub(crate) fn find_qname(&self, text: &str) -> Option<QNameId> {
-        self.cached_qname(cache_slot(text), text)
+        let (head, slot) = cache_slot(text);
+        self.cached_qname(slot, head, text)
             .or_else(|| self.qname_index.get(text).copied())
     }
 
@@ -302,15 +311,19 @@ fn head(text: &str) -> u64 {
     }
 }
 
-/// The cache slot of a name: a cheap hash of its length and bytes. A
-/// collision only costs a lookup in the real map.
+/// A name's first eight bytes (see [`head`]) and its cache slot: a hash of
+/// those, its length and its last eight bytes (all of a name up to sixteen
+/// bytes). A collision only costs a lookup in the real map.
 #[inline]
-fn cache_slot(text: &str) -> usize {
-    let mut h = text.len() as u32;
-    for &b in text.as_bytes() {
-        h = h.rotate_left(5) ^ u32::from(b);
-    }
-    (h.wrapping_mul(0x9E37_79B1) >> 24) as usize % QNAME_CACHE_SLOTS
+fn cache_slot(text: &str) -> (u64, usize) {
+    let bytes = text.as_bytes();
+    let first = head(text);
+    let last = match bytes.len().checked_sub(8) {
+        Some(from) if from > 0 => <[u8; 8]>::try_from(&bytes[from..]).map_or(0, u64::from_le_bytes),
+        _ => 0,
+    };
+    let h = (first ^ last.rotate_left(31) ^ bytes.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (first, (h >> 56) as usize % QNAME_CACHE_SLOTS)
 }
 
 /// Where the prefix of a QName ends: `Some` only for `prefix:local` with both
