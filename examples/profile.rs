@@ -1,0 +1,67 @@
+//! A target for profilers: parses one generated input shape a number of
+//! times (or only tokenizes it), and prints the throughput. Instruction
+//! counts for one parse, as docs/performance.md quotes them, are the
+//! difference between one iteration and none (which only generates):
+//!
+//! ```sh
+//! cargo build --release --example profile
+//! valgrind --tool=callgrind target/release/examples/profile records 1
+//! valgrind --tool=callgrind target/release/examples/profile records 0
+//! perf record -g target/release/examples/profile atom 20
+//! target/release/examples/profile prose 20 tokenize
+//! ```
+//!
+//! Arguments: shape (`records`, `prose`, `svg`, `atom`, `damaged`), number of
+//! parses (default 20), and `tokenize` to run the tokenizer alone. The input
+//! size is `XML5DOM_PERF_SIZE` bytes (default 5,000,000).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use xml5dom::tokenizer::{tokenize, Token, TokenSink};
+use xml5dom::{Document, ParseError};
+
+#[path = "../benches/inputs.rs"]
+mod inputs;
+
+/// A sink that only counts tokens.
+struct Count(usize);
+
+impl TokenSink for Count {
+    fn process_token(&mut self, _token: Token<'_>) {
+        self.0 += 1;
+    }
+
+    fn parse_error(&mut self, _error: ParseError) {}
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let shape = args.first().map_or("records", String::as_str);
+    let iterations: usize = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(20);
+    let tokenize_only = args.get(2).is_some_and(|a| a == "tokenize");
+    let size = std::env::var("XML5DOM_PERF_SIZE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5_000_000);
+    let text = match shape {
+        "prose" => inputs::prose(size),
+        "svg" => inputs::svg(size),
+        "atom" => inputs::atom(size),
+        "damaged" => inputs::damaged(size),
+        _ => inputs::records(size),
+    };
+    let start = Instant::now();
+    for _ in 0..iterations {
+        if tokenize_only {
+            black_box(tokenize(&text, Count(0)).0);
+        } else {
+            drop(black_box(Document::parse(&text)));
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    if iterations > 0 {
+        let mb = (text.len() * iterations) as f64 / 1e6;
+        println!("{shape}: {:.0} MB/s over {iterations} parses", mb / seconds);
+    }
+}
