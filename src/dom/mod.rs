@@ -115,7 +115,7 @@ pub(crate) struct NameData {
 ///
 /// The maps keep the standard library's keyed hasher, so no input can make
 /// interning slow; in front of the qualified-name map sits a small
-/// direct-mapped cache, verified by comparing the text, which answers the
+/// two-way cache, verified by comparing the text, which answers the
 /// common case (a document's few names, over and over) without hashing.
 #[derive(Default)]
 pub(crate) struct Names {
