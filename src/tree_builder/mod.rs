@@ -259,6 +259,23 @@ impl<'i> TreeBuilder<'i> {
     // ----- Text ----------------------------------------------------------
 
     fn push_text(&mut self, piece: Text<'_>) {
+        // The usual case first: inside the root, a run of plain text that
+        // is exactly its source starts new character data.
+        if !self.text.active && piece.kind == TextKind::Plain && self.phase == Phase::Main {
+            if let Some(at) = self.source_offset(piece.data) {
+                if at == piece.span.start && piece.data.len() == piece.span.len() {
+                    let t = &mut self.text;
+                    t.active = true;
+                    t.span = piece.span;
+                    t.verbatim = Some((at, piece.span.end));
+                    t.copied = None;
+                    t.len = piece.data.len();
+                    t.cdata.clear();
+                    t.offending = None;
+                    return;
+                }
+            }
+        }
         // A CDATA piece's span covers its content; the node's span covers
         // the markup around it too.
         let (mut start, mut end) = (piece.span.start, piece.span.end);
