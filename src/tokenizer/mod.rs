@@ -586,28 +586,28 @@ impl<S: TokenSink> Tokenizer<S> {
     /// Starts a new attribute whose name begins with the character consumed
     /// last.
     fn start_attribute(&mut self, w: &Window<'_>, c: char) {
+        let (start, pos) = (self.current_start(), self.pos);
+        self.new_attribute(start, pos);
+        let c = self.replace_null(w, c);
+        push_consumed(&mut self.current_attribute().name, w, start, pos, c);
+    }
+
+    /// Adds an empty attribute whose name starts at `start` (its span ends at
+    /// `end` for now), reusing a buffer of an earlier tag.
+    #[inline]
+    fn new_attribute(&mut self, start: usize, end: usize) {
         self.finish_attribute();
         if self.attribute_count == self.attributes.len() {
             self.attributes.push(AttributeBuffer::default());
         }
-        let start = self.current_start();
-        let pos = self.pos;
         let attribute = &mut self.attributes[self.attribute_count];
         attribute.name.clear();
         attribute.value.clear();
         attribute.start = start;
-        attribute.end = pos;
+        attribute.end = end;
         attribute.value_span = None;
         attribute.plain = false;
         self.attribute_count += 1;
-        let c = self.replace_null(w, c);
-        push_consumed(
-            &mut self.attributes[self.attribute_count - 1].name,
-            w,
-            start,
-            pos,
-            c,
-        );
     }
 
     /// The usual case of the tag open, end tag open and tag name states
@@ -709,18 +709,10 @@ impl<S: TokenSink> Tokenizer<S> {
             // The attribute name state's work, then the value's.
             let name_start = self.pos;
             let name_end = name_start + name_len;
-            self.finish_attribute();
-            if self.attribute_count == self.attributes.len() {
-                self.attributes.push(AttributeBuffer::default());
-            }
-            let attribute = &mut self.attributes[self.attribute_count];
-            attribute.name.clear();
-            attribute.value.clear();
-            attribute.start = name_start;
-            attribute.end = name_end;
-            attribute.plain = false;
-            attribute.name.push_span(w, name_start, name_end);
-            self.attribute_count += 1;
+            self.new_attribute(name_start, name_end);
+            self.current_attribute()
+                .name
+                .push_span(w, name_start, name_end);
             self.check_duplicate_attribute(w, name_end);
             let value_start = name_end + 2;
             let value_end = value_start + value_len;
