@@ -13,63 +13,15 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use xml5dom::tokenizer::{tokenize, Token, TokenSink};
-use xml5dom::{Document, ParseError, SerializeOptions};
-use xml5ever::tendril::TendrilSink;
+use xml5dom::tokenizer::tokenize;
+use xml5dom::{Document, SerializeOptions};
 
 #[path = "inputs.rs"]
 mod inputs;
+#[path = "peers.rs"]
+mod peers;
 
-/// A sink that only counts, so the tokenizer is timed alone.
-#[derive(Default)]
-struct Count(usize);
-
-impl TokenSink for Count {
-    fn process_token(&mut self, token: Token<'_>) {
-        self.0 += 1;
-        black_box(&token);
-    }
-
-    fn parse_error(&mut self, error: ParseError) {
-        black_box(error);
-    }
-}
-
-fn roxmltree(text: &str) -> Result<usize, String> {
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..roxmltree::ParsingOptions::default()
-    };
-    roxmltree::Document::parse_with_options(text, options)
-        .map(|doc| doc.descendants().count())
-        .map_err(|e| e.to_string())
-}
-
-fn xml5ever(text: &str) -> usize {
-    let dom = xml5ever::driver::parse_document(
-        markup5ever_rcdom::RcDom::default(),
-        xml5ever::driver::XmlParseOpts::default(),
-    )
-    .one(text);
-    let count = dom.document.children.borrow().len();
-    black_box(dom);
-    count
-}
-
-fn quick_xml(text: &str) -> Result<usize, String> {
-    let mut reader = quick_xml::Reader::from_str(text);
-    let mut events = 0;
-    loop {
-        match reader.read_event() {
-            Ok(quick_xml::events::Event::Eof) => return Ok(events),
-            Ok(event) => {
-                events += 1;
-                black_box(event);
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-    }
-}
+use peers::{quick_xml, roxmltree, xml5ever, Count};
 
 fn bench(c: &mut Criterion, full: bool) {
     let size = if full { 20_000_000 } else { 50_000 };

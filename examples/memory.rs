@@ -13,10 +13,11 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use xml5dom::Document;
-use xml5ever::tendril::TendrilSink;
 
 #[path = "../benches/inputs.rs"]
 mod inputs;
+#[path = "../benches/peers.rs"]
+mod peers;
 
 struct Counting;
 
@@ -70,22 +71,9 @@ fn main() {
     for (name, text) in &inputs {
         let n = text.len() as f64;
         let ours = peak(|| drop(black_box(Document::parse(text))));
-        let options = roxmltree::ParsingOptions {
-            allow_dtd: true,
-            ..Default::default()
-        };
         let mut rox_ok = true;
-        let rox = peak(|| {
-            rox_ok = black_box(roxmltree::Document::parse_with_options(text, options)).is_ok();
-        });
-        let ever = peak(|| {
-            let dom = xml5ever::driver::parse_document(
-                markup5ever_rcdom::RcDom::default(),
-                xml5ever::driver::XmlParseOpts::default(),
-            )
-            .one(text.as_str());
-            black_box(dom);
-        });
+        let rox = peak(|| rox_ok = peers::roxmltree(text).is_ok());
+        let ever = peak(|| peers::xml5ever(text));
         let rox = if rox_ok {
             format!("{:.2}", rox as f64 / n)
         } else {

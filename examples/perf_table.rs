@@ -11,55 +11,15 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use xml5dom::tokenizer::{tokenize, Token, TokenSink};
-use xml5dom::{Document, ParseError};
-use xml5ever::tendril::TendrilSink;
+use xml5dom::tokenizer::tokenize;
+use xml5dom::Document;
 
 #[path = "../benches/inputs.rs"]
 mod inputs;
+#[path = "../benches/peers.rs"]
+mod peers;
 
-#[derive(Default)]
-struct Count(usize);
-
-impl TokenSink for Count {
-    fn process_token(&mut self, token: Token<'_>) {
-        self.0 += 1;
-        black_box(&token);
-    }
-    fn parse_error(&mut self, error: ParseError) {
-        black_box(error);
-    }
-}
-
-fn roxmltree(text: &str) -> bool {
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    black_box(roxmltree::Document::parse_with_options(text, options)).is_ok()
-}
-
-fn xml5ever(text: &str) {
-    let dom = xml5ever::driver::parse_document(
-        markup5ever_rcdom::RcDom::default(),
-        xml5ever::driver::XmlParseOpts::default(),
-    )
-    .one(text);
-    black_box(dom);
-}
-
-fn quick_xml(text: &str) -> bool {
-    let mut reader = quick_xml::Reader::from_str(text);
-    loop {
-        match reader.read_event() {
-            Ok(quick_xml::events::Event::Eof) => return true,
-            Ok(event) => {
-                black_box(event);
-            }
-            Err(_) => return false,
-        }
-    }
-}
+use peers::{quick_xml, roxmltree, xml5ever, Count};
 
 fn seconds(f: impl FnOnce()) -> f64 {
     let start = Instant::now();
@@ -102,8 +62,8 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (name, text) in &inputs {
         let mb = text.len() as f64 / 1e6;
-        let accepts_rox = roxmltree(text);
-        let accepts_qx = quick_xml(text);
+        let accepts_rox = roxmltree(text).is_ok();
+        let accepts_qx = quick_xml(text).is_ok();
         let mut times: Vec<Vec<f64>> = vec![Vec::new(); PARSERS.len()];
         for _ in 0..runs {
             times[0].push(seconds(|| drop(black_box(Document::parse(text)))));
@@ -114,15 +74,11 @@ fn main() {
                 black_box(tokenize(text, Count::default()).0);
             }));
             if accepts_rox {
-                times[3].push(seconds(|| {
-                    roxmltree(text);
-                }));
+                times[3].push(seconds(|| drop(roxmltree(text))));
             }
             times[4].push(seconds(|| xml5ever(text)));
             if accepts_qx {
-                times[5].push(seconds(|| {
-                    quick_xml(text);
-                }));
+                times[5].push(seconds(|| drop(quick_xml(text))));
             }
         }
         let doc = Document::parse(text);
@@ -164,9 +120,7 @@ fn main() {
     let mut ours = Vec::new();
     for _ in 0..runs {
         let x = seconds(|| drop(black_box(Document::parse(&deep))));
-        let r = seconds(|| {
-            roxmltree(&deep);
-        });
+        let r = seconds(|| drop(roxmltree(&deep)));
         ours.push(x);
         ratios.push(x / r);
     }

@@ -18,22 +18,15 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use xml5dom::tokenizer::{tokenize, Token, TokenSink};
-use xml5dom::{Document, ParseError};
+use xml5dom::tokenizer::tokenize;
+use xml5dom::Document;
 
 #[path = "../benches/inputs.rs"]
 mod inputs;
+#[path = "../benches/peers.rs"]
+mod peers;
 
-/// A sink that only counts tokens.
-struct Count(usize);
-
-impl TokenSink for Count {
-    fn process_token(&mut self, _token: Token<'_>) {
-        self.0 += 1;
-    }
-
-    fn parse_error(&mut self, _error: ParseError) {}
-}
+use peers::Count;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,7 +47,7 @@ fn main() {
     let start = Instant::now();
     for _ in 0..iterations {
         if tokenize_only {
-            black_box(tokenize(&text, Count(0)).0);
+            black_box(tokenize(&text, Count::default()).0);
         } else {
             drop(black_box(Document::parse(&text)));
         }
