@@ -120,6 +120,20 @@ struct PendingText {
     offending: Option<usize>,
 }
 
+impl PendingText {
+    /// Starts new character data at `span` (keeping the CDATA list's
+    /// allocation).
+    fn start(&mut self, span: Span) {
+        self.active = true;
+        self.span = span;
+        self.verbatim = None;
+        self.copied = None;
+        self.len = 0;
+        self.cdata.clear();
+        self.offending = None;
+    }
+}
+
 /// Builds a [`Document`] from tokens (§1.5).
 pub(crate) struct TreeBuilder<'i> {
     input: &'i str,
@@ -259,22 +273,22 @@ impl<'i> TreeBuilder<'i> {
     // ----- Text ----------------------------------------------------------
 
     fn push_text(&mut self, piece: Text<'_>) {
-        // The usual case first: inside the root, a run of plain text that
-        // is exactly its source starts new character data.
-        if !self.text.active && piece.kind == TextKind::Plain && self.phase == Phase::Main {
-            if let Some(at) = self.source_offset(piece.data) {
-                if at == piece.span.start && piece.data.len() == piece.span.len() {
-                    let t = &mut self.text;
-                    t.active = true;
-                    t.span = piece.span;
-                    t.verbatim = Some((at, piece.span.end));
-                    t.copied = None;
-                    t.len = piece.data.len();
-                    t.cdata.clear();
-                    t.offending = None;
-                    return;
-                }
-            }
+        // Where the piece is in the source, if it is exactly the source there.
+        let verbatim = match piece.kind {
+            TextKind::CharRef => None,
+            _ => self
+                .source_offset(piece.data)
+                .filter(|&at| at == piece.span.start && piece.data.len() == piece.span.len()),
+        };
+        // The usual case first: inside the root, a run of plain source text
+        // starts new character data.
+        if let (false, TextKind::Plain, Phase::Main, Some(at)) =
+            (self.text.active, piece.kind, self.phase, verbatim)
+        {
+            self.text.start(piece.span);
+            self.text.verbatim = Some((at, piece.span.end));
+            self.text.len = piece.data.len();
+            return;
         }
         // A CDATA piece's span covers its content; the node's span covers
         // the markup around it too.
@@ -289,14 +303,7 @@ impl<'i> TreeBuilder<'i> {
         }
         let t = &mut self.text;
         if !t.active {
-            let mut cdata = std::mem::take(&mut t.cdata);
-            cdata.clear();
-            *t = PendingText {
-                active: true,
-                span: Span::new(start, end),
-                cdata,
-                ..PendingText::default()
-            };
+            t.start(Span::new(start, end));
         }
         t.span.end = end;
         if self.phase != Phase::Main && t.offending.is_none() {
@@ -309,12 +316,6 @@ impl<'i> TreeBuilder<'i> {
             };
         }
         let start_len = self.text.len;
-        let verbatim = match piece.kind {
-            TextKind::CharRef => None,
-            _ => self
-                .source_offset(piece.data)
-                .filter(|&at| at == piece.span.start && piece.data.len() == piece.span.len()),
-        };
         let t = &mut self.text;
         match (t.verbatim, t.copied, verbatim) {
             (None, None, Some(at)) if t.len == 0 => t.verbatim = Some((at, at + piece.data.len())),
@@ -323,11 +324,13 @@ impl<'i> TreeBuilder<'i> {
             }
             (_, Some(copy), _) => t.copied = Some(self.doc.store_more(copy, piece.data)),
             (_, None, _) => {
-                let mut copy = match t.verbatim.take() {
-                    Some((start, end)) => self.doc.store(&self.input[start..end]),
-                    None => self.doc.store(""),
+                let copy = match t.verbatim.take() {
+                    Some((start, end)) => {
+                        let source = self.doc.store(&self.input[start..end]);
+                        self.doc.store_more(source, piece.data)
+                    }
+                    None => self.doc.store(piece.data),
                 };
-                copy = self.doc.store_more(copy, piece.data);
                 self.text.copied = Some(copy);
             }
         }
