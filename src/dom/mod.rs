@@ -294,14 +294,14 @@ impl Default for QNameCache {
 /// (names are short, and compared often).
 #[inline]
 pub(crate) fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
     a.len() == b.len() && head(a) == head(b) && (a.len() <= 8 || a == b)
 }
 
-/// The first eight bytes of `text`, zero-padded (without a variable-length
-/// copy, which would be a call).
+/// The first eight bytes, zero-padded (without a variable-length copy,
+/// which would be a call).
 #[inline]
-fn head(text: &str) -> u64 {
-    let bytes = text.as_bytes();
+fn head(bytes: &[u8]) -> u64 {
     match bytes.get(..8) {
         Some(first) => <[u8; 8]>::try_from(first).map_or(0, u64::from_le_bytes),
         None => bytes
@@ -317,9 +317,9 @@ fn head(text: &str) -> u64 {
 #[inline]
 fn cache_slot(text: &str) -> (u64, usize) {
     let bytes = text.as_bytes();
-    let first = head(text);
+    let first = head(bytes);
     let last = match bytes.len().checked_sub(8) {
-        Some(from) if from > 0 => <[u8; 8]>::try_from(&bytes[from..]).map_or(0, u64::from_le_bytes),
+        Some(from) if from > 0 => head(&bytes[from..]),
         _ => 0,
     };
     let h = (first ^ last.rotate_left(31) ^ bytes.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);

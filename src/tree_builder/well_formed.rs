@@ -58,8 +58,8 @@ impl<'a> Checker<'a> {
     /// `qnames` are the interned names of the tag, then of its attributes
     /// (whose validity as XML names was found when they were interned).
     pub(crate) fn tag(&mut self, tag: &Tag<'_>, names: &Names, qnames: &[QNameId]) {
-        let is_name = |i: usize| qnames.get(i).is_some_and(|&q| names.qname_data(q).is_name);
-        if !is_name(0) {
+        let valid_name = |i: usize| qnames.get(i).is_some_and(|&q| names.qname_data(q).is_name);
+        if !valid_name(0) {
             self.report(ErrorCode::InvalidName, tag.span.start + 1);
         }
         if !self.source[..tag.span.end].ends_with('>') {
@@ -74,7 +74,7 @@ impl<'a> Checker<'a> {
             if !matches!(before, b' ' | b'\t' | b'\n' | b'\r' | b':') {
                 self.report(ErrorCode::MissingWhitespaceBeforeAttribute, start);
             }
-            if !is_name(index + 1) {
+            if !valid_name(index + 1) {
                 self.report(ErrorCode::InvalidName, start);
             }
             let Some(value) = value_span else {
