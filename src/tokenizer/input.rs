@@ -246,13 +246,13 @@ pub(crate) fn scan(bytes: &[u8], table: &[bool; 256]) -> usize {
 /// [`scan`] for runs that may be long (attribute values such as SVG path
 /// data; text runs are mostly short, and faster through the table): the first
 /// bytes through the table, the rest by a vectorized search for the
-/// delimiters (`memchr2`/`memchr3`) and a vectorizable check that nothing
+/// delimiters (`memchr3`) and a vectorizable check that nothing
 /// before the delimiter found is a byte the table would stop at for another
 /// reason or might (any control, tab and LF included, DEL, a possible
 /// noncharacter's lead byte). When that check finds one, the table decides.
 /// The result is always exactly `scan(bytes, table)`.
 #[inline]
-pub(crate) fn scan_long(bytes: &[u8], table: &[bool; 256], delimiters: &[u8]) -> usize {
+pub(crate) fn scan_long(bytes: &[u8], table: &[bool; 256], delimiters: [u8; 3]) -> usize {
     const HEAD: usize = 16;
     if bytes.len() <= HEAD {
         return scan(bytes, table);
@@ -262,12 +262,8 @@ pub(crate) fn scan_long(bytes: &[u8], table: &[bool; 256], delimiters: &[u8]) ->
         return n;
     }
     let rest = &bytes[HEAD..];
-    let found = match *delimiters {
-        [a, b] => memchr::memchr2(a, b, rest),
-        [a, b, c] => memchr::memchr3(a, b, c, rest),
-        _ => return HEAD + scan(rest, table),
-    }
-    .unwrap_or(rest.len());
+    let [a, b, c] = delimiters;
+    let found = memchr::memchr3(a, b, c, rest).unwrap_or(rest.len());
     let special = rest[..found].iter().fold(false, |acc, &b| {
         acc | (b < 0x20) | (b == 0x7F) | (b >= 0xEF)
     });
@@ -437,7 +433,7 @@ mod tests {
                     }
                     bytes.extend_from_slice(b"x\"y");
                     assert_eq!(
-                        scan_long(&bytes, &table, b"\"&<"),
+                        scan_long(&bytes, &table, *b"\"&<"),
                         scan(&bytes, &table),
                         "{bytes:?}"
                     );
@@ -448,7 +444,7 @@ mod tests {
         let text = "caf\u{e9} \u{3b1}\u{3b2} \u{1F600}".repeat(4) + "\"";
         let table = stop_table(b"\"&\t\n<");
         assert_eq!(
-            scan_long(text.as_bytes(), &table, b"\"&<"),
+            scan_long(text.as_bytes(), &table, *b"\"&<"),
             scan(text.as_bytes(), &table)
         );
     }

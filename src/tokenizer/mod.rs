@@ -704,7 +704,7 @@ impl<S: TokenSink> Tokenizer<S> {
                 ),
                 _ => return false,
             };
-            let value_len = scan_long(&bytes[name_len + 2..], table, &[quote, b'&', b'<']);
+            let value_len = scan_long(&bytes[name_len + 2..], table, [quote, b'&', b'<']);
 
             // The attribute name state's work, then the value's.
             let name_start = self.pos;
