@@ -3,7 +3,8 @@
 //! `&[u8]`, roxmltree (DTD allowed), xml5ever with `markup5ever_rcdom`, and
 //! quick-xml's `Reader` consuming every event (a streaming upper bound);
 //! plus xml5dom's tokenizer alone and its serialization (round trip and
-//! pretty). Throughput is reported in MB/s (10^6 bytes).
+//! pretty), and XPath queries over the parsed records. Throughput is
+//! reported in MB/s (10^6 bytes).
 //!
 //! `cargo bench --bench parse` runs it on inputs of about 20 MB. Without
 //! `--bench` (as `cargo test` runs it) it is a quick check: 50 KB inputs,
@@ -13,6 +14,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
+use xml5dom::query::XPath;
 use xml5dom::tokenizer::tokenize;
 use xml5dom::{Document, SerializeOptions};
 
@@ -69,6 +71,59 @@ fn bench(c: &mut Criterion, full: bool) {
         });
         group.finish();
     }
+
+    // Queries over the parsed records: an attribute match (the document's
+    // middle record), a count, and the same match as a hand-written loop
+    // over xml5dom's and roxmltree's trees, for scale.
+    let records = &inputs[0].1;
+    let doc = Document::parse(records);
+    let rox = roxmltree::Document::parse(records).expect("records are well-formed");
+    let rows: Vec<_> = doc
+        .root_element()
+        .map(|root| {
+            root.child_elements()
+                .filter(|e| e.name() == "row")
+                .collect()
+        })
+        .unwrap_or_default();
+    let middle = rows
+        .get(rows.len() / 2)
+        .and_then(|row| row.attribute("id"))
+        .unwrap_or("1")
+        .to_owned();
+    let by_id = XPath::compile(&format!("//row[@id='{middle}']")).expect("valid XPath");
+    let count = XPath::compile("count(//entry)").expect("valid XPath");
+    let mut group = c.benchmark_group("query records");
+    group.throughput(Throughput::BytesDecimal(records.len() as u64));
+    if full {
+        group.sample_size(20);
+    }
+    group.bench_function("xpath //row[@id=...]", |b| {
+        b.iter(|| by_id.select(black_box(&doc).root()))
+    });
+    group.bench_function("xpath count(//entry)", |b| {
+        b.iter(|| count.evaluate(black_box(&doc).root()))
+    });
+    group.bench_function("xml5dom descendants loop", |b| {
+        b.iter(|| {
+            black_box(&doc)
+                .root()
+                .descendants()
+                .filter(|n| n.is_element() && n.name() == "row")
+                .filter(|n| n.attribute("id") == Some(middle.as_str()))
+                .count()
+        })
+    });
+    group.bench_function("roxmltree descendants loop", |b| {
+        b.iter(|| {
+            black_box(&rox)
+                .descendants()
+                .filter(|n| n.has_tag_name("row"))
+                .filter(|n| n.attribute("id") == Some(middle.as_str()))
+                .count()
+        })
+    });
+    group.finish();
 
     let depth = if full { 100_000 } else { 1_000 };
     let deep = inputs::deep(depth);

@@ -552,4 +552,7 @@ pub enum Error {
     /// make a cycle, or the node cannot hold (or be) what was asked.
     #[error("invalid edit: {0}")]
     InvalidEdit(&'static str),
+    /// An XPath expression that cannot be compiled or evaluated.
+    #[error("{0}")]
+    XPath(#[from] crate::query::XPathError),
 }

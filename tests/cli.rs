@@ -500,3 +500,79 @@ fn every_subcommand_reads_any_encoding_and_fmt_writes_the_one_asked_for() {
     let output = child.wait_with_output().unwrap();
     assert_eq!(stdout(&output), "| <b>\n|   \"é\"\n");
 }
+
+const FEED: &str =
+    "<feed xmlns='http://www.w3.org/2005/Atom' xmlns:dc='http://purl.org/dc/elements/1.1/'>\
+<entry id='e1'><title>Fish &amp; chips</title><dc:creator>Ada</dc:creator></entry>\
+<entry id='e2'><title>Tea</title><!--draft--></entry></feed>";
+
+#[test]
+fn query_prints_each_node_of_a_node_set_on_its_own_line() {
+    let dir = TempDir::new("query");
+    let path = dir.write("feed.xml", FEED);
+    let path = path.to_str().expect("UTF-8 temp path");
+    let atom = "--ns=a=http://www.w3.org/2005/Atom";
+    let cases: [(&[&str], &str); 6] = [
+        // Elements as XML (with the namespace declarations they use, so
+        // each line is a document of its own).
+        (
+            &[atom, "//a:entry[2]/a:title", path],
+            "<title xmlns=\"http://www.w3.org/2005/Atom\">Tea</title>\n",
+        ),
+        // Attributes as name="value", text as text (references resolved).
+        (&["//@id", path], "id=\"e1\"\nid=\"e2\"\n"),
+        (&[atom, "//a:title/text()", path], "Fish & chips\nTea\n"),
+        (&["//comment()", path], "<!--draft-->\n"),
+        // Prefixes declared on the document element are bound by default.
+        (&["string(//dc:creator)", path], "Ada\n"),
+        (&[atom, "count(//a:entry) * 1.5", path], "3\n"),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["query"];
+        all.extend_from_slice(args);
+        let output = run(&all);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        assert_eq!(stdout(&output), expected, "{args:?}");
+        assert_eq!(stderr(&output), "");
+    }
+}
+
+#[test]
+fn query_reports_bad_expressions_and_bindings_as_caller_errors() {
+    let dir = TempDir::new("query-errors");
+    let path = dir.write("feed.xml", FEED);
+    let path = path.to_str().expect("UTF-8 temp path");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["//entry[@id=]", path],
+            "xml5dom: XPath syntax error at column 13: an expression was expected here\n",
+        ),
+        (
+            &["nope(1)", path],
+            "xml5dom: unknown XPath function `nope` at column 1\n",
+        ),
+        (
+            &["//x:entry", path],
+            "xml5dom: the namespace prefix `x` at column 3 is not bound\n",
+        ),
+        (
+            &["$limit", path],
+            "xml5dom: the variable `$limit` at column 1 is not bound\n",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["query"];
+        all.extend_from_slice(args);
+        let output = run(&all);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&output), expected, "{args:?}");
+        assert_eq!(stdout(&output), "");
+    }
+    let output = run(&["query", "--ns", "nobinding", "/", path]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("expected PREFIX=URI"),
+        "{}",
+        stderr(&output)
+    );
+}

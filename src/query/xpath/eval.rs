@@ -1,0 +1,1018 @@
+//! Evaluating a compiled expression against a node (XPath 1.0 §2-§5).
+//!
+//! Node-sets are vectors kept in document order without duplicates. The
+//! order of nodes from different context nodes is found from a preorder
+//! numbering of the document, built once per evaluation and only when
+//! results must be merged. Nothing here recurses over the document; the
+//! evaluator recurses over the expression only, whose depth the parser
+//! bounds.
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
+use super::ast::{ArithmeticOp, Axis, CompareOp, Expr, Function, NodeTest, Path, PathStart, Step};
+use super::functions;
+use super::{AttributeNode, Bindings, NamespaceNode, Value, XNode, XPath, XPathError};
+use crate::{Document, Node, NodeType, XMLNS_NAMESPACE, XML_NAMESPACE};
+
+pub(super) fn evaluate<'a>(
+    xpath: &XPath,
+    context: Node<'a>,
+    bindings: &Bindings<'a>,
+) -> Result<Value<'a>> {
+    let evaluator = Evaluator {
+        source: &xpath.source,
+        bindings,
+        document: context.document(),
+        order: OnceCell::new(),
+    };
+    evaluator.check_names(&xpath.expr)?;
+    let context = Context {
+        node: XNode::Node(context),
+        position: 1,
+        size: 1,
+    };
+    evaluator.eval(&xpath.expr, &context)
+}
+
+struct Evaluator<'a, 'b> {
+    source: &'b str,
+    bindings: &'b Bindings<'a>,
+    document: &'a Document,
+    /// Preorder numbers by arena index, built when first needed.
+    order: OnceCell<Vec<u32>>,
+}
+
+/// The context of §1: a node, its position and the size of its set.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    node: XNode<'a>,
+    position: usize,
+    size: usize,
+}
+
+/// A node test with its prefix resolved.
+enum Test<'e> {
+    /// Local name, namespace URI (`None`: no namespace).
+    Name(&'e str, Option<&'e str>),
+    /// Any node of the principal type in this namespace.
+    Namespace(&'e str),
+    /// Any node of the principal type.
+    Principal,
+    Node,
+    Text,
+    Comment,
+    ProcessingInstruction(Option<&'e str>),
+}
+
+type Result<T> = std::result::Result<T, XPathError>;
+
+impl<'a, 'b> Evaluator<'a, 'b> {
+    /// Checks up front that every variable and prefix is bound, so an
+    /// unbound one is an error even where evaluation would not reach it.
+    fn check_names(&self, expr: &Expr) -> Result<()> {
+        let check_steps = |steps: &[Step]| -> Result<()> {
+            for step in steps {
+                if let NodeTest::Name(name) | NodeTest::NamespaceWildcard(name) = &step.test {
+                    if let Some(prefix) = &name.prefix {
+                        self.namespace_uri(prefix, name.at)?;
+                    }
+                }
+                for predicate in &step.predicates {
+                    self.check_names(predicate)?;
+                }
+            }
+            Ok(())
+        };
+        match expr {
+            Expr::Or(a, b)
+            | Expr::And(a, b)
+            | Expr::Compare(_, a, b)
+            | Expr::Arithmetic(_, a, b)
+            | Expr::Union(a, b, _) => {
+                self.check_names(a)?;
+                self.check_names(b)
+            }
+            Expr::Negate(a) => self.check_names(a),
+            Expr::Number(_) | Expr::Literal(_) => Ok(()),
+            Expr::Variable(name) => self.variable(name).map(|_| ()),
+            Expr::Function(_, args, _) => args.iter().try_for_each(|a| self.check_names(a)),
+            Expr::Filter(primary, predicates, _) => {
+                self.check_names(primary)?;
+                predicates.iter().try_for_each(|p| self.check_names(p))
+            }
+            Expr::Path(path) => {
+                if let PathStart::Expr(start, _) = &path.start {
+                    self.check_names(start)?;
+                }
+                check_steps(&path.steps)
+            }
+        }
+    }
+
+    fn variable(&self, name: &super::ast::QName) -> Result<&Value<'a>> {
+        let key = match &name.prefix {
+            Some(prefix) => format!("{prefix}:{}", name.local),
+            None => name.local.clone(),
+        };
+        match self.bindings.variables.get(&key) {
+            Some(value) => Ok(value),
+            None => Err(XPathError::UnboundVariable {
+                name: key,
+                offset: name.at,
+                column: super::column(self.source, name.at),
+            }),
+        }
+    }
+
+    fn eval(&self, expr: &Expr, context: &Context<'a>) -> Result<Value<'a>> {
+        Ok(match expr {
+            Expr::Number(n) => Value::Number(*n),
+            Expr::Literal(s) => Value::String(s.clone()),
+            Expr::Or(a, b) => Value::Boolean(
+                to_boolean(&self.eval(a, context)?) || to_boolean(&self.eval(b, context)?),
+            ),
+            Expr::And(a, b) => Value::Boolean(
+                to_boolean(&self.eval(a, context)?) && to_boolean(&self.eval(b, context)?),
+            ),
+            Expr::Compare(op, a, b) => {
+                let (a, b) = (self.eval(a, context)?, self.eval(b, context)?);
+                Value::Boolean(compare(*op, &a, &b))
+            }
+            Expr::Arithmetic(op, a, b) => {
+                let a = to_number(&self.eval(a, context)?);
+                let b = to_number(&self.eval(b, context)?);
+                Value::Number(match op {
+                    ArithmeticOp::Add => a + b,
+                    ArithmeticOp::Subtract => a - b,
+                    ArithmeticOp::Multiply => a * b,
+                    ArithmeticOp::Divide => a / b,
+                    ArithmeticOp::Modulo => functions::modulo(a, b),
+                })
+            }
+            Expr::Negate(a) => Value::Number(-to_number(&self.eval(a, context)?)),
+            Expr::Union(a, b, at) => {
+                let a = self.node_set(self.eval(a, context)?, *at)?;
+                let b = self.node_set(self.eval(b, context)?, *at)?;
+                let mut nodes = a;
+                nodes.extend(b);
+                self.sort(&mut nodes);
+                Value::NodeSet(nodes)
+            }
+            Expr::Variable(name) => self.variable(name)?.clone(),
+            Expr::Function(function, args, at) => self.call(*function, args, *at, context)?,
+            Expr::Filter(primary, predicates, at) => {
+                let nodes = self.node_set(self.eval(primary, context)?, *at)?;
+                Value::NodeSet(self.filter(nodes, predicates)?)
+            }
+            Expr::Path(path) => Value::NodeSet(self.path(path, context)?),
+        })
+    }
+
+    /// `value` as a node-set, or the error for the expression at `at`.
+    fn node_set(&self, value: Value<'a>, at: usize) -> Result<Vec<XNode<'a>>> {
+        match value {
+            Value::NodeSet(nodes) => Ok(nodes),
+            other => Err(XPathError::NotANodeSet {
+                found: other.type_name(),
+                offset: at,
+                column: super::column(self.source, at),
+            }),
+        }
+    }
+
+    fn path(&self, path: &Path, context: &Context<'a>) -> Result<Vec<XNode<'a>>> {
+        let mut nodes = match &path.start {
+            PathStart::Root => {
+                let top = match context.node {
+                    XNode::Node(node) => node,
+                    XNode::Attribute(a) => a.element,
+                    XNode::Namespace(n) => n.element,
+                };
+                let root = std::iter::once(top).chain(top.ancestors()).last();
+                vec![XNode::Node(root.unwrap_or(top))]
+            }
+            PathStart::Context => vec![context.node],
+            PathStart::Expr(expr, at) => self.node_set(self.eval(expr, context)?, *at)?,
+        };
+        let mut steps = path.steps.iter().peekable();
+        while let Some(step) = steps.next() {
+            // `//name` without positional predicates is `descendant::name`:
+            // one walk instead of a child step from every node.
+            if step.axis == Axis::DescendantOrSelf
+                && step.test == NodeTest::Node
+                && step.predicates.is_empty()
+            {
+                if let Some(next) = steps.peek() {
+                    if next.axis == Axis::Child && next.predicates.iter().all(is_positionless) {
+                        let shortcut = Step {
+                            axis: Axis::Descendant,
+                            test: next.test.clone(),
+                            predicates: Vec::new(),
+                        };
+                        nodes = self.step(&nodes, &shortcut)?;
+                        nodes = self.filter(nodes, &next.predicates)?;
+                        steps.next();
+                        continue;
+                    }
+                }
+            }
+            nodes = self.step(&nodes, step)?;
+        }
+        Ok(nodes)
+    }
+
+    /// One location step from every node of `nodes` (in document order),
+    /// giving a node-set in document order.
+    fn step(&self, nodes: &[XNode<'a>], step: &Step) -> Result<Vec<XNode<'a>>> {
+        let test = self.resolve(&step.test)?;
+        let mut out = Vec::new();
+        if let [node] = nodes {
+            // One context node (the common case): no merging needed.
+            self.axis(*node, step.axis, &test, &mut out);
+            let mut out = self.filter(out, &step.predicates)?;
+            if step.axis.is_reverse() {
+                out.reverse();
+            }
+            return Ok(out);
+        }
+        let mut selected = Vec::new();
+        for &node in nodes {
+            selected.clear();
+            self.axis(node, step.axis, &test, &mut selected);
+            if step.predicates.is_empty() {
+                out.extend_from_slice(&selected);
+            } else {
+                let kept = self.filter(std::mem::take(&mut selected), &step.predicates)?;
+                out.extend(kept);
+            }
+        }
+        if step.axis.is_reverse() {
+            out.reverse();
+        }
+        // From one node, an axis gives each node once and in order; from
+        // several, the results interleave.
+        if nodes.len() > 1 {
+            self.sort(&mut out);
+        }
+        Ok(out)
+    }
+
+    /// Applies predicates in turn (§2.4), counting positions in the order
+    /// of `nodes` (axis order for a step, document order for a filter
+    /// expression).
+    fn filter(&self, mut nodes: Vec<XNode<'a>>, predicates: &[Expr]) -> Result<Vec<XNode<'a>>> {
+        for predicate in predicates {
+            if nodes.is_empty() {
+                break;
+            }
+            let size = nodes.len();
+            // `[n]` picks one node without evaluating per node.
+            if let Expr::Number(n) = predicate {
+                let n = *n;
+                nodes = if n >= 1.0 && n <= size as f64 && n.fract() == 0.0 {
+                    vec![nodes[n as usize - 1]]
+                } else {
+                    Vec::new()
+                };
+                continue;
+            }
+            let mut kept = Vec::with_capacity(nodes.len());
+            for (i, &node) in nodes.iter().enumerate() {
+                let context = Context {
+                    node,
+                    position: i + 1,
+                    size,
+                };
+                let keep = match self.eval(predicate, &context)? {
+                    Value::Number(n) => n == (i + 1) as f64,
+                    other => to_boolean(&other),
+                };
+                if keep {
+                    kept.push(node);
+                }
+            }
+            nodes = kept;
+        }
+        Ok(nodes)
+    }
+
+    /// Resolves a node test's prefix: the bindings first, then (unless
+    /// turned off) the declarations in scope at the document element.
+    fn resolve<'e>(&'e self, test: &'e NodeTest) -> Result<Test<'e>>
+    where
+        'a: 'e,
+    {
+        Ok(match test {
+            NodeTest::Name(name) => {
+                let uri = match &name.prefix {
+                    Some(prefix) => Some(self.namespace_uri(prefix, name.at)?),
+                    None => None,
+                };
+                Test::Name(&name.local, uri)
+            }
+            NodeTest::NamespaceWildcard(name) => {
+                let prefix = name.prefix.as_deref().unwrap_or("");
+                Test::Namespace(self.namespace_uri(prefix, name.at)?)
+            }
+            NodeTest::Any => Test::Principal,
+            NodeTest::Node => Test::Node,
+            NodeTest::Text => Test::Text,
+            NodeTest::Comment => Test::Comment,
+            NodeTest::ProcessingInstruction(target) => {
+                Test::ProcessingInstruction(target.as_deref())
+            }
+        })
+    }
+
+    fn namespace_uri<'e>(&'e self, prefix: &str, at: usize) -> Result<&'e str>
+    where
+        'a: 'e,
+    {
+        if let Some(uri) = self.bindings.namespaces.get(prefix) {
+            return Ok(uri);
+        }
+        if prefix == "xml" {
+            return Ok(XML_NAMESPACE);
+        }
+        if !self.bindings.no_document_prefixes {
+            if let Some(uri) = self
+                .document
+                .root_element()
+                .and_then(|e| e.lookup_namespace_uri(Some(prefix)))
+            {
+                return Ok(uri);
+            }
+        }
+        Err(XPathError::UnboundPrefix {
+            prefix: prefix.to_owned(),
+            offset: at,
+            column: super::column(self.source, at),
+        })
+    }
+
+    /// Pushes the nodes of `axis` from `node` that pass `test`, in axis
+    /// order (document order for forward axes, reverse for reverse axes).
+    fn axis(&self, node: XNode<'a>, axis: Axis, test: &Test<'_>, out: &mut Vec<XNode<'a>>) {
+        let mut push = |n: Node<'a>| {
+            if visible(n) && matches_node(n, test) {
+                out.push(XNode::Node(n));
+            }
+        };
+        let owner = match node {
+            XNode::Node(_) => None,
+            XNode::Attribute(a) => Some(a.element),
+            XNode::Namespace(n) => Some(n.element),
+        };
+        match (axis, node) {
+            (Axis::SelfAxis, XNode::Node(n)) => push(n),
+            (Axis::SelfAxis, other) if matches_other(other, test) => out.push(other),
+            (Axis::Child, XNode::Node(n)) => n.children().for_each(push),
+            (Axis::Descendant, XNode::Node(n)) => n.descendants().for_each(push),
+            (Axis::DescendantOrSelf, XNode::Node(n)) => {
+                push(n);
+                n.descendants().for_each(push);
+            }
+            (Axis::DescendantOrSelf, other) if matches_other(other, test) => out.push(other),
+            (Axis::Parent, XNode::Node(n)) => n.parent().into_iter().for_each(push),
+            (Axis::Parent, _) => owner.into_iter().for_each(push),
+            (Axis::Ancestor, XNode::Node(n)) => n.ancestors().for_each(push),
+            (Axis::Ancestor, _) => {
+                if let Some(e) = owner {
+                    std::iter::once(e).chain(e.ancestors()).for_each(push);
+                }
+            }
+            (Axis::AncestorOrSelf, XNode::Node(n)) => {
+                push(n);
+                n.ancestors().for_each(push);
+            }
+            (Axis::AncestorOrSelf, other) => {
+                if matches_other(other, test) {
+                    out.push(other);
+                }
+                if let Some(e) = owner {
+                    let mut push = |n: Node<'a>| {
+                        if visible(n) && matches_node(n, test) {
+                            out.push(XNode::Node(n));
+                        }
+                    };
+                    std::iter::once(e).chain(e.ancestors()).for_each(&mut push);
+                }
+            }
+            (Axis::FollowingSibling, XNode::Node(n)) => n.following_siblings().for_each(push),
+            (Axis::PrecedingSibling, XNode::Node(n)) => n.preceding_siblings().for_each(push),
+            (Axis::Following, XNode::Node(n)) => following(n, false).for_each(push),
+            (Axis::Following, _) => {
+                if let Some(e) = owner {
+                    following(e, true).for_each(push);
+                }
+            }
+            (Axis::Preceding, XNode::Node(n)) => preceding(n).for_each(push),
+            (Axis::Preceding, _) => {
+                if let Some(e) = owner {
+                    preceding(e).for_each(push);
+                }
+            }
+            (Axis::Attribute, XNode::Node(n)) if n.is_element() => {
+                for (index, attribute) in n.attributes().enumerate() {
+                    if attribute.namespace() == Some(XMLNS_NAMESPACE) {
+                        continue;
+                    }
+                    let matched = match test {
+                        Test::Name(local, uri) => {
+                            attribute.local_name() == *local && attribute.namespace() == *uri
+                        }
+                        Test::Namespace(uri) => attribute.namespace() == Some(*uri),
+                        Test::Principal | Test::Node => true,
+                        _ => false,
+                    };
+                    if matched {
+                        out.push(XNode::Attribute(AttributeNode {
+                            element: n,
+                            attribute,
+                            index,
+                        }));
+                    }
+                }
+            }
+            (Axis::Namespace, XNode::Node(n)) if n.is_element() => {
+                for namespace in namespaces_in_scope(n) {
+                    let matched = match test {
+                        Test::Name(local, uri) => uri.is_none() && namespace.prefix == *local,
+                        Test::Principal | Test::Node => true,
+                        _ => false,
+                    };
+                    if matched {
+                        out.push(XNode::Namespace(namespace));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Sorts into document order and drops duplicates.
+    fn sort(&self, nodes: &mut Vec<XNode<'a>>) {
+        if nodes.len() < 2 {
+            return;
+        }
+        let order = self.order.get_or_init(|| preorder(self.document));
+        let key = |node: &XNode<'a>| -> u64 {
+            let (n, sub) = match node {
+                XNode::Node(n) => (*n, 0),
+                XNode::Namespace(ns) => (ns.element, 1 + ns.index as u64),
+                XNode::Attribute(a) => (a.element, (1 << 24) + a.index as u64),
+            };
+            let pre = order
+                .get(usize::from(n.id().0))
+                .copied()
+                .unwrap_or(u32::MAX);
+            (u64::from(pre) << 32) | sub
+        };
+        let sorted = nodes.windows(2).all(|w| key(&w[0]) < key(&w[1]));
+        if !sorted {
+            nodes.sort_by_key(key);
+            nodes.dedup_by(|a, b| key(a) == key(b));
+        }
+    }
+
+    fn call(
+        &self,
+        function: Function,
+        args: &[Expr],
+        at: usize,
+        context: &Context<'a>,
+    ) -> Result<Value<'a>> {
+        let arg = |i: usize| -> Result<Value<'a>> {
+            match args.get(i) {
+                Some(expr) => self.eval(expr, context),
+                None => Ok(Value::NodeSet(vec![context.node])),
+            }
+        };
+        let string_arg = |i: usize| -> Result<String> { Ok(to_string(&arg(i)?)) };
+        let number_arg = |i: usize| -> Result<f64> { Ok(to_number(&arg(i)?)) };
+        let nodes_arg = |i: usize| -> Result<Vec<XNode<'a>>> {
+            let at = arg_offset(args.get(i)).unwrap_or(at);
+            self.node_set(arg(i)?, at)
+        };
+        Ok(match function {
+            Function::Last => Value::Number(context.size as f64),
+            Function::Position => Value::Number(context.position as f64),
+            Function::Count => Value::Number(nodes_arg(0)?.len() as f64),
+            Function::Id => {
+                let ids: Vec<String> = match arg(0)? {
+                    Value::NodeSet(nodes) => nodes.into_iter().map(string_value).collect(),
+                    other => vec![to_string(&other)],
+                };
+                let wanted: Vec<&str> = ids.iter().flat_map(|s| functions::id_tokens(s)).collect();
+                let mut found = Vec::new();
+                if !wanted.is_empty() {
+                    let top = match context.node {
+                        XNode::Node(n) => n,
+                        XNode::Attribute(a) => a.element,
+                        XNode::Namespace(n) => n.element,
+                    };
+                    let root = std::iter::once(top).chain(top.ancestors()).last();
+                    if let Some(root) = root {
+                        for element in root.descendants().filter(Node::is_element) {
+                            let id = element.attribute_ns(XML_NAMESPACE, "id");
+                            if id.is_some_and(|id| wanted.contains(&id)) {
+                                found.push(XNode::Node(element));
+                            }
+                        }
+                    }
+                }
+                Value::NodeSet(found)
+            }
+            Function::LocalName | Function::NamespaceUri | Function::Name => {
+                let nodes = nodes_arg(0)?;
+                let first = nodes.first().copied();
+                let text = match first {
+                    None => String::new(),
+                    Some(node) => match function {
+                        Function::LocalName => local_name(node).to_owned(),
+                        Function::NamespaceUri => namespace_uri(node).to_owned(),
+                        _ => qualified_name(node).to_owned(),
+                    },
+                };
+                Value::String(text)
+            }
+            Function::String => Value::String(string_arg(0)?),
+            Function::Concat => {
+                let mut out = String::new();
+                for i in 0..args.len() {
+                    out.push_str(&string_arg(i)?);
+                }
+                Value::String(out)
+            }
+            Function::StartsWith => Value::Boolean(string_arg(0)?.starts_with(&string_arg(1)?)),
+            Function::Contains => Value::Boolean(string_arg(0)?.contains(&string_arg(1)?)),
+            Function::SubstringBefore => {
+                let (s, t) = (string_arg(0)?, string_arg(1)?);
+                Value::String(functions::substring_before(&s, &t).to_owned())
+            }
+            Function::SubstringAfter => {
+                let (s, t) = (string_arg(0)?, string_arg(1)?);
+                Value::String(functions::substring_after(&s, &t).to_owned())
+            }
+            Function::Substring => {
+                let s = string_arg(0)?;
+                let start = number_arg(1)?;
+                let length = match args.get(2) {
+                    Some(_) => Some(number_arg(2)?),
+                    None => None,
+                };
+                Value::String(functions::substring(&s, start, length).to_owned())
+            }
+            Function::StringLength => Value::Number(functions::string_length(&string_arg(0)?)),
+            Function::NormalizeSpace => Value::String(functions::normalize_space(&string_arg(0)?)),
+            Function::Translate => {
+                let (s, from, to) = (string_arg(0)?, string_arg(1)?, string_arg(2)?);
+                Value::String(functions::translate(&s, &from, &to))
+            }
+            Function::Boolean => Value::Boolean(to_boolean(&arg(0)?)),
+            Function::Not => Value::Boolean(!to_boolean(&arg(0)?)),
+            Function::True => Value::Boolean(true),
+            Function::False => Value::Boolean(false),
+            Function::Lang => {
+                let wanted = string_arg(0)?;
+                let start = match context.node {
+                    XNode::Node(n) => n,
+                    XNode::Attribute(a) => a.element,
+                    XNode::Namespace(n) => n.element,
+                };
+                let lang = std::iter::once(start)
+                    .chain(start.ancestors())
+                    .filter(Node::is_element)
+                    .find_map(|e| e.attribute_ns(XML_NAMESPACE, "lang"));
+                Value::Boolean(lang.is_some_and(|lang| functions::lang_matches(lang, &wanted)))
+            }
+            Function::Number => Value::Number(number_arg(0)?),
+            Function::Sum => Value::Number(
+                nodes_arg(0)?
+                    .into_iter()
+                    .map(|n| functions::string_to_number(&string_value_cow(n)))
+                    .sum(),
+            ),
+            Function::Floor => Value::Number(functions::floor(number_arg(0)?)),
+            Function::Ceiling => Value::Number(functions::ceiling(number_arg(0)?)),
+            Function::Round => Value::Number(functions::round(number_arg(0)?)),
+        })
+    }
+}
+
+/// Where an argument expression starts, for errors about its type.
+fn arg_offset(expr: Option<&Expr>) -> Option<usize> {
+    match expr? {
+        Expr::Function(_, _, at) | Expr::Filter(_, _, at) | Expr::Union(_, _, at) => Some(*at),
+        Expr::Variable(name) => Some(name.at),
+        _ => None,
+    }
+}
+
+/// Whether a predicate's value cannot depend on the position or size of
+/// its context (so a `//x[p]` may be evaluated as `descendant::x[p]`):
+/// its result is not a number and it calls neither `position()` nor
+/// `last()` outside nested steps.
+fn is_positionless(predicate: &Expr) -> bool {
+    fn no_position(expr: &Expr) -> bool {
+        match expr {
+            Expr::Function(Function::Position | Function::Last, _, _) => false,
+            Expr::Function(_, args, _) => args.iter().all(no_position),
+            Expr::Or(a, b)
+            | Expr::And(a, b)
+            | Expr::Compare(_, a, b)
+            | Expr::Arithmetic(_, a, b)
+            | Expr::Union(a, b, _) => no_position(a) && no_position(b),
+            Expr::Negate(a) => no_position(a),
+            Expr::Filter(primary, _, _) => no_position(primary),
+            Expr::Path(path) => match &path.start {
+                PathStart::Expr(e, _) => no_position(e),
+                _ => true,
+            },
+            Expr::Number(_) | Expr::Literal(_) | Expr::Variable(_) => true,
+        }
+    }
+    let boolean = match predicate {
+        Expr::Or(..) | Expr::And(..) | Expr::Compare(..) | Expr::Path(_) | Expr::Literal(_) => true,
+        Expr::Function(f, _, _) => matches!(
+            f,
+            Function::Not
+                | Function::Boolean
+                | Function::True
+                | Function::False
+                | Function::StartsWith
+                | Function::Contains
+                | Function::Lang
+                | Function::String
+                | Function::Concat
+                | Function::Id
+        ),
+        _ => false,
+    };
+    boolean && no_position(predicate)
+}
+
+/// Whether a tree node is in the XPath data model: DOCTYPE nodes and text
+/// outside the root element are not.
+fn visible(node: Node<'_>) -> bool {
+    match node.node_type() {
+        NodeType::Doctype => false,
+        NodeType::Text => !is_top_level(node),
+        _ => true,
+    }
+}
+
+fn is_top_level(node: Node<'_>) -> bool {
+    node.parent().is_some_and(|p| p.is_document())
+}
+
+fn matches_node(node: Node<'_>, test: &Test<'_>) -> bool {
+    match test {
+        Test::Node => true,
+        Test::Principal => node.is_element(),
+        Test::Name(local, uri) => {
+            node.is_element() && node.local_name() == *local && node.namespace() == *uri
+        }
+        Test::Namespace(uri) => node.is_element() && node.namespace() == Some(*uri),
+        Test::Text => node.is_text(),
+        Test::Comment => node.is_comment(),
+        Test::ProcessingInstruction(target) => {
+            node.is_processing_instruction() && target.is_none_or(|t| node.name() == t)
+        }
+    }
+}
+
+/// The self axis of an attribute or namespace node: its principal type is
+/// its own kind only on its own axis, so here only `node()` matches.
+fn matches_other(_node: XNode<'_>, test: &Test<'_>) -> bool {
+    matches!(test, Test::Node)
+}
+
+/// The nodes after `node` in document order that are not its descendants
+/// (with `with_descendants`, its descendants too: for an attribute's
+/// owner).
+fn following<'a>(node: Node<'a>, with_descendants: bool) -> impl Iterator<Item = Node<'a>> + 'a {
+    let own = with_descendants
+        .then(|| node.descendants())
+        .into_iter()
+        .flatten();
+    let after = std::iter::once(node)
+        .chain(node.ancestors())
+        .flat_map(|n| n.following_siblings())
+        .flat_map(|s| std::iter::once(s).chain(s.descendants()));
+    own.chain(after)
+}
+
+/// The nodes before `node` in reverse document order that are not its
+/// ancestors.
+fn preceding<'a>(node: Node<'a>) -> impl Iterator<Item = Node<'a>> + 'a {
+    std::iter::once(node)
+        .chain(node.ancestors())
+        .flat_map(|n| n.preceding_siblings())
+        .flat_map(ReverseSubtree::new)
+}
+
+/// A subtree in reverse document order (last descendant first, the root
+/// last), without recursion.
+struct ReverseSubtree<'a> {
+    root: Node<'a>,
+    next: Option<Node<'a>>,
+}
+
+impl<'a> ReverseSubtree<'a> {
+    fn new(root: Node<'a>) -> ReverseSubtree<'a> {
+        ReverseSubtree {
+            root,
+            next: Some(deepest_last(root)),
+        }
+    }
+}
+
+fn deepest_last(mut node: Node<'_>) -> Node<'_> {
+    while let Some(last) = node.last_child() {
+        node = last;
+    }
+    node
+}
+
+impl<'a> Iterator for ReverseSubtree<'a> {
+    type Item = Node<'a>;
+
+    fn next(&mut self) -> Option<Node<'a>> {
+        let current = self.next?;
+        self.next = if current == self.root {
+            None
+        } else if let Some(prev) = current.prev_sibling() {
+            Some(deepest_last(prev))
+        } else {
+            current.parent()
+        };
+        Some(current)
+    }
+}
+
+/// The namespace nodes of `element`: `xml` first, then every binding in
+/// scope, the element's own declarations first and then its ancestors',
+/// each prefix once (the nearest declaration), undeclared ones left out.
+fn namespaces_in_scope(element: Node<'_>) -> Vec<NamespaceNode<'_>> {
+    let mut seen: Vec<Option<&str>> = Vec::new();
+    let mut out = vec![NamespaceNode {
+        element,
+        prefix: "xml",
+        uri: XML_NAMESPACE,
+        index: 0,
+    }];
+    for e in std::iter::once(element)
+        .chain(element.ancestors())
+        .filter(Node::is_element)
+    {
+        for attribute in e.attributes() {
+            let Some(prefix) = attribute.declared_prefix() else {
+                continue;
+            };
+            if prefix == Some("xml") || seen.contains(&prefix) {
+                continue;
+            }
+            seen.push(prefix);
+            if attribute.value().is_empty() {
+                continue;
+            }
+            let index = out.len();
+            out.push(NamespaceNode {
+                element,
+                prefix: prefix.unwrap_or(""),
+                uri: attribute.value(),
+                index,
+            });
+        }
+    }
+    out
+}
+
+/// Preorder numbers of every node, by arena index: the document's tree
+/// first, then any detached trees.
+fn preorder(document: &Document) -> Vec<u32> {
+    let mut order = Vec::new();
+    let mut next = 0u32;
+    let mut number = |node: Node<'_>, order: &mut Vec<u32>| {
+        let index = usize::from(node.id().0);
+        if order.len() <= index {
+            order.resize(index + 1, u32::MAX);
+        }
+        order[index] = next;
+        next = next.saturating_add(1);
+    };
+    let root = document.root();
+    number(root, &mut order);
+    for node in root.descendants() {
+        number(node, &mut order);
+    }
+    order
+}
+
+fn local_name<'a>(node: XNode<'a>) -> &'a str {
+    match node {
+        XNode::Node(n) => match n.node_type() {
+            NodeType::Element => n.local_name(),
+            NodeType::ProcessingInstruction => n.name(),
+            _ => "",
+        },
+        XNode::Attribute(a) => a.attribute.local_name(),
+        XNode::Namespace(ns) => ns.prefix,
+    }
+}
+
+fn namespace_uri<'a>(node: XNode<'a>) -> &'a str {
+    match node {
+        XNode::Node(n) if n.is_element() => n.namespace().unwrap_or(""),
+        XNode::Attribute(a) => a.attribute.namespace().unwrap_or(""),
+        _ => "",
+    }
+}
+
+fn qualified_name<'a>(node: XNode<'a>) -> &'a str {
+    match node {
+        XNode::Node(n) => match n.node_type() {
+            NodeType::Element | NodeType::ProcessingInstruction => n.name(),
+            _ => "",
+        },
+        XNode::Attribute(a) => a.attribute.name(),
+        XNode::Namespace(ns) => ns.prefix,
+    }
+}
+
+/// The string-value of a node (§5).
+pub(super) fn string_value(node: XNode<'_>) -> String {
+    string_value_cow(node).into_owned()
+}
+
+/// The string-value, borrowed where the node holds it whole (attributes,
+/// text, comments: most comparisons), built for elements and the root.
+fn string_value_cow(node: XNode<'_>) -> Cow<'_, str> {
+    match node {
+        XNode::Node(n) => match n.node_type() {
+            NodeType::Text | NodeType::Comment | NodeType::ProcessingInstruction => {
+                Cow::Borrowed(n.text().unwrap_or(""))
+            }
+            NodeType::Element if !n.has_children() => Cow::Borrowed(""),
+            NodeType::Element => match n.first_child() {
+                // One text child: its text is the element's string-value.
+                Some(only) if only.is_text() && only.next_sibling().is_none() => {
+                    Cow::Borrowed(only.text().unwrap_or(""))
+                }
+                _ => Cow::Owned(built_string_value(node)),
+            },
+            _ => Cow::Owned(built_string_value(node)),
+        },
+        XNode::Attribute(a) => Cow::Borrowed(a.attribute.value()),
+        XNode::Namespace(ns) => Cow::Borrowed(ns.uri),
+    }
+}
+
+fn built_string_value(node: XNode<'_>) -> String {
+    match node {
+        XNode::Node(n) => match n.node_type() {
+            NodeType::Document | NodeType::Element => {
+                let mut out = String::new();
+                for d in n.descendants() {
+                    if d.is_text() && visible(d) {
+                        out.push_str(d.text().unwrap_or(""));
+                    }
+                }
+                out
+            }
+            NodeType::Text | NodeType::Comment | NodeType::ProcessingInstruction => {
+                n.text().unwrap_or("").to_owned()
+            }
+            NodeType::Doctype => String::new(),
+        },
+        XNode::Attribute(a) => a.attribute.value().to_owned(),
+        XNode::Namespace(ns) => ns.uri.to_owned(),
+    }
+}
+
+pub(super) fn to_string(value: &Value<'_>) -> String {
+    match value {
+        Value::NodeSet(nodes) => nodes
+            .first()
+            .map(|&n| string_value_cow(n).into_owned())
+            .unwrap_or_default(),
+        Value::Boolean(b) => if *b { "true" } else { "false" }.to_owned(),
+        Value::Number(n) => functions::number_to_string(*n),
+        Value::String(s) => s.clone(),
+    }
+}
+
+pub(super) fn to_number(value: &Value<'_>) -> f64 {
+    match value {
+        Value::Number(n) => *n,
+        Value::Boolean(b) => f64::from(u8::from(*b)),
+        Value::String(s) => functions::string_to_number(s),
+        Value::NodeSet(_) => functions::string_to_number(&to_string(value)),
+    }
+}
+
+pub(super) fn to_boolean(value: &Value<'_>) -> bool {
+    match value {
+        Value::NodeSet(nodes) => !nodes.is_empty(),
+        Value::Boolean(b) => *b,
+        Value::Number(n) => functions::number_to_boolean(*n),
+        Value::String(s) => functions::string_to_boolean(s),
+    }
+}
+
+/// §3.4: comparisons, with node-sets compared node by node.
+fn compare(op: CompareOp, a: &Value<'_>, b: &Value<'_>) -> bool {
+    match (a, b) {
+        (Value::NodeSet(x), Value::NodeSet(y)) => {
+            let ys: Vec<Cow<'_, str>> = y.iter().map(|&n| string_value_cow(n)).collect();
+            match op {
+                CompareOp::Equal | CompareOp::NotEqual => x.iter().any(|&n| {
+                    let s = string_value_cow(n);
+                    ys.iter().any(|t| (s == *t) == (op == CompareOp::Equal))
+                }),
+                _ => {
+                    let ys: Vec<f64> = ys.iter().map(|t| functions::string_to_number(t)).collect();
+                    x.iter().any(|&n| {
+                        let v = functions::string_to_number(&string_value_cow(n));
+                        ys.iter().any(|&w| relational(op, v, w))
+                    })
+                }
+            }
+        }
+        (Value::NodeSet(nodes), other) => compare_set(op, nodes, other, false),
+        (other, Value::NodeSet(nodes)) => compare_set(op, nodes, other, true),
+        _ => match op {
+            CompareOp::Equal | CompareOp::NotEqual => {
+                let equal = match (a, b) {
+                    (Value::Boolean(_), _) | (_, Value::Boolean(_)) => {
+                        to_boolean(a) == to_boolean(b)
+                    }
+                    (Value::Number(_), _) | (_, Value::Number(_)) => {
+                        functions::numbers_equal(to_number(a), to_number(b))
+                    }
+                    _ => to_string(a) == to_string(b),
+                };
+                equal == (op == CompareOp::Equal)
+            }
+            _ => relational(op, to_number(a), to_number(b)),
+        },
+    }
+}
+
+/// A node-set against a value of another type; `swapped` when the node-set
+/// is the right operand.
+fn compare_set(op: CompareOp, nodes: &[XNode<'_>], other: &Value<'_>, swapped: bool) -> bool {
+    let ordered = |x: f64, y: f64| {
+        if swapped {
+            relational(op, y, x)
+        } else {
+            relational(op, x, y)
+        }
+    };
+    match other {
+        Value::Boolean(b) => {
+            let set = !nodes.is_empty();
+            match op {
+                CompareOp::Equal => set == *b,
+                CompareOp::NotEqual => set != *b,
+                _ => ordered(f64::from(u8::from(set)), f64::from(u8::from(*b))),
+            }
+        }
+        Value::Number(n) => nodes.iter().any(|&node| {
+            let v = functions::string_to_number(&string_value_cow(node));
+            match op {
+                CompareOp::Equal => v == *n,
+                CompareOp::NotEqual => v != *n,
+                _ => ordered(v, *n),
+            }
+        }),
+        Value::String(s) => match op {
+            CompareOp::Equal => nodes
+                .iter()
+                .any(|&node| string_value_cow(node) == s.as_str()),
+            CompareOp::NotEqual => nodes
+                .iter()
+                .any(|&node| string_value_cow(node) != s.as_str()),
+            _ => {
+                let w = functions::string_to_number(s);
+                nodes
+                    .iter()
+                    .any(|&node| ordered(functions::string_to_number(&string_value_cow(node)), w))
+            }
+        },
+        Value::NodeSet(_) => false,
+    }
+}
+
+fn relational(op: CompareOp, x: f64, y: f64) -> bool {
+    match op {
+        CompareOp::Equal => x == y,
+        CompareOp::NotEqual => x != y,
+        CompareOp::Less => x < y,
+        CompareOp::LessOrEqual => x <= y,
+        CompareOp::Greater => x > y,
+        CompareOp::GreaterOrEqual => x >= y,
+    }
+}
