@@ -1,0 +1,831 @@
+#!/usr/bin/env python3
+"""Generate the expected results of the XPath 1.0 conformance cases.
+
+Run from the repository root:
+
+    python3 tools/gen_xpath_cases.py            # regenerate every tests/xpath/cases/NAME.txt
+    python3 tools/gen_xpath_cases.py atom-feed  # only the named file(s)
+    python3 tools/gen_xpath_cases.py --check    # only check the format of every .txt
+    cargo build --release --bin xml5dom && \
+    python3 tools/gen_xpath_cases.py --compare-tree=target/release/xml5dom
+        # every well-formed document parses without error in xml5dom, to the
+        # tree libxml2 builds (the same `#document` dump)
+
+Needs Python 3 and lxml (written against lxml 6.1.x with libxml2 2.14.x).
+The output is deterministic: running it twice gives identical files. It
+finishes with the --check pass over every .txt, the hand-written ones too.
+
+What it does
+------------
+For every `tests/xpath/cases/NAME.in` it parses `tests/xpath/documents/NAME.xml`
+with lxml (`XMLParser(load_dtd=False, no_network=True, resolve_entities=False)`),
+evaluates each expression with libxml2's XPath engine and writes
+`tests/xpath/cases/NAME.txt` in the format of tests/xpath/README.md.
+
+Files that have a `.txt` but no `.in` are hand-written (the malformed
+documents, which libxml2 cannot load); they must start with the line
+`# hand-written`. The generator never writes them, it only checks them.
+
+Why libxml2 is called through ctypes and not through `tree.xpath()`
+--------------------------------------------------------------------
+lxml's `ElementTree.xpath()` does not evaluate with the document node as the
+context node: it sets the context node to the ROOT ELEMENT (see
+XPathDocumentEvaluator in lxml's xpath.pxi), so `tree.xpath('name()')` is the
+root element's name. lxml also leaves the context position and size unset, so
+a top-level `position()` or `last()` fails with "Invalid context position".
+Our format says a case without a `context` line is evaluated at the document
+node with position 1 and size 1 (XPath 1.0 §2, "the context is ... the
+document"). So the expressions are evaluated by the very libxml2 that lxml
+carries (its C symbols are exported from lxml/etree*.so), through ctypes, on
+the document tree lxml parsed, with the context node, position and size set
+as the format says. Struct layouts are those of libxml2 2.14's headers
+(lxml ships them in lxml/includes/libxml).
+
+Every case is cross-checked against lxml's own API where lxml can evaluate it
+the same way: cases with a `context` element are also run through
+`element.xpath(...)`, the result converted as lxml returns it (smart strings
+with .getparent()/.is_tail/.attrname, (prefix, uri) tuples for namespace
+nodes, the document node found by comparing with `count(EXPR)` because lxml
+drops it) and asserted equal. A mismatch stops the run.
+
+The `.in` format
+----------------
+Same header lines as the .txt (`ns ...`, `var ...`), then cases made of an
+optional `context EXPR` line and an `expr EXPR` line. `#` comment lines and
+blank lines are copied to the .txt, so the comments stay beside their case.
+
+When libxml2's answer contradicts the XPath 1.0 recommendation, the case
+gives the answer the recommendation requires, right after its `expr` line:
+
+    expect number nan
+    (followed, for `expect nodeset N`, by N node lines as in the .txt)
+
+The generator checks that libxml2 really gives something else (a stale
+`expect` is an error), writes the expected value, and writes what libxml2
+gave as a comment line starting with `# libxml2 gives:`.
+"""
+
+import ctypes
+import json
+import math
+import os
+import re
+import sys
+
+from lxml import etree
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOCS = os.path.join(ROOT, "tests", "xpath", "documents")
+CASES = os.path.join(ROOT, "tests", "xpath", "cases")
+
+LIBXML_VERSION = ".".join(map(str, etree.LIBXML_VERSION))
+LXML_VERSION = ".".join(map(str, etree.LXML_VERSION))
+
+# ---------------------------------------------------------------------------
+# libxml2 through ctypes (the copy linked into lxml)
+# ---------------------------------------------------------------------------
+
+LIB = ctypes.CDLL(etree.__file__)
+P = ctypes.c_void_p
+
+XML_ELEMENT_NODE = 1
+XML_ATTRIBUTE_NODE = 2
+XML_TEXT_NODE = 3
+XML_CDATA_SECTION_NODE = 4
+XML_ENTITY_REF_NODE = 5
+XML_PI_NODE = 7
+XML_COMMENT_NODE = 8
+XML_DOCUMENT_NODE = 9
+XML_DTD_NODE = 14
+XML_NAMESPACE_DECL = 18
+
+# The node types that are XPath children (the DTD node is not one).
+CHILD_TYPES = (XML_ELEMENT_NODE, XML_TEXT_NODE, XML_CDATA_SECTION_NODE,
+               XML_PI_NODE, XML_COMMENT_NODE)
+
+
+class XmlNode(ctypes.Structure):  # the head of xmlNode, xmlAttr and xmlDoc
+    _fields_ = [("_private", P), ("type", ctypes.c_int), ("name", ctypes.c_char_p),
+                ("children", P), ("last", P), ("parent", P), ("next", P),
+                ("prev", P), ("doc", P), ("ns", P)]
+
+
+class XmlNodeFull(ctypes.Structure):  # xmlNode (elements, text, comments, PIs)
+    _fields_ = XmlNode._fields_ + [("content", ctypes.c_char_p), ("properties", P),
+                                   ("nsDef", P)]
+
+
+class XmlNs(ctypes.Structure):
+    _fields_ = [("next", P), ("type", ctypes.c_int), ("href", ctypes.c_char_p),
+                ("prefix", ctypes.c_char_p)]
+
+
+class XmlNodeSet(ctypes.Structure):
+    _fields_ = [("nodeNr", ctypes.c_int), ("nodeMax", ctypes.c_int),
+                ("nodeTab", ctypes.POINTER(P))]
+
+
+class XmlXPathObject(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("nodesetval", ctypes.POINTER(XmlNodeSet)),
+                ("boolval", ctypes.c_int), ("floatval", ctypes.c_double),
+                ("stringval", ctypes.c_char_p)]
+
+
+class XmlXPathContext(ctypes.Structure):  # the head of it, up to proximityPosition
+    _fields_ = [("doc", P), ("node", P),
+                ("nb_variables_unused", ctypes.c_int), ("max_variables_unused", ctypes.c_int),
+                ("varHash", P),
+                ("nb_types", ctypes.c_int), ("max_types", ctypes.c_int), ("types", P),
+                ("nb_funcs_unused", ctypes.c_int), ("max_funcs_unused", ctypes.c_int),
+                ("funcHash", P),
+                ("nb_axis", ctypes.c_int), ("max_axis", ctypes.c_int), ("axis", P),
+                ("namespaces", P), ("nsNr", ctypes.c_int), ("user", P),
+                ("contextSize", ctypes.c_int), ("proximityPosition", ctypes.c_int)]
+
+
+class XmlError(ctypes.Structure):
+    _fields_ = [("domain", ctypes.c_int), ("code", ctypes.c_int),
+                ("message", ctypes.c_char_p), ("level", ctypes.c_int)]
+
+
+CtxP = ctypes.POINTER(XmlXPathContext)
+ObjP = ctypes.POINTER(XmlXPathObject)
+ERROR_FUNC = ctypes.CFUNCTYPE(None, P, ctypes.POINTER(XmlError))
+
+LIB.xmlXPathNewContext.restype = CtxP
+LIB.xmlXPathNewContext.argtypes = [P]
+LIB.xmlXPathFreeContext.argtypes = [CtxP]
+LIB.xmlXPathEval.restype = ObjP
+LIB.xmlXPathEval.argtypes = [ctypes.c_char_p, CtxP]
+LIB.xmlXPathFreeObject.argtypes = [ObjP]
+LIB.xmlXPathObjectCopy.restype = ObjP
+LIB.xmlXPathObjectCopy.argtypes = [ObjP]
+LIB.xmlXPathRegisterNs.argtypes = [CtxP, ctypes.c_char_p, ctypes.c_char_p]
+LIB.xmlXPathRegisterVariable.argtypes = [CtxP, ctypes.c_char_p, ObjP]
+LIB.xmlXPathNewFloat.restype = ObjP
+LIB.xmlXPathNewFloat.argtypes = [ctypes.c_double]
+LIB.xmlXPathNewString.restype = ObjP
+LIB.xmlXPathNewString.argtypes = [ctypes.c_char_p]
+LIB.xmlXPathNewBoolean.restype = ObjP
+LIB.xmlXPathNewBoolean.argtypes = [ctypes.c_int]
+LIB.xmlXPathSetErrorHandler.argtypes = [CtxP, ERROR_FUNC, P]
+
+_errors = []
+
+
+@ERROR_FUNC
+def _on_error(_data, err):
+    msg = err.contents.message
+    _errors.append(msg.decode("utf-8", "replace").strip() if msg else "error")
+
+
+def node_at(ptr):
+    return XmlNode.from_address(ptr)
+
+
+def doc_pointer(tree):
+    """The xmlDoc* under an lxml ElementTree (read from the root's proxy:
+    struct LxmlElement { PyObject_HEAD; _Document _doc; xmlNode *_c_node; })."""
+    root = tree.getroot()
+    c_node = P.from_address(id(root) + 2 * ctypes.sizeof(P) + ctypes.sizeof(P)).value
+    n = node_at(c_node)
+    assert n.type == XML_ELEMENT_NODE and n.name.decode() == etree.QName(root).localname
+    d = node_at(n.doc)
+    assert d.type == XML_DOCUMENT_NODE
+    return n.doc
+
+
+def position(ptr):
+    """1-based position of a node among its parent's XPath children."""
+    i = 1
+    prev = node_at(ptr).prev
+    while prev:
+        p = node_at(prev)
+        if p.type in CHILD_TYPES:
+            i += 1
+        prev = p.prev
+    return i
+
+
+def node_path(ptr):
+    steps = []
+    while True:
+        n = node_at(ptr)
+        if n.type == XML_DOCUMENT_NODE:
+            break
+        assert n.type in CHILD_TYPES, n.type
+        steps.append(position(ptr))
+        ptr = n.parent
+    return "/" + "/".join(str(s) for s in reversed(steps))
+
+
+def qname(ptr):
+    n = node_at(ptr)
+    name = n.name.decode()
+    if n.ns:
+        prefix = XmlNs.from_address(n.ns).prefix
+        if prefix:
+            return prefix.decode() + ":" + name
+    return name
+
+
+def convert_node(ptr):
+    n = node_at(ptr)
+    t = n.type
+    if t == XML_DOCUMENT_NODE:
+        return ("root",)
+    if t == XML_ELEMENT_NODE:
+        return ("element", node_path(ptr), qname(ptr))
+    if t in (XML_TEXT_NODE, XML_CDATA_SECTION_NODE):
+        return ("text", node_path(ptr))
+    if t == XML_COMMENT_NODE:
+        return ("comment", node_path(ptr))
+    if t == XML_PI_NODE:
+        return ("pi", node_path(ptr), n.name.decode())
+    if t == XML_ATTRIBUTE_NODE:
+        name = n.name.decode()
+        if n.ns:
+            name = "{%s}%s" % (XmlNs.from_address(n.ns).href.decode(), name)
+        return ("attribute", node_path(n.parent), name)
+    if t == XML_NAMESPACE_DECL:
+        ns = XmlNs.from_address(ptr)
+        return ("namespace", ns.prefix.decode() if ns.prefix else "-", ns.href.decode())
+    raise AssertionError("unexpected node type %d" % t)
+
+
+def check_tree(docptr):
+    """No entity references, no CDATA nodes (they are merged into text), no
+    adjacent text nodes: the tree is the one xml5dom builds."""
+    stack = [node_at(docptr).children]
+    while stack:
+        ptr = stack.pop()
+        prev_text = False
+        while ptr:
+            n = node_at(ptr)
+            assert n.type in CHILD_TYPES + (XML_DTD_NODE,), "node type %d" % n.type
+            assert n.type != XML_CDATA_SECTION_NODE
+            assert not (prev_text and n.type == XML_TEXT_NODE), "adjacent text nodes"
+            prev_text = n.type == XML_TEXT_NODE
+            if n.type == XML_ELEMENT_NODE and n.children:
+                stack.append(n.children)
+            ptr = n.next
+
+
+XMLNS_URI = "http://www.w3.org/2000/xmlns/"
+
+
+def tree_dump(tree, docptr):
+    """libxml2's tree in the xml5lib `#document` format that `xml5dom tree`
+    prints (see src/dom/dump.rs), to compare the two trees."""
+    out = []
+    info = tree.docinfo
+    if info.doctype:
+        line = "| <!DOCTYPE " + info.root_name
+        if info.public_id or info.system_url:
+            line += ' "%s" "%s"' % (info.public_id or "", info.system_url or "")
+        out.append(line + ">")
+
+    def text_of(ptr):
+        s = []
+        while ptr:
+            n = XmlNodeFull.from_address(ptr)
+            assert n.type == XML_TEXT_NODE
+            s.append(n.content.decode())
+            ptr = n.next
+        return "".join(s)
+
+    def walk(ptr, depth):
+        pad = "| " + "  " * depth
+        while ptr:
+            n = XmlNodeFull.from_address(ptr)
+            if n.type == XML_ELEMENT_NODE:
+                name = qname(ptr)
+                uri = XmlNs.from_address(n.ns).href.decode() if n.ns else None
+                out.append(pad + "<" + ("{%s}" % uri if uri is not None else "") + name + ">")
+                attrs = []
+                d = n.nsDef
+                while d:
+                    ns = XmlNs.from_address(d)
+                    prefix = ns.prefix.decode() if ns.prefix else None
+                    local = prefix or "xmlns"
+                    q = "xmlns:" + prefix if prefix else "xmlns"
+                    attrs.append((local, q, "{%s}%s" % (XMLNS_URI, q), ns.href.decode()))
+                    d = ns.next
+                a = n.properties
+                while a:
+                    at = XmlNode.from_address(a)
+                    local = at.name.decode()
+                    q, printed = local, local
+                    if at.ns:
+                        ns = XmlNs.from_address(at.ns)
+                        q = ns.prefix.decode() + ":" + local
+                        printed = "{%s}%s" % (ns.href.decode(), q)
+                    attrs.append((local, q, printed, text_of(at.children)))
+                    a = at.next
+                for local, q, printed, value in sorted(attrs):
+                    out.append(pad + "  " + printed + '="' + value + '"')
+                walk(n.children, depth + 1)
+            elif n.type == XML_TEXT_NODE:
+                out.append(pad + '"' + n.content.decode() + '"')
+            elif n.type == XML_COMMENT_NODE:
+                out.append(pad + "<!-- " + n.content.decode() + " -->")
+            elif n.type == XML_PI_NODE:
+                content = n.content.decode() if n.content else ""
+                out.append(pad + "<?" + n.name.decode() + " " + content + "?>")
+            ptr = n.next
+
+    walk(node_at(docptr).children, 0)
+    return "\n".join(out) + "\n"
+
+
+def compare_with_xml5dom(binary):
+    """Every well-formed document: xml5dom reports no parse error and builds
+    the tree libxml2 builds."""
+    import subprocess
+    parser = etree.XMLParser(load_dtd=False, no_network=True, resolve_entities=False)
+    for f in sorted(os.listdir(DOCS)):
+        path = os.path.join(DOCS, f)
+        if not os.path.exists(os.path.join(CASES, f[:-4] + ".in")):
+            continue  # hand-written: a malformed document
+        tree = etree.parse(path, parser)
+        mine = tree_dump(tree, doc_pointer(tree))
+        theirs = subprocess.run([binary, "tree", path], capture_output=True, check=True,
+                                encoding="utf-8").stdout
+        check = subprocess.run([binary, "check", path], capture_output=True, encoding="utf-8")
+        assert check.returncode == 0, "xml5dom finds errors in %s:\n%s" % (f, check.stdout)
+        if mine != theirs:
+            import difflib
+            sys.stdout.writelines(difflib.unified_diff(
+                mine.splitlines(True), theirs.splitlines(True), "libxml2", "xml5dom"))
+            raise AssertionError("the trees of %s differ" % f)
+        print("  %-28s same tree in libxml2 and xml5dom" % f)
+
+
+class Evaluator:
+    def __init__(self, docptr, ns, variables):
+        self.doc = docptr
+        self.ns = ns
+        self.variables = variables  # name -> ("number"|"string"|"boolean"|"nodeset", value)
+        self.nodeset_vars = {}
+        for name, (kind, value) in variables:
+            if kind == "nodeset":
+                res = self._eval_raw(value, docptr, with_vars=False)
+                assert res is not None and res.contents.type == 1, "var %s: not a node-set" % name
+                self.nodeset_vars[name] = res
+
+    def _new_object(self, name, kind, value):
+        if kind == "number":
+            return LIB.xmlXPathNewFloat(value)
+        if kind == "string":
+            return LIB.xmlXPathNewString(value.encode())
+        if kind == "boolean":
+            return LIB.xmlXPathNewBoolean(1 if value else 0)
+        return LIB.xmlXPathObjectCopy(self.nodeset_vars[name])
+
+    def _eval_raw(self, expr, node, with_vars=True):
+        ctx = LIB.xmlXPathNewContext(self.doc)
+        LIB.xmlXPathSetErrorHandler(ctx, _on_error, None)
+        c = ctx.contents
+        c.node = node
+        c.contextSize = 1
+        c.proximityPosition = 1
+        for prefix, uri in self.ns:
+            LIB.xmlXPathRegisterNs(ctx, prefix.encode(), uri.encode())
+        if with_vars:
+            for name, (kind, value) in self.variables:
+                LIB.xmlXPathRegisterVariable(ctx, name.encode(), self._new_object(name, kind, value))
+        del _errors[:]
+        res = LIB.xmlXPathEval(expr.encode(), ctx)
+        LIB.xmlXPathFreeContext(ctx)
+        return res if res else None
+
+    def evaluate(self, expr, node):
+        """Returns ("boolean", b) / ("number", f) / ("string", s) /
+        ("nodeset", [node tuples]) / ("error", message)."""
+        res = self._eval_raw(expr, node)
+        if res is None:
+            return ("error", _errors[0] if _errors else "error")
+        assert not _errors, (expr, _errors)
+        o = res.contents
+        try:
+            if o.type == 1:
+                nodes = []
+                if o.nodesetval:
+                    s = o.nodesetval.contents
+                    nodes = [convert_node(s.nodeTab[i]) for i in range(s.nodeNr)]
+                return ("nodeset", nodes)
+            if o.type == 2:
+                return ("boolean", bool(o.boolval))
+            if o.type == 3:
+                return ("number", o.floatval)
+            if o.type == 4:
+                return ("string", o.stringval.decode("utf-8") if o.stringval else "")
+            raise AssertionError("unexpected result type %d" % o.type)
+        finally:
+            LIB.xmlXPathFreeObject(res)
+
+    def first_node(self, expr):
+        res = self._eval_raw(expr, self.doc)
+        assert res is not None, "context expression fails: " + expr
+        o = res.contents
+        assert o.type == 1 and o.nodesetval and o.nodesetval.contents.nodeNr > 0, \
+            "context expression selects nothing: " + expr
+        ptr = o.nodesetval.contents.nodeTab[0]
+        LIB.xmlXPathFreeObject(res)
+        assert node_at(ptr).type == XML_ELEMENT_NODE, "context is not an element: " + expr
+        return ptr
+
+
+# ---------------------------------------------------------------------------
+# The same evaluation through lxml's API, for the cross-check
+# ---------------------------------------------------------------------------
+
+def lxml_path(el):
+    """Path of an lxml element, comment or PI (count(preceding-sibling::node()))."""
+    steps = []
+    while el is not None:
+        steps.append(int(el.xpath("count(preceding-sibling::node())")) + 1)
+        el = el.getparent()
+    return "/" + "/".join(str(s) for s in reversed(steps))
+
+
+def lxml_node(item):
+    if isinstance(item, tuple):
+        prefix, uri = item
+        return ("namespace", prefix if prefix is not None else "-", uri)
+    if isinstance(item, etree._Comment):
+        return ("comment", lxml_path(item))
+    if isinstance(item, etree._ProcessingInstruction):
+        return ("pi", lxml_path(item), item.target)
+    if isinstance(item, etree._Element):
+        q = etree.QName(item)
+        name = (item.prefix + ":" + q.localname) if item.prefix else q.localname
+        return ("element", lxml_path(item), name)
+    if isinstance(item, str) and hasattr(item, "getparent"):
+        parent = item.getparent()
+        if item.is_attribute:
+            return ("attribute", lxml_path(parent), item.attrname)
+        if item.is_tail:
+            path = lxml_path(parent)
+            head, _, last = path.rpartition("/")
+            return ("text", "%s/%d" % (head, int(last) + 1))
+        assert item.is_text
+        return ("text", lxml_path(parent) + "/1")
+    raise AssertionError("unexpected lxml node %r" % (item,))
+
+
+def lxml_evaluate(context_el, expr, ns, lxml_vars):
+    try:
+        r = context_el.xpath(expr, namespaces=dict(ns), **lxml_vars)
+    except etree.XPathError as e:
+        return ("error", str(e))
+    if isinstance(r, bool):
+        return ("boolean", r)
+    if isinstance(r, float):
+        return ("number", r)
+    if isinstance(r, str):
+        return ("string", str(r))
+    assert isinstance(r, list)
+    nodes = [lxml_node(x) for x in r]
+    # lxml drops the document node; count() still sees it.
+    c = context_el.xpath("count(%s)" % expr, namespaces=dict(ns), **lxml_vars)
+    if c == len(r) + 1:
+        nodes.insert(0, ("root",))
+    else:
+        assert c == len(r), (expr, c, len(r))
+    return ("nodeset", nodes)
+
+
+# ---------------------------------------------------------------------------
+# Writing and reading the .txt format
+# ---------------------------------------------------------------------------
+
+def format_node(n):
+    return "  " + " ".join(n)
+
+
+def format_result(r):
+    kind, value = r
+    if kind == "boolean":
+        return ["boolean " + ("true" if value else "false")]
+    if kind == "number":
+        return ["number " + repr(float(value))]
+    if kind == "string":
+        return ["string " + json.dumps(value, ensure_ascii=False)]
+    if kind == "error":
+        return ["error " + value]
+    lines = ["nodeset %d" % len(value)]
+    lines += [format_node(n) for n in value]
+    return lines
+
+
+def same_result(a, b):
+    if a[0] != b[0]:
+        return False
+    if a[0] == "number":
+        if math.isnan(a[1]) and math.isnan(b[1]):
+            return True
+        return a[1] == b[1] and math.copysign(1, a[1]) == math.copysign(1, b[1])
+    if a[0] == "error":
+        return True
+    return a[1] == b[1]
+
+
+NODE_LINE = re.compile(
+    r"^  (root"
+    r"|element (/[1-9][0-9]*)+ [^\s:]+(:[^\s:]+)?"
+    r"|text (/[1-9][0-9]*)+"
+    r"|comment (/[1-9][0-9]*)+"
+    r"|pi (/[1-9][0-9]*)+ \S+"
+    r"|attribute (/[1-9][0-9]*)+ (\{[^}\s]*\})?[^\s{}:]+"
+    r"|namespace \S+ \S*)$")
+NUMBER = re.compile(r"^(-?[0-9]+\.[0-9]+(e[+-][0-9]+)?|-?[0-9]\.?[0-9]*e[+-][0-9]+|inf|-inf|nan)$")
+VAR = re.compile(r"^var [A-Za-z_][\w.-]* (number \S+|string \".*\"|boolean (true|false)|nodeset .+)$")
+
+
+def parse_result_line(line, lines, i, where):
+    """Parses one result (a result line and, for a node-set, its node lines).
+    Returns (result, next index)."""
+    kind, _, rest = line.partition(" ")
+    if kind == "boolean":
+        assert rest in ("true", "false"), where
+        return ("boolean", rest == "true"), i
+    if kind == "number":
+        assert NUMBER.match(rest), where + ": bad number " + rest
+        v = float(rest)
+        assert repr(v) == rest, where + ": not repr(float): " + rest
+        return ("number", v), i
+    if kind == "string":
+        v = json.loads(rest)
+        assert isinstance(v, str) and json.dumps(v, ensure_ascii=False) == rest, where
+        return ("string", v), i
+    if kind == "error":
+        assert rest, where
+        return ("error", rest), i
+    if kind == "nodeset":
+        assert re.match(r"^(0|[1-9][0-9]*)$", rest), where
+        n = int(rest)
+        nodes = []
+        for k in range(n):
+            assert i + k < len(lines), where + ": node-set cut short"
+            nl = lines[i + k]
+            assert NODE_LINE.match(nl), "%s: bad node line %r" % (where, nl)
+            nodes.append(tuple(nl[2:].split(" ")))
+        return ("nodeset", nodes), i + n
+    raise AssertionError(where + ": bad result line " + line)
+
+
+def check_txt(path):
+    """Checks a .txt against the format; returns its number of cases."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    assert text.endswith("\n") and "\r" not in text, path
+    lines = text.split("\n")[:-1]
+    name = os.path.basename(path)
+    i, cases, in_header, context = 0, 0, True, None
+    while i < len(lines):
+        line = lines[i]
+        where = "%s:%d" % (name, i + 1)
+        i += 1
+        if line.startswith("#") or not line.strip():
+            continue
+        if in_header and (line.startswith("ns ") or line.startswith("var ")):
+            if line.startswith("ns "):
+                parts = line.split(" ")
+                assert len(parts) == 3 and parts[2], where
+            else:
+                assert VAR.match(line), where
+                if " string " in line:
+                    json.loads(line.split(" string ", 1)[1])
+            continue
+        in_header = False
+        if line.startswith("context "):
+            assert context is None and line[8:].strip(), where
+            context = line
+            continue
+        assert line.startswith("expr ") and line[5:].strip(), where + ": expected expr: " + line
+        while i < len(lines) and lines[i].startswith("#"):
+            i += 1  # comments between expr and result (the libxml2 note)
+        assert i < len(lines), where + ": no result"
+        _, i = parse_result_line(lines[i], lines, i + 1, "%s:%d" % (name, i + 1))
+        context = None
+        cases += 1
+    assert context is None, name + ": context without expr"
+    return cases
+
+
+def check_all():
+    total = 0
+    names = sorted(f for f in os.listdir(CASES) if f.endswith(".txt"))
+    for f in names:
+        path = os.path.join(CASES, f)
+        base = f[:-4]
+        assert os.path.exists(os.path.join(DOCS, base + ".xml")), "no document for " + f
+        if not os.path.exists(os.path.join(CASES, base + ".in")):
+            with open(path, encoding="utf-8") as fh:
+                assert fh.readline() == "# hand-written\n", f + ": no .in and no '# hand-written' line"
+        n = check_txt(path)
+        print("  %-28s %4d cases" % (f, n))
+        total += n
+    for f in sorted(os.listdir(DOCS)):
+        assert os.path.exists(os.path.join(CASES, f[:-4] + ".txt")), "no cases for " + f
+    print("  %-28s %4d cases" % ("total", total))
+    return total
+
+
+# ---------------------------------------------------------------------------
+# Generating
+# ---------------------------------------------------------------------------
+
+def parse_header_line(line, ns, variables):
+    if line.startswith("ns "):
+        _, prefix, uri = line.split(" ")
+        ns.append((prefix, uri))
+        return True
+    if line.startswith("var "):
+        _, name, kind, rest = line.split(" ", 3)
+        if kind == "number":
+            value = float(rest)
+        elif kind == "string":
+            value = json.loads(rest)
+        elif kind == "boolean":
+            assert rest in ("true", "false")
+            value = rest == "true"
+        else:
+            assert kind == "nodeset"
+            value = rest
+        variables.append((name, (kind, value)))
+        return True
+    return False
+
+
+SPEC_NUMBER = re.compile(r"^[ \t\r\n]*-?([0-9]+(\.[0-9]*)?|\.[0-9]+)[ \t\r\n]*$")
+LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"|[A-Za-z_][\w.-]*|([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+
+
+def spec_number(s):
+    """XPath 1.0 string to number: the Number syntax, an optional minus,
+    whitespace around; the nearest double (Python's float() rounds right)."""
+    return float(s) if SPEC_NUMBER.match(s) else math.nan
+
+
+def numeric_literals(expr):
+    """The Number tokens of an expression (not inside string literals or names)."""
+    return [m.group(1) for m in LITERAL.finditer(expr) if m.group(1)]
+
+
+def number_hazards(ev, tree):
+    """Strings in the document that libxml2 converts to a number other than
+    the one XPath 1.0 gives (it reads exponents, and does not always round
+    to the nearest double). Cases that convert them need an `expect`."""
+    seen = set()
+    hazards = []
+    for s in tree.xpath("//text() | //@*"):
+        s = str(s)
+        if s in seen:
+            continue
+        seen.add(s)
+        ev.variables.append(("__s", ("string", s)))
+        got = ev.evaluate("number($__s)", ev.doc)
+        ev.variables.pop()
+        if not same_result(got, ("number", spec_number(s))):
+            hazards.append((s, got[1], spec_number(s)))
+    return hazards
+
+
+def string_of_number(x):
+    """XPath 1.0 section 4.2: the string of a number."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    if x == int(x):
+        return str(int(x))
+    from decimal import Decimal
+    return format(Decimal(repr(x)), "f")
+
+
+def generate(base):
+    src = os.path.join(CASES, base + ".in")
+    doc_file = os.path.join(DOCS, base + ".xml")
+    parser = etree.XMLParser(load_dtd=False, no_network=True, resolve_entities=False)
+    tree = etree.parse(doc_file, parser)
+    for el in tree.iter():
+        assert not isinstance(el, etree._Entity), "entity reference in " + doc_file
+    docptr = doc_pointer(tree)
+    check_tree(docptr)
+
+    with open(src, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+
+    out = ["# Generated by tools/gen_xpath_cases.py from %s.in; do not edit." % base,
+           "# Expected results: libxml2 %s (lxml %s) unless a case says otherwise."
+           % (LIBXML_VERSION, LXML_VERSION)]
+    ns, variables = [], []
+    ev = None
+    i, context = 0, None
+    in_header = True
+    stats = {"cases": 0, "checked": 0, "expect": 0}
+    while i < len(lines):
+        line = lines[i]
+        where = "%s.in:%d" % (base, i + 1)
+        i += 1
+        if line.startswith("#") or not line.strip():
+            if line.strip() or (out and out[-1] != ""):
+                out.append(line.rstrip())
+            continue
+        if in_header and parse_header_line(line, ns, variables):
+            out.append(line)
+            continue
+        if in_header:
+            in_header = False
+            ev = Evaluator(docptr, ns, variables)
+            for s, got, want in number_hazards(ev, tree):
+                print("    note: libxml2 converts %s to %r, XPath 1.0 to %r"
+                      % (json.dumps(s, ensure_ascii=False), got, want))
+            lxml_vars = {}
+            for name, (kind, value) in variables:
+                if kind == "nodeset":
+                    lxml_vars[name] = tree.xpath(value, namespaces=dict(ns))
+                else:
+                    lxml_vars[name] = value
+        if line.startswith("context "):
+            assert context is None, where
+            context = line[len("context "):]
+            out.append(line)
+            continue
+        assert line.startswith("expr "), where + ": " + line
+        expr = line[len("expr "):]
+        node = ev.first_node(context) if context else docptr
+        got = ev.evaluate(expr, node)
+
+        expected = None
+        if i < len(lines) and lines[i].startswith("expect "):
+            expected, i = parse_result_line(lines[i][len("expect "):], lines, i + 1, where)
+            expected = tuple(expected)
+            assert not same_result(expected, got), \
+                "%s: stale expect, libxml2 gives the expected result" % where
+        else:
+            # Two places where libxml2 is known to part from XPath 1.0; a case
+            # that meets them needs an `expect`.
+            for lit in numeric_literals(expr):
+                r = ev.evaluate(lit, docptr)
+                assert same_result(r, ("number", float(lit))), \
+                    "%s: libxml2 reads the literal %s as %r" % (where, lit, r[1])
+            m = re.match(r"^string\((.*)\)$", expr)
+            if m and got[0] == "string":
+                inner = ev.evaluate(m.group(1), node)
+                if inner[0] == "number":
+                    assert got[1] == string_of_number(inner[1]), \
+                        "%s: libxml2 writes %r as %r" % (where, inner[1], got[1])
+        if context is not None:
+            # The cross-check with lxml's own API on the same context element.
+            el = tree.xpath(context, namespaces=dict(ns))[0]
+            mine = lxml_evaluate(el, expr, ns, lxml_vars)
+            assert same_result(mine, got), "%s: lxml %r, ctypes %r" % (where, mine, got)
+            stats["checked"] += 1
+        out.append(line)
+        if expected is not None:
+            for k, l in enumerate(format_result(got)):
+                out.append("# libxml2 gives: " + l if k == 0 else "#   " + l)
+            out.extend(format_result(expected))
+            stats["expect"] += 1
+        else:
+            out.extend(format_result(got))
+        out.append("")
+        context = None
+        stats["cases"] += 1
+    while out and out[-1] == "":
+        out.pop()
+    assert context is None, base + ".in: context without expr"
+    dst = os.path.join(CASES, base + ".txt")
+    with open(dst, "w", encoding="utf-8", newline="\n") as f:
+        f.write("\n".join(out) + "\n")
+    print("  %-28s %4d cases (%d cross-checked with lxml's API, %d spec overrides)"
+          % (base + ".txt", stats["cases"], stats["checked"], stats["expect"]))
+
+
+def main(argv):
+    check_only = "--check" in argv
+    names = [a for a in argv if not a.startswith("--")]
+    for a in argv:
+        if a.startswith("--compare-tree="):
+            print("comparing libxml2's trees with `xml5dom tree`")
+            compare_with_xml5dom(a.split("=", 1)[1])
+            return
+    if not check_only:
+        if not names:
+            names = sorted(f[:-3] for f in os.listdir(CASES) if f.endswith(".in"))
+        print("generating with lxml %s, libxml2 %s" % (LXML_VERSION, LIBXML_VERSION))
+        for base in names:
+            generate(base)
+    print("checking the format of every .txt")
+    check_all()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
