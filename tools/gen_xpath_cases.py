@@ -786,8 +786,11 @@ def generate(base):
             # The cross-check with lxml's own API on the same context element.
             el = tree.xpath(context, namespaces=dict(ns))[0]
             mine = lxml_evaluate(el, expr, ns, lxml_vars)
-            assert same_result(mine, got), "%s: lxml %r, ctypes %r" % (where, mine, got)
-            stats["checked"] += 1
+            # lxml leaves the context position and size unset: a top-level
+            # position() or last() fails there (and only there).
+            if not (mine[0] == "error" and "Invalid context" in mine[1]):
+                assert same_result(mine, got), "%s: lxml %r, ctypes %r" % (where, mine, got)
+                stats["checked"] += 1
         out.append(line)
         if expected is not None:
             for k, l in enumerate(format_result(got)):
