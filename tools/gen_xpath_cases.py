@@ -9,7 +9,10 @@ Run from the repository root:
     cargo build --release --bin xml5dom && \
     python3 tools/gen_xpath_cases.py --compare-tree=target/release/xml5dom
         # every well-formed document parses without error in xml5dom, to the
-        # tree libxml2 builds (the same `#document` dump)
+        # tree libxml2 builds (the same `#document` dump); every node line of
+        # the hand-written cases names a node of xml5dom's tree
+    python3 tools/gen_xpath_cases.py --show-tree=target/release/xml5dom tests/xpath/documents/broken-feed.xml
+        # the nodes of xml5dom's tree in node-line form, with their text
 
 Needs Python 3 and lxml (written against lxml 6.1.x with libxml2 2.14.x).
 The output is deterministic: running it twice gives identical files. It
@@ -41,12 +44,15 @@ the document tree lxml parsed, with the context node, position and size set
 as the format says. Struct layouts are those of libxml2 2.14's headers
 (lxml ships them in lxml/includes/libxml).
 
-Every case is cross-checked against lxml's own API where lxml can evaluate it
-the same way: cases with a `context` element are also run through
-`element.xpath(...)`, the result converted as lxml returns it (smart strings
-with .getparent()/.is_tail/.attrname, (prefix, uri) tuples for namespace
-nodes, the document node found by comparing with `count(EXPR)` because lxml
-drops it) and asserted equal. A mismatch stops the run.
+Every case is cross-checked against lxml's own API: cases with a `context`
+element are also run through `element.xpath(...)`, the result converted as
+lxml returns it (smart strings with .getparent()/.is_tail/.attrname,
+(prefix, uri) tuples for namespace nodes, the document node found by
+comparing with `count(EXPR)` because lxml drops it) and asserted equal.
+Cases at the document node, which lxml cannot evaluate there, are run by
+both at the root element instead: that checks how the results are read from
+libxml2's structures, not the answer. A mismatch stops the run (except that
+lxml fails on a top-level position() or last()).
 
 The `.in` format
 ----------------
@@ -193,6 +199,13 @@ def doc_pointer(tree):
     d = node_at(n.doc)
     assert d.type == XML_DOCUMENT_NODE
     return n.doc
+
+
+def root_element(docptr):
+    ptr = node_at(docptr).children
+    while node_at(ptr).type != XML_ELEMENT_NODE:
+        ptr = node_at(ptr).next
+    return ptr
 
 
 def position(ptr):
@@ -359,6 +372,135 @@ def compare_with_xml5dom(binary):
                 mine.splitlines(True), theirs.splitlines(True), "libxml2", "xml5dom"))
             raise AssertionError("the trees of %s differ" % f)
         print("  %-28s same tree in libxml2 and xml5dom" % f)
+
+
+def xml5dom_nodes(binary, path):
+    """The nodes of the tree `xml5dom tree` prints, keyed by the node-line
+    form of the .txt format: ("element", "/2/4", "item") and so on. Values
+    are the node's text (string-value for text, comments, PIs and
+    attributes). For the hand-written cases of the malformed documents."""
+    import subprocess
+    dump = subprocess.run([binary, "tree", path], capture_output=True, check=True,
+                          encoding="utf-8").stdout
+    # A node is a line starting with "| "; other lines continue a text.
+    items = []
+    for line in dump.split("\n")[:-1]:
+        if line.startswith("| "):
+            body = line[2:]
+            depth = (len(body) - len(body.lstrip(" "))) // 2
+            items.append([depth, body.lstrip(" ")])
+        else:
+            items[-1][1] += "\n" + line
+    nodes = {}
+    stack = []  # (depth, path, child count) of the open elements
+    top = 0
+    for depth, body in items:
+        if body.startswith("<!DOCTYPE"):
+            continue
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        attr = re.match(r'^(\{[^}]*\})?([^\s<"=]+)="(.*)"$', body, re.S)
+        if attr and stack and stack[-1][0] == depth - 1 and not body.startswith('"'):
+            uri, q, value = attr.groups()
+            if uri == "{%s}" % XMLNS_URI:
+                continue  # a namespace declaration, not an attribute
+            local = q.split(":", 1)[-1]
+            nodes[("attribute", stack[-1][1], (uri or "") + local)] = value
+            continue
+        if stack:
+            stack[-1][2] += 1
+            p = "%s/%d" % (stack[-1][1], stack[-1][2])
+        else:
+            top += 1
+            p = "/%d" % top
+        if body.startswith('"'):
+            nodes[("text", p)] = body[1:-1]
+        elif body.startswith("<!-- "):
+            nodes[("comment", p)] = body[5:-4]
+        elif body.startswith("<?"):
+            target, _, data = body[2:-2].partition(" ")
+            nodes[("pi", p, target)] = data
+        else:
+            m = re.match(r"^<(\{[^}]*\})?([^>]+)>$", body)
+            nodes[("element", p, m.group(2))] = None
+            stack.append([depth, p, 0])
+    return nodes
+
+
+def check_hand_written(binary):
+    """Every node line of a hand-written .txt names a node of the tree
+    xml5dom builds for its document."""
+    for f in sorted(os.listdir(CASES)):
+        base = f[:-4]
+        if not f.endswith(".txt") or os.path.exists(os.path.join(CASES, base + ".in")):
+            continue
+        nodes = xml5dom_nodes(binary, os.path.join(DOCS, base + ".xml"))
+        n = 0
+        with open(os.path.join(CASES, f), encoding="utf-8") as fh:
+            for i, line in enumerate(fh, 1):
+                if line.startswith("  ") and not line.startswith("  root") \
+                        and not line.startswith("  namespace "):
+                    key = tuple(line[2:].rstrip("\n").split(" "))
+                    assert key in nodes, "%s:%d: no such node in xml5dom's tree: %s" % (f, i, line)
+                    n += 1
+        print("  %-28s %d node lines, all in xml5dom's tree" % (f, n))
+        verify_hand_written(binary, base)
+
+
+def read_cases(path):
+    """The header bindings and the cases of a .txt: (ns, variables,
+    [(line number, context, expr, result)])."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")[:-1]
+    ns, variables, cases = [], [], []
+    i, context, in_header = 0, None, True
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if line.startswith("#") or not line.strip():
+            continue
+        if in_header and parse_header_line(line, ns, variables):
+            continue
+        in_header = False
+        if line.startswith("context "):
+            context = line[len("context "):]
+            continue
+        expr, at = line[len("expr "):], i
+        while lines[i].startswith("#"):
+            i += 1
+        result, i = parse_result_line(lines[i], lines, i + 1, "%s:%d" % (path, i + 1))
+        cases.append((at, context, expr, result))
+        context = None
+    return ns, variables, cases
+
+
+def verify_hand_written(binary, base):
+    """A second opinion on the hand-written results of a malformed document:
+    `xml5dom fmt` writes its tree as well-formed XML; when libxml2 builds the
+    same tree from that, libxml2's answers on it must be the hand-written
+    ones."""
+    import subprocess
+    import tempfile
+    repaired = subprocess.run([binary, "fmt", os.path.join(DOCS, base + ".xml")],
+                              capture_output=True, check=True).stdout
+    with tempfile.NamedTemporaryFile(suffix=".xml") as tmp:
+        tmp.write(repaired)
+        tmp.flush()
+        parser = etree.XMLParser(load_dtd=False, no_network=True, resolve_entities=False)
+        tree = etree.parse(tmp.name, parser)
+        docptr = doc_pointer(tree)
+        theirs = subprocess.run([binary, "tree", os.path.join(DOCS, base + ".xml")],
+                                capture_output=True, check=True, encoding="utf-8").stdout
+        assert tree_dump(tree, docptr) == theirs, base + ": the repaired document has another tree"
+        ns, variables, cases = read_cases(os.path.join(CASES, base + ".txt"))
+        ev = Evaluator(docptr, ns, variables)
+        for at, context, expr, want in cases:
+            node = ev.first_node(context) if context else docptr
+            got = ev.evaluate(expr, node)
+            assert same_result(got, want), "%s.txt:%d: %s: libxml2 on the repaired tree gives %r" \
+                % (base, at, expr, got)
+        print("  %-28s %d cases, libxml2 agrees on the tree `xml5dom fmt` writes"
+              % (base + ".txt", len(cases)))
 
 
 class Evaluator:
@@ -782,11 +924,21 @@ def generate(base):
                 if inner[0] == "number":
                     assert got[1] == string_of_number(inner[1]), \
                         "%s: libxml2 writes %r as %r" % (where, inner[1], got[1])
+        # The cross-check with lxml's own API. With a context element, on
+        # that element. Without one, lxml cannot evaluate at the document
+        # node, so both evaluate at the root element instead: that checks
+        # how the results are read from libxml2, not the case's answer.
         if context is not None:
-            # The cross-check with lxml's own API on the same context element.
             el = tree.xpath(context, namespaces=dict(ns))[0]
-            mine = lxml_evaluate(el, expr, ns, lxml_vars)
-            assert same_result(mine, got), "%s: lxml %r, ctypes %r" % (where, mine, got)
+            mine_ctx, theirs = el, got
+        else:
+            mine_ctx = tree.getroot()
+            theirs = ev.evaluate(expr, root_element(docptr))
+        mine = lxml_evaluate(mine_ctx, expr, ns, lxml_vars)
+        # lxml leaves the context position and size unset: a top-level
+        # position() or last() fails there (and only there).
+        if not (mine[0] == "error" and "Invalid context" in mine[1]):
+            assert same_result(mine, theirs), "%s: lxml %r, ctypes %r" % (where, mine, theirs)
             stats["checked"] += 1
         out.append(line)
         if expected is not None:
@@ -814,8 +966,18 @@ def main(argv):
     names = [a for a in argv if not a.startswith("--")]
     for a in argv:
         if a.startswith("--compare-tree="):
+            binary = a.split("=", 1)[1]
             print("comparing libxml2's trees with `xml5dom tree`")
-            compare_with_xml5dom(a.split("=", 1)[1])
+            compare_with_xml5dom(binary)
+            print("checking the node lines of the hand-written cases")
+            check_hand_written(binary)
+            return
+        if a.startswith("--show-tree="):
+            # The nodes of a document as xml5dom builds it, in node-line
+            # form, to write hand-written cases with.
+            for doc in names:
+                for key, value in xml5dom_nodes(a.split("=", 1)[1], doc).items():
+                    print("  " + " ".join(key) + ("" if value is None else "    " + json.dumps(value, ensure_ascii=False)))
             return
     if not check_only:
         if not names:
