@@ -193,7 +193,8 @@ fn describe(value: &Value<'_>) -> Vec<String> {
         )],
         Value::NodeSet(nodes) => {
             let mut lines = vec![format!("nodeset {}", nodes.len())];
-            lines.extend(nodes.iter().map(describe_node));
+            // The file's node lines are trimmed (an empty URI leaves none).
+            lines.extend(nodes.iter().map(|n| describe_node(n).trim_end().to_owned()));
             lines
         }
     }

@@ -401,10 +401,13 @@ impl<'a, 'b> Evaluator<'a, 'b> {
             }
             (Axis::FollowingSibling, XNode::Node(n)) => n.following_siblings().for_each(push),
             (Axis::PrecedingSibling, XNode::Node(n)) => n.preceding_siblings().for_each(push),
-            (Axis::Following, XNode::Node(n)) => following(n, false).for_each(push),
+            (Axis::Following, XNode::Node(n)) => following(n).for_each(push),
+            // libxml2 starts the following axis of an attribute or namespace
+            // node after its element's subtree (XPath 1.0 would include the
+            // element's descendants, which come after it in document order).
             (Axis::Following, _) => {
                 if let Some(e) = owner {
-                    following(e, true).for_each(push);
+                    following(e).for_each(push);
                 }
             }
             (Axis::Preceding, XNode::Node(n)) => preceding(n).for_each(push),
@@ -460,8 +463,10 @@ impl<'a, 'b> Evaluator<'a, 'b> {
         let key = |node: &XNode<'a>| -> u64 {
             let (n, sub) = match node {
                 XNode::Node(n) => (*n, 0),
-                XNode::Namespace(ns) => (ns.element, 1 + ns.index as u64),
-                XNode::Attribute(a) => (a.element, (1 << 24) + a.index as u64),
+                // libxml2 puts an element's attributes before its namespace
+                // nodes (XPath 1.0 has it the other way round).
+                XNode::Attribute(a) => (a.element, 1 + a.index as u64),
+                XNode::Namespace(ns) => (ns.element, (1 << 24) + ns.index as u64),
             };
             let pre = order
                 .get(usize::from(n.id().0))
@@ -592,7 +597,8 @@ impl<'a, 'b> Evaluator<'a, 'b> {
                 nodes_arg(0)?
                     .into_iter()
                     .map(|n| functions::string_to_number(&string_value_cow(n)))
-                    .sum(),
+                    // Not `sum()`, which starts from -0.
+                    .fold(0.0, |total, n| total + n),
             ),
             Function::Floor => Value::Number(functions::floor(number_arg(0)?)),
             Function::Ceiling => Value::Number(functions::ceiling(number_arg(0)?)),
@@ -689,19 +695,12 @@ fn matches_other(_node: XNode<'_>, test: &Test<'_>) -> bool {
     matches!(test, Test::Node)
 }
 
-/// The nodes after `node` in document order that are not its descendants
-/// (with `with_descendants`, its descendants too: for an attribute's
-/// owner).
-fn following<'a>(node: Node<'a>, with_descendants: bool) -> impl Iterator<Item = Node<'a>> + 'a {
-    let own = with_descendants
-        .then(|| node.descendants())
-        .into_iter()
-        .flatten();
-    let after = std::iter::once(node)
+/// The nodes after `node` in document order that are not its descendants.
+fn following<'a>(node: Node<'a>) -> impl Iterator<Item = Node<'a>> + 'a {
+    std::iter::once(node)
         .chain(node.ancestors())
         .flat_map(|n| n.following_siblings())
-        .flat_map(|s| std::iter::once(s).chain(s.descendants()));
-    own.chain(after)
+        .flat_map(|s| std::iter::once(s).chain(s.descendants()))
 }
 
 /// The nodes before `node` in reverse document order that are not its
@@ -754,7 +753,8 @@ impl<'a> Iterator for ReverseSubtree<'a> {
 
 /// The namespace nodes of `element`: `xml` first, then every binding in
 /// scope, the element's own declarations first and then its ancestors',
-/// each prefix once (the nearest declaration), undeclared ones left out.
+/// each prefix once (the nearest declaration), undeclared prefixes left
+/// out (not the default namespace: see below).
 fn namespaces_in_scope(element: Node<'_>) -> Vec<NamespaceNode<'_>> {
     let mut seen: Vec<Option<&str>> = Vec::new();
     let mut out = vec![NamespaceNode {
@@ -775,7 +775,10 @@ fn namespaces_in_scope(element: Node<'_>) -> Vec<NamespaceNode<'_>> {
                 continue;
             }
             seen.push(prefix);
-            if attribute.value().is_empty() {
+            // An undeclared prefix has no namespace node; but libxml2 gives
+            // an element under `xmlns=""` a default namespace node with an
+            // empty URI.
+            if attribute.value().is_empty() && prefix.is_some() {
                 continue;
             }
             let index = out.len();

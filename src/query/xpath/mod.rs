@@ -317,8 +317,9 @@ impl<'a> Value<'a> {
 /// use xml5dom::query::{XNode, XPath};
 /// let doc = Document::parse("<a xmlns:p='urn:p' x='1'/>");
 /// let nodes = XPath::compile("/a/@x | /a/namespace::p").unwrap().select(doc.root()).unwrap();
-/// assert!(matches!(nodes[0], XNode::Namespace(ref ns) if ns.prefix() == "p"));
-/// assert_eq!(nodes[1].as_attribute().unwrap().value(), "1");
+/// // An element's attributes come before its namespace nodes, as in libxml2.
+/// assert_eq!(nodes[0].as_attribute().unwrap().value(), "1");
+/// assert!(matches!(nodes[1], XNode::Namespace(ref ns) if ns.prefix() == "p"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum XNode<'a> {

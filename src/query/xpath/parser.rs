@@ -722,8 +722,14 @@ impl Parser<'_> {
         let mut steps = Vec::new();
         let mut depth = 0;
         let start = if self.eat(&Kind::Slash) {
-            // `/` alone is the root; a step may follow.
-            if self.starts_step() {
+            // libxml2 reads `/ /` as `/` (and `/ /a` as `/a`): more `/`
+            // tokens right after the first are dropped.
+            while self.eat(&Kind::Slash) {}
+            if self.eat(&Kind::DoubleSlash) {
+                steps.push(descendant_or_self());
+                depth = self.relative_location_path(&mut steps)?;
+            } else if self.starts_step() {
+                // `/` alone is the root; a step may follow.
                 depth = self.relative_location_path(&mut steps)?;
             }
             PathStart::Root
