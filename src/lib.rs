@@ -33,6 +33,7 @@ pub mod cli;
 pub mod decoding;
 pub mod dom;
 mod error;
+pub mod query;
 pub mod serializer;
 mod span;
 pub mod tokenizer;
