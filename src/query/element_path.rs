@@ -742,7 +742,8 @@ impl TagTest {
 enum Predicate {
     /// `[@key]`
     HasAttribute(Box<str>),
-    /// `[@key='value']`, `[@key!='value']` (an absent attribute is unequal).
+    /// `[@key='value']`, `[@key!='value']`: either way the attribute must be
+    /// there.
     Attribute {
         key: Box<str>,
         value: Box<str>,
@@ -777,7 +778,7 @@ impl Predicate {
         match self {
             Predicate::HasAttribute(key) => et_attribute(element, key).is_some(),
             Predicate::Attribute { key, value, equal } => {
-                (et_attribute(element, key) == Some(&**value)) == *equal
+                et_attribute(element, key).is_some_and(|v| (v == &**value) == *equal)
             }
             Predicate::HasChild(tag) => element
                 .child_elements()
