@@ -357,6 +357,11 @@ fn following_in<'a>(root: Node<'a>, node: Node<'a>) -> Option<Node<'a>> {
     None
 }
 
+/// Keeps the examples of docs/element_path.md compiling and passing.
+#[doc = include_str!("../../docs/element_path.md")]
+#[cfg(doctest)]
+pub struct ElementPathDocsDoctests;
+
 // ----- The four queries on nodes ---------------------------------------------
 
 impl<'a> Node<'a> {
@@ -1262,5 +1267,41 @@ mod tests {
         assert_eq!(python_repr("a"), "'a'");
         assert_eq!(python_repr("a'b"), "\"a'b\"");
         assert_eq!(python_repr("a'\"b"), "'a\\'\"b'");
+    }
+
+    #[test]
+    fn a_document_is_an_element_whose_child_is_the_root() {
+        let doc = crate::Document::parse("<!-- c --><feed><entry/></feed>");
+        let root = doc.root();
+        assert_eq!(root.findall("feed/entry").unwrap().len(), 1);
+        assert_eq!(root.find(".").unwrap(), Some(root));
+        let feed = doc.root_element().unwrap();
+        assert_eq!(feed.findall("..").unwrap(), []);
+        assert_eq!(root.findall("feed/..").unwrap(), [root]);
+        assert_eq!(root.findall("feed[1]").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn other_nodes_select_nothing() {
+        let doc = crate::Document::parse("<a>text<!--c--><b/></a>");
+        let text = doc.root_element().unwrap().first_child().unwrap();
+        assert_eq!(text.findall(".").unwrap(), []);
+        assert_eq!(text.findall("*").unwrap(), []);
+        assert_eq!(text.find("b").unwrap(), None);
+        assert!(text.findall("/b").is_err());
+    }
+
+    #[test]
+    fn plain_tags_are_compared_unparsed_on_nodes() {
+        // CPython's `findall("atom:entry")` without a map is `[]`, not an
+        // error: the C accelerator never parses a path without / * [ @ .
+        let doc = crate::Document::parse("<feed><atom:entry/></feed>");
+        let feed = doc.root_element().unwrap();
+        assert_eq!(feed.findall("atom:entry").unwrap().len(), 1);
+        assert!(feed.iterfind("atom:entry").is_err());
+        assert!(ElementPath::compile("atom:entry").is_err());
+        assert_eq!(feed.findall("a b").unwrap(), []);
+        assert_eq!(feed.findall("").unwrap(), []);
+        assert!(feed.iterfind("").is_err());
     }
 }
