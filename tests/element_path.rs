@@ -282,7 +282,7 @@ fn run_file(file: &str, documents: &mut HashMap<String, Document>) -> Tally {
     tally
 }
 
-/// A query over a document nested 1,000,000 deep, on a 4 MiB stack.
+/// Queries over a document nested 1,000,000 deep, on a 4 MiB stack.
 fn deep_query() {
     const DEPTH: usize = 1_000_000;
     std::thread::Builder::new()
@@ -309,6 +309,11 @@ fn deep_query() {
             assert_eq!(root.iterfind(".//a[1]").expect("a path").count(), DEPTH - 1);
             assert_eq!(root.findall(".[.='leaf']").expect("a path").len(), 1);
             assert_eq!(root.findall(".//x/../../..").expect("a path").len(), 1);
+            // A path as long as the document is deep: steps are not
+            // recursion either.
+            let long = format!("{}x", "a/".repeat(DEPTH - 1));
+            let found = root.find(&long).expect("a path").expect("the x");
+            assert_eq!(found.name(), "x");
         })
         .expect("spawn a thread")
         .join()

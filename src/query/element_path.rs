@@ -208,15 +208,15 @@ pub struct Matches<'a> {
     /// A cursor per step that has an input: the last one's nodes are the
     /// output, the others' feed the next step.
     cursors: Vec<Cursor<'a>>,
-    /// Per step, the parents a `..` step has given: ElementTree gives each
-    /// once.
-    seen: Vec<HashSet<NodeId>>,
+    /// The parents each `..` step (by index) has given: ElementTree gives
+    /// each once.
+    seen: HashSet<(usize, NodeId)>,
 }
 
 impl<'a> Matches<'a> {
     fn new(steps: Arc<[Step]>, context: Node<'a>) -> Matches<'a> {
         let mut matches = Matches {
-            seen: vec![HashSet::new(); steps.len()],
+            seen: HashSet::new(),
             steps,
             context,
             cursors: Vec::new(),
@@ -243,11 +243,7 @@ impl<'a> Matches<'a> {
             Step::SelfNode => Cursor::One(input),
             Step::Parent => match input.parent() {
                 Some(parent) if input != self.context => {
-                    let first_time = self
-                        .seen
-                        .get_mut(index)
-                        .is_some_and(|seen| seen.insert(parent.id()));
-                    if first_time {
+                    if self.seen.insert((index, parent.id())) {
                         Cursor::One(parent)
                     } else {
                         Cursor::Done
