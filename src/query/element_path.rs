@@ -47,6 +47,12 @@ pub struct ElementPath {
     literal: bool,
 }
 
+// Compiled paths are shared between threads, like documents.
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<ElementPath>();
+};
+
 impl ElementPath {
     /// Compiles `path` without a namespace map, as Python's methods called
     /// without `namespaces=`.
