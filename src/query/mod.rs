@@ -1,10 +1,13 @@
 //! Queries over the tree: XPath 1.0 ([`XPath`]) and ElementTree's
-//! ElementPath (`find`, `findall`, `iterfind`, `findtext`).
+//! ElementPath ([`ElementPath`]: `find`, `findall`, `iterfind`,
+//! `findtext`, also as methods on [`Node`](crate::Node)).
 //!
 //! This stage reads a [`Document`](crate::Document) and hands back node
 //! handles ([`Node`](crate::Node), [`Attribute`](crate::Attribute)) that
 //! the rest of the tree API, editing included, accepts by their ids.
 
+pub mod element_path;
 pub mod xpath;
 
+pub use element_path::{ElementPath, ElementPathError};
 pub use xpath::{AttributeNode, Bindings, NamespaceNode, Value, XNode, XPath, XPathError};
