@@ -14,7 +14,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use xml5dom::query::XPath;
+use xml5dom::query::{ElementPath, XPath};
 use xml5dom::tokenizer::tokenize;
 use xml5dom::{Document, SerializeOptions};
 
@@ -103,6 +103,11 @@ fn bench(c: &mut Criterion, full: bool) {
     });
     group.bench_function("xpath count(//entry)", |b| {
         b.iter(|| count.evaluate(black_box(&doc).root()))
+    });
+    let by_id_path = ElementPath::compile(&format!(".//row[@id='{middle}']")).expect("valid path");
+    let root = doc.root_element().expect("a root element");
+    group.bench_function("elementpath .//row[@id=...]", |b| {
+        b.iter(|| by_id_path.findall(black_box(root)))
     });
     group.bench_function("xml5dom descendants loop", |b| {
         b.iter(|| {
