@@ -183,15 +183,7 @@ impl<'a, 'b> Evaluator<'a, 'b> {
 
     fn path(&self, path: &Path, context: &Context<'a>) -> Result<Vec<XNode<'a>>> {
         let mut nodes = match &path.start {
-            PathStart::Root => {
-                let top = match context.node {
-                    XNode::Node(node) => node,
-                    XNode::Attribute(a) => a.element,
-                    XNode::Namespace(n) => n.element,
-                };
-                let root = std::iter::once(top).chain(top.ancestors()).last();
-                vec![XNode::Node(root.unwrap_or(top))]
-            }
+            PathStart::Root => vec![XNode::Node(tree_root(context.node))],
             PathStart::Context => vec![context.node],
             PathStart::Expr(expr, at) => self.node_set(self.eval(expr, context)?, *at)?,
         };
@@ -512,18 +504,11 @@ impl<'a, 'b> Evaluator<'a, 'b> {
                 let wanted: Vec<&str> = ids.iter().flat_map(|s| functions::id_tokens(s)).collect();
                 let mut found = Vec::new();
                 if !wanted.is_empty() {
-                    let top = match context.node {
-                        XNode::Node(n) => n,
-                        XNode::Attribute(a) => a.element,
-                        XNode::Namespace(n) => n.element,
-                    };
-                    let root = std::iter::once(top).chain(top.ancestors()).last();
-                    if let Some(root) = root {
-                        for element in root.descendants().filter(Node::is_element) {
-                            let id = element.attribute_ns(XML_NAMESPACE, "id");
-                            if id.is_some_and(|id| wanted.contains(&id)) {
-                                found.push(XNode::Node(element));
-                            }
+                    let root = tree_root(context.node);
+                    for element in root.descendants().filter(Node::is_element) {
+                        let id = element.attribute_ns(XML_NAMESPACE, "id");
+                        if id.is_some_and(|id| wanted.contains(&id)) {
+                            found.push(XNode::Node(element));
                         }
                     }
                 }
@@ -581,11 +566,7 @@ impl<'a, 'b> Evaluator<'a, 'b> {
             Function::False => Value::Boolean(false),
             Function::Lang => {
                 let wanted = string_arg(0)?;
-                let start = match context.node {
-                    XNode::Node(n) => n,
-                    XNode::Attribute(a) => a.element,
-                    XNode::Namespace(n) => n.element,
-                };
+                let start = tree_node(context.node);
                 let lang = std::iter::once(start)
                     .chain(start.ancestors())
                     .filter(Node::is_element)
@@ -657,6 +638,23 @@ fn is_positionless(predicate: &Expr) -> bool {
         _ => false,
     };
     boolean && no_position(predicate)
+}
+
+/// The tree node itself, or the element an attribute or namespace node
+/// belongs to.
+fn tree_node(node: XNode<'_>) -> Node<'_> {
+    match node {
+        XNode::Node(n) => n,
+        XNode::Attribute(a) => a.element,
+        XNode::Namespace(ns) => ns.element,
+    }
+}
+
+/// The root of the tree a node is in (the document node, unless the node
+/// was detached by an edit).
+fn tree_root(node: XNode<'_>) -> Node<'_> {
+    let node = tree_node(node);
+    node.ancestors().last().unwrap_or(node)
 }
 
 /// Whether a tree node is in the XPath data model: DOCTYPE nodes and text

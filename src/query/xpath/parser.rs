@@ -377,31 +377,37 @@ enum Operator {
 
 /// The operator a token is at `level`, if it is one there.
 fn operator(kind: &Kind, level: Level) -> Option<Operator> {
-    let op = match kind {
-        Kind::Or => Operator::Or,
-        Kind::And => Operator::And,
-        Kind::Equal => Operator::Compare(CompareOp::Equal),
-        Kind::NotEqual => Operator::Compare(CompareOp::NotEqual),
-        Kind::Less => Operator::Compare(CompareOp::Less),
-        Kind::LessOrEqual => Operator::Compare(CompareOp::LessOrEqual),
-        Kind::Greater => Operator::Compare(CompareOp::Greater),
-        Kind::GreaterOrEqual => Operator::Compare(CompareOp::GreaterOrEqual),
-        Kind::Plus => Operator::Arithmetic(ArithmeticOp::Add),
-        Kind::Minus => Operator::Arithmetic(ArithmeticOp::Subtract),
-        Kind::Multiply => Operator::Arithmetic(ArithmeticOp::Multiply),
-        Kind::Div => Operator::Arithmetic(ArithmeticOp::Divide),
-        Kind::Mod => Operator::Arithmetic(ArithmeticOp::Modulo),
-        Kind::Pipe => Operator::Union,
+    let (op_level, op) = match kind {
+        Kind::Or => (Level::Or, Operator::Or),
+        Kind::And => (Level::And, Operator::And),
+        Kind::Equal => (Level::Equality, Operator::Compare(CompareOp::Equal)),
+        Kind::NotEqual => (Level::Equality, Operator::Compare(CompareOp::NotEqual)),
+        Kind::Less => (Level::Relational, Operator::Compare(CompareOp::Less)),
+        Kind::LessOrEqual => (Level::Relational, Operator::Compare(CompareOp::LessOrEqual)),
+        Kind::Greater => (Level::Relational, Operator::Compare(CompareOp::Greater)),
+        Kind::GreaterOrEqual => (
+            Level::Relational,
+            Operator::Compare(CompareOp::GreaterOrEqual),
+        ),
+        Kind::Plus => (Level::Additive, Operator::Arithmetic(ArithmeticOp::Add)),
+        Kind::Minus => (
+            Level::Additive,
+            Operator::Arithmetic(ArithmeticOp::Subtract),
+        ),
+        Kind::Multiply => (
+            Level::Multiplicative,
+            Operator::Arithmetic(ArithmeticOp::Multiply),
+        ),
+        Kind::Div => (
+            Level::Multiplicative,
+            Operator::Arithmetic(ArithmeticOp::Divide),
+        ),
+        Kind::Mod => (
+            Level::Multiplicative,
+            Operator::Arithmetic(ArithmeticOp::Modulo),
+        ),
+        Kind::Pipe => (Level::Union, Operator::Union),
         _ => return None,
-    };
-    let op_level = match kind {
-        Kind::Or => Level::Or,
-        Kind::And => Level::And,
-        Kind::Equal | Kind::NotEqual => Level::Equality,
-        Kind::Less | Kind::LessOrEqual | Kind::Greater | Kind::GreaterOrEqual => Level::Relational,
-        Kind::Plus | Kind::Minus => Level::Additive,
-        Kind::Multiply | Kind::Div | Kind::Mod => Level::Multiplicative,
-        _ => Level::Union,
     };
     (op_level == level).then_some(op)
 }
