@@ -35,6 +35,49 @@ pub(crate) enum Expr {
     Path(Path),
 }
 
+/// Whether a predicate's value cannot depend on the position or size of
+/// its context (so a `//x[p]` may be evaluated as `descendant::x[p]`):
+/// its result is not a number and it calls neither `position()` nor
+/// `last()` outside nested steps.
+pub(crate) fn is_positionless(predicate: &Expr) -> bool {
+    fn no_position(expr: &Expr) -> bool {
+        match expr {
+            Expr::Function(Function::Position | Function::Last, _, _) => false,
+            Expr::Function(_, args, _) => args.iter().all(no_position),
+            Expr::Or(a, b)
+            | Expr::And(a, b)
+            | Expr::Compare(_, a, b)
+            | Expr::Arithmetic(_, a, b)
+            | Expr::Union(a, b, _) => no_position(a) && no_position(b),
+            Expr::Negate(a) => no_position(a),
+            Expr::Filter(primary, _, _) => no_position(primary),
+            Expr::Path(path) => match &path.start {
+                PathStart::Expr(e, _) => no_position(e),
+                _ => true,
+            },
+            Expr::Number(_) | Expr::Literal(_) | Expr::Variable(_) => true,
+        }
+    }
+    let boolean = match predicate {
+        Expr::Or(..) | Expr::And(..) | Expr::Compare(..) | Expr::Path(_) | Expr::Literal(_) => true,
+        Expr::Function(f, _, _) => matches!(
+            f,
+            Function::Not
+                | Function::Boolean
+                | Function::True
+                | Function::False
+                | Function::StartsWith
+                | Function::Contains
+                | Function::Lang
+                | Function::String
+                | Function::Concat
+                | Function::Id
+        ),
+        _ => false,
+    };
+    boolean && no_position(predicate)
+}
+
 /// A name as written: optional prefix, local part, and where it starts in
 /// the expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,7 +107,9 @@ pub(crate) enum ArithmeticOp {
 }
 
 /// A path: where it starts, then its steps. `//` between steps is already
-/// expanded to a `descendant-or-self::node()` step (§2.5).
+/// expanded to a `descendant-or-self::node()` step (§2.5), or, before a
+/// child step whose predicates cannot see positions, merged with it into
+/// a `descendant` step.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Path {
     pub(crate) start: PathStart,

@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
+use std::collections::HashMap;
 
 use super::ast::{ArithmeticOp, Axis, CompareOp, Expr, Function, NodeTest, Path, PathStart, Step};
 use super::functions;
@@ -20,11 +21,12 @@ pub(super) fn evaluate<'a>(
     context: Node<'a>,
     bindings: &Bindings<'a>,
 ) -> Result<Value<'a>> {
-    let evaluator = Evaluator {
+    let mut evaluator = Evaluator {
         source: &xpath.source,
         bindings,
         document: context.document(),
         order: OnceCell::new(),
+        prefixes: HashMap::new(),
     };
     evaluator.check_names(&xpath.expr)?;
     let context = Context {
@@ -41,6 +43,9 @@ struct Evaluator<'a, 'b> {
     document: &'a Document,
     /// Preorder numbers by arena index, built when first needed.
     order: OnceCell<Vec<u32>>,
+    /// The namespace URI of every prefix in the expression, resolved once
+    /// (by `check_names`) rather than at every step.
+    prefixes: HashMap<&'b str, &'b str>,
 }
 
 /// The context of §1: a node, its position and the size of its set.
@@ -69,21 +74,9 @@ type Result<T> = std::result::Result<T, XPathError>;
 
 impl<'a, 'b> Evaluator<'a, 'b> {
     /// Checks up front that every variable and prefix is bound, so an
-    /// unbound one is an error even where evaluation would not reach it.
-    fn check_names(&self, expr: &Expr) -> Result<()> {
-        let check_steps = |steps: &[Step]| -> Result<()> {
-            for step in steps {
-                if let NodeTest::Name(name) | NodeTest::NamespaceWildcard(name) = &step.test {
-                    if let Some(prefix) = &name.prefix {
-                        self.namespace_uri(prefix, name.at)?;
-                    }
-                }
-                for predicate in &step.predicates {
-                    self.check_names(predicate)?;
-                }
-            }
-            Ok(())
-        };
+    /// unbound one is an error even where evaluation would not reach it,
+    /// and resolves the prefixes.
+    fn check_names(&mut self, expr: &'b Expr) -> Result<()> {
         match expr {
             Expr::Or(a, b)
             | Expr::And(a, b)
@@ -105,7 +98,18 @@ impl<'a, 'b> Evaluator<'a, 'b> {
                 if let PathStart::Expr(start, _) = &path.start {
                     self.check_names(start)?;
                 }
-                check_steps(&path.steps)
+                for step in &path.steps {
+                    if let NodeTest::Name(name) | NodeTest::NamespaceWildcard(name) = &step.test {
+                        if let Some(prefix) = &name.prefix {
+                            let uri = self.namespace_uri(prefix, name.at)?;
+                            self.prefixes.insert(prefix, uri);
+                        }
+                    }
+                    for predicate in &step.predicates {
+                        self.check_names(predicate)?;
+                    }
+                }
+                Ok(())
             }
         }
     }
@@ -187,28 +191,7 @@ impl<'a, 'b> Evaluator<'a, 'b> {
             PathStart::Context => vec![context.node],
             PathStart::Expr(expr, at) => self.node_set(self.eval(expr, context)?, *at)?,
         };
-        let mut steps = path.steps.iter().peekable();
-        while let Some(step) = steps.next() {
-            // `//name` without positional predicates is `descendant::name`:
-            // one walk instead of a child step from every node.
-            if step.axis == Axis::DescendantOrSelf
-                && step.test == NodeTest::Node
-                && step.predicates.is_empty()
-            {
-                if let Some(next) = steps.peek() {
-                    if next.axis == Axis::Child && next.predicates.iter().all(is_positionless) {
-                        let shortcut = Step {
-                            axis: Axis::Descendant,
-                            test: next.test.clone(),
-                            predicates: Vec::new(),
-                        };
-                        nodes = self.step(&nodes, &shortcut)?;
-                        nodes = self.filter(nodes, &next.predicates)?;
-                        steps.next();
-                        continue;
-                    }
-                }
-            }
+        for step in &path.steps {
             nodes = self.step(&nodes, step)?;
         }
         Ok(nodes)
@@ -219,28 +202,18 @@ impl<'a, 'b> Evaluator<'a, 'b> {
     fn step(&self, nodes: &[XNode<'a>], step: &Step) -> Result<Vec<XNode<'a>>> {
         let test = self.resolve(&step.test)?;
         let mut out = Vec::new();
-        if let [node] = nodes {
-            // One context node (the common case): no merging needed.
-            self.axis(*node, step.axis, &test, &mut out);
-            let mut out = self.filter(out, &step.predicates)?;
-            if step.axis.is_reverse() {
-                out.reverse();
-            }
-            return Ok(out);
-        }
-        let mut selected = Vec::new();
         for &node in nodes {
-            selected.clear();
+            let mut selected = Vec::new();
             self.axis(node, step.axis, &test, &mut selected);
-            if step.predicates.is_empty() {
-                out.extend_from_slice(&selected);
+            let mut kept = self.filter(selected, &step.predicates)?;
+            if step.axis.is_reverse() {
+                kept.reverse();
+            }
+            if out.is_empty() {
+                out = kept;
             } else {
-                let kept = self.filter(std::mem::take(&mut selected), &step.predicates)?;
                 out.extend(kept);
             }
-        }
-        if step.axis.is_reverse() {
-            out.reverse();
         }
         // From one node, an axis gives each node once and in order; from
         // several, the results interleave.
@@ -289,8 +262,7 @@ impl<'a, 'b> Evaluator<'a, 'b> {
         Ok(nodes)
     }
 
-    /// Resolves a node test's prefix: the bindings first, then (unless
-    /// turned off) the declarations in scope at the document element.
+    /// A node test with its prefix resolved.
     fn resolve<'e>(&'e self, test: &'e NodeTest) -> Result<Test<'e>>
     where
         'a: 'e,
@@ -298,14 +270,14 @@ impl<'a, 'b> Evaluator<'a, 'b> {
         Ok(match test {
             NodeTest::Name(name) => {
                 let uri = match &name.prefix {
-                    Some(prefix) => Some(self.namespace_uri(prefix, name.at)?),
+                    Some(prefix) => Some(self.resolved(prefix, name.at)?),
                     None => None,
                 };
                 Test::Name(&name.local, uri)
             }
             NodeTest::NamespaceWildcard(name) => {
                 let prefix = name.prefix.as_deref().unwrap_or("");
-                Test::Namespace(self.namespace_uri(prefix, name.at)?)
+                Test::Namespace(self.resolved(prefix, name.at)?)
             }
             NodeTest::Any => Test::Principal,
             NodeTest::Node => Test::Node,
@@ -317,10 +289,17 @@ impl<'a, 'b> Evaluator<'a, 'b> {
         })
     }
 
-    fn namespace_uri<'e>(&'e self, prefix: &str, at: usize) -> Result<&'e str>
-    where
-        'a: 'e,
-    {
+    /// A prefix `check_names` resolved.
+    fn resolved(&self, prefix: &str, at: usize) -> Result<&'b str> {
+        match self.prefixes.get(prefix) {
+            Some(uri) => Ok(uri),
+            None => self.namespace_uri(prefix, at),
+        }
+    }
+
+    /// Resolves a prefix: the bindings first, then `xml`, then (unless
+    /// turned off) the declarations in scope at the document element.
+    fn namespace_uri(&self, prefix: &str, at: usize) -> Result<&'b str> {
         if let Some(uri) = self.bindings.namespaces.get(prefix) {
             return Ok(uri);
         }
@@ -595,49 +574,6 @@ fn arg_offset(expr: Option<&Expr>) -> Option<usize> {
         Expr::Variable(name) => Some(name.at),
         _ => None,
     }
-}
-
-/// Whether a predicate's value cannot depend on the position or size of
-/// its context (so a `//x[p]` may be evaluated as `descendant::x[p]`):
-/// its result is not a number and it calls neither `position()` nor
-/// `last()` outside nested steps.
-fn is_positionless(predicate: &Expr) -> bool {
-    fn no_position(expr: &Expr) -> bool {
-        match expr {
-            Expr::Function(Function::Position | Function::Last, _, _) => false,
-            Expr::Function(_, args, _) => args.iter().all(no_position),
-            Expr::Or(a, b)
-            | Expr::And(a, b)
-            | Expr::Compare(_, a, b)
-            | Expr::Arithmetic(_, a, b)
-            | Expr::Union(a, b, _) => no_position(a) && no_position(b),
-            Expr::Negate(a) => no_position(a),
-            Expr::Filter(primary, _, _) => no_position(primary),
-            Expr::Path(path) => match &path.start {
-                PathStart::Expr(e, _) => no_position(e),
-                _ => true,
-            },
-            Expr::Number(_) | Expr::Literal(_) | Expr::Variable(_) => true,
-        }
-    }
-    let boolean = match predicate {
-        Expr::Or(..) | Expr::And(..) | Expr::Compare(..) | Expr::Path(_) | Expr::Literal(_) => true,
-        Expr::Function(f, _, _) => matches!(
-            f,
-            Function::Not
-                | Function::Boolean
-                | Function::True
-                | Function::False
-                | Function::StartsWith
-                | Function::Contains
-                | Function::Lang
-                | Function::String
-                | Function::Concat
-                | Function::Id
-        ),
-        _ => false,
-    };
-    boolean && no_position(predicate)
 }
 
 /// The tree node itself, or the element an attribute or namespace node

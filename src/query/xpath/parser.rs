@@ -9,7 +9,8 @@
 //! exhausting the stack.
 
 use super::ast::{
-    ArithmeticOp, Axis, CompareOp, Expr, Function, NodeTest, Path, PathStart, QName, Step,
+    is_positionless, ArithmeticOp, Axis, CompareOp, Expr, Function, NodeTest, Path, PathStart,
+    QName, Step,
 };
 use super::{functions, XPathError};
 
@@ -770,7 +771,7 @@ impl Parser<'_> {
         let mut depth = 0;
         loop {
             let (step, step_depth) = self.step()?;
-            steps.push(step);
+            push_step(steps, step);
             depth = depth.max(step_depth);
             if self.eat(&Kind::Slash) {
                 continue;
@@ -851,6 +852,24 @@ impl Parser<'_> {
             _ => Err(self.error_at(token.at, "a node test was expected here")),
         }
     }
+}
+
+/// Appends a step; `//name[p]`, where `p` cannot see positions, becomes
+/// `descendant::name[p]` (the same nodes), one walk instead of a child
+/// step from every node.
+fn push_step(steps: &mut Vec<Step>, step: Step) {
+    let after_double_slash = steps.last() == Some(&descendant_or_self());
+    if after_double_slash && step.axis == Axis::Child && step.predicates.iter().all(is_positionless)
+    {
+        if let Some(last) = steps.last_mut() {
+            *last = Step {
+                axis: Axis::Descendant,
+                ..step
+            };
+            return;
+        }
+    }
+    steps.push(step);
 }
 
 /// The step `//` stands for.
