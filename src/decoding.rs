@@ -39,6 +39,8 @@ use crate::Document;
 pub struct ParseOptions {
     /// The encoding to use, whatever the input says about itself.
     pub encoding: Option<&'static Encoding>,
+    /// How much the document may make the parser do.
+    pub limits: crate::Limits,
 }
 
 impl ParseOptions {
@@ -350,8 +352,8 @@ fn finish_decoded(
 /// Builds the document from decoded text: parses it, adds the decoding
 /// errors, records the encoding, and checks the declaration against a BOM
 /// or detected UTF-16.
-pub(crate) fn build(decoded: Decoded<'_>) -> Document {
-    let mut doc = Document::parse(&decoded.text);
+pub(crate) fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
+    let mut doc = Document::parse_with(&decoded.text, options);
     for &(code, offset) in &decoded.errors {
         let (line, column) = doc.position(offset);
         doc.errors.push(ParseError {
@@ -501,12 +503,15 @@ impl Parser {
             return Document::parse("");
         };
         decoder.feed(&[], true);
-        build(finish_decoded(
-            Cow::Owned(decoder.text),
-            sniffed,
-            decoder.errors,
-            decoder.anchors,
-        ))
+        build(
+            finish_decoded(
+                Cow::Owned(decoder.text),
+                sniffed,
+                decoder.errors,
+                decoder.anchors,
+            ),
+            &self.options,
+        )
     }
 }
 
@@ -530,7 +535,7 @@ impl Document {
 
     /// Parses bytes with options.
     pub fn parse_bytes_with(bytes: &[u8], options: &ParseOptions) -> Document {
-        build(decode(bytes, options))
+        build(decode(bytes, options), options)
     }
 
     /// Reads everything from `reader` and parses it. Only reading can fail.

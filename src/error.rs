@@ -129,6 +129,35 @@ pub enum ErrorCode {
     /// closing `]`: the DOCTYPE ends there and the markup is read as content.
     UnterminatedDoctypeInternalSubset,
 
+    // --- Internal-subset declarations and entities (XML 1.0 §2.8, §4) ---
+    /// A markup declaration in the internal subset that does not follow its
+    /// grammar; skipped up to its `>`.
+    MalformedDeclaration,
+    /// A parameter-entity reference (`%name;`) to an external or undeclared
+    /// entity: never read, and the entity and attribute-list declarations
+    /// after it are not processed (XML 1.0 §5.1).
+    UnreadParameterEntity,
+    /// A reference to an external (`SYSTEM`/`PUBLIC`) or unparsed entity:
+    /// never fetched; the reference is kept as written.
+    ExternalEntityReference,
+    /// An entity that refers to itself, directly or through others; the
+    /// recursive reference is left unexpanded.
+    RecursiveEntityReference,
+
+    // --- Limits (crate::Limits) ---
+    /// Entity expansion reached its byte budget; no further reference is
+    /// expanded.
+    EntityExpansionLimit,
+    /// Entities nested deeper than the limit; the deeper reference is left
+    /// unexpanded.
+    EntityDepthLimit,
+    /// Elements nested deeper than the limit; deeper tags are dropped.
+    ElementDepthLimit,
+    /// More attributes on one element than the limit; the rest are dropped.
+    AttributeLimit,
+    /// A name longer than the limit; it is cut.
+    NameLengthLimit,
+
     // --- Tree construction (§1.5) ---
     /// Text, a reference or CDATA before or after the root element; dropped.
     TextOutsideRootElement,
@@ -380,6 +409,39 @@ impl ErrorCode {
                 "unterminated-doctype-internal-subset",
                 "internal subset not closed by `]>` before content",
             ),
+            MalformedDeclaration => (
+                "malformed-declaration",
+                "markup declaration in the internal subset that does not follow its grammar; skipped",
+            ),
+            UnreadParameterEntity => (
+                "unread-parameter-entity",
+                "parameter entity not read; later entity and attribute-list declarations are not processed",
+            ),
+            ExternalEntityReference => (
+                "external-entity-reference",
+                "reference to an external or unparsed entity; never fetched, kept as written",
+            ),
+            RecursiveEntityReference => (
+                "recursive-entity-reference",
+                "entity refers to itself; the recursive reference is not expanded",
+            ),
+            EntityExpansionLimit => (
+                "entity-expansion-limit",
+                "entity expansion reached its limit; further references are not expanded",
+            ),
+            EntityDepthLimit => (
+                "entity-depth-limit",
+                "entities nested deeper than the limit; the deeper reference is not expanded",
+            ),
+            ElementDepthLimit => (
+                "element-depth-limit",
+                "elements nested deeper than the limit; deeper tags are dropped",
+            ),
+            AttributeLimit => (
+                "attribute-limit",
+                "more attributes than the limit; the rest are dropped",
+            ),
+            NameLengthLimit => ("name-length-limit", "name longer than the limit; cut"),
             TextOutsideRootElement => (
                 "text-outside-root-element",
                 "text outside the root element; dropped",

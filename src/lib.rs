@@ -33,6 +33,7 @@ pub mod cli;
 pub mod decoding;
 pub mod dom;
 mod error;
+mod limits;
 pub mod query;
 pub mod serializer;
 mod span;
@@ -46,6 +47,7 @@ pub use dom::{
 };
 pub use encoding_rs::Encoding;
 pub use error::{Error, ErrorCode, ParseError};
+pub use limits::{Limits, ENTITY_EXPANSION_FLOOR};
 pub use serializer::{
     canonicalize, CanonicalForm, OutputEncoding, Repair, RepairKind, SerializeOptions, Serialized,
 };

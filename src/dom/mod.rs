@@ -587,7 +587,22 @@ impl Document {
     /// assert_eq!(doc.root_element().unwrap().text_content(), "unclosed");
     /// ```
     pub fn parse(text: &str) -> Document {
-        crate::tree_builder::build(text)
+        crate::tree_builder::build(text, &crate::ParseOptions::default())
+    }
+
+    /// Parses `text` with options (the [`Limits`](crate::Limits); the
+    /// encoding option is for bytes). Never fails.
+    ///
+    /// ```
+    /// use xml5dom::{Document, ErrorCode, ParseOptions};
+    /// let mut options = ParseOptions::default();
+    /// options.limits.max_attributes = 1;
+    /// let doc = Document::parse_with("<a x='1' y='2'/>", &options);
+    /// assert_eq!(doc.errors()[0].code, ErrorCode::AttributeLimit);
+    /// assert_eq!(doc.root_element().unwrap().attributes().count(), 1);
+    /// ```
+    pub fn parse_with(text: &str, options: &crate::ParseOptions) -> Document {
+        crate::tree_builder::build(text, options)
     }
 
     /// An empty document for `source` (the tree builder fills it).

@@ -25,8 +25,8 @@ use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
 use crate::Span;
 
 /// Parses `text` into a document.
-pub(crate) fn build(text: &str) -> Document {
-    let builder = TreeBuilder::new(text);
+pub(crate) fn build(text: &str, options: &crate::ParseOptions) -> Document {
+    let builder = TreeBuilder::new(text, options.limits.clone());
     tokenizer::tokenize(text, builder).finish()
 }
 
@@ -137,6 +137,8 @@ impl PendingText {
 /// Builds a [`Document`] from tokens (§1.5).
 pub(crate) struct TreeBuilder<'i> {
     input: &'i str,
+    #[allow(dead_code)] // used by the limits that follow
+    limits: crate::Limits,
     doc: Document,
     phase: Phase,
     stack: Vec<Open>,
@@ -161,9 +163,10 @@ pub(crate) struct TreeBuilder<'i> {
 }
 
 impl<'i> TreeBuilder<'i> {
-    pub(crate) fn new(input: &'i str) -> TreeBuilder<'i> {
+    pub(crate) fn new(input: &'i str, limits: crate::Limits) -> TreeBuilder<'i> {
         TreeBuilder {
             input,
+            limits,
             doc: Document::with_source(input),
             phase: Phase::Start,
             stack: Vec::new(),

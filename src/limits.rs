@@ -1,0 +1,102 @@
+//! Resource limits: how much a document may make the parser do.
+//!
+//! A lenient parser is pointed at whatever arrives, including input built to
+//! hurt it. Every limit here has a default that no real document we know of
+//! reaches; reaching one is a [`ParseError`](crate::ParseError) with its own
+//! code, after which parsing goes on and still finishes with a document.
+//! `docs/robustness.md` explains each default.
+//!
+//! ```
+//! use xml5dom::{Document, ErrorCode, ParseOptions};
+//! let mut options = ParseOptions::default();
+//! options.limits.max_element_depth = Some(2);
+//! let doc = Document::parse_with("<a><b><c>deep</c></b></a>", &options);
+//! assert_eq!(doc.errors()[0].code, ErrorCode::ElementDepthLimit);
+//! assert_eq!(doc.root_element().unwrap().text_content(), "deep");
+//! ```
+
+/// The limits of one parse (part of [`ParseOptions`](crate::ParseOptions)).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Entity expansion may produce at most this many bytes per byte of
+    /// input (counted over the whole document, text and markup alike; the
+    /// first [`ENTITY_EXPANSION_FLOOR`] bytes are always allowed). Default
+    /// 10. Past it: `entity-expansion-limit`, and no further reference is
+    /// expanded.
+    pub max_entity_expansion_ratio: u32,
+    /// Entity expansion may produce at most this many bytes in all, whatever
+    /// the input size. Default 64 MiB.
+    pub max_entity_expansion_bytes: usize,
+    /// Entities may refer to entities this deep (a reference in the document
+    /// is depth 1). Default 16. Past it: `entity-depth-limit`, and the
+    /// deeper reference is left unexpanded.
+    pub max_entity_depth: usize,
+    /// Elements may nest this deep; `None` (the default) is unlimited, and
+    /// any depth works without recursion. Past it: `element-depth-limit`;
+    /// deeper start and end tags are dropped and their content goes to the
+    /// deepest element kept.
+    pub max_element_depth: Option<usize>,
+    /// An element keeps at most this many attributes. Default 10,000 (as
+    /// JAXP's `elementAttributeLimit`). Past it: `attribute-limit`, and the
+    /// further attributes are dropped.
+    pub max_attributes: usize,
+    /// A name (of an element, attribute, processing-instruction target or
+    /// entity) keeps at most this many bytes. Default 10,000 (JAXP's
+    /// `maxXMLNameLimit` is 1,000). Past it: `name-length-limit`, and the
+    /// name is cut at the limit (on a character boundary).
+    pub max_name_length: usize,
+}
+
+/// Expansion up to this many bytes is allowed whatever the ratio says, so a
+/// small document may still use its entities freely (1 MiB).
+pub const ENTITY_EXPANSION_FLOOR: usize = 1 << 20;
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_entity_expansion_ratio: 10,
+            max_entity_expansion_bytes: 64 << 20,
+            max_entity_depth: 16,
+            max_element_depth: None,
+            max_attributes: 10_000,
+            max_name_length: 10_000,
+        }
+    }
+}
+
+impl Limits {
+    /// No limits but the entity rules that keep expansion finite (depth and
+    /// recursion): for trusted input that needs more than the defaults.
+    ///
+    /// ```
+    /// use xml5dom::Limits;
+    /// assert_eq!(Limits::none().max_element_depth, None);
+    /// ```
+    pub fn none() -> Limits {
+        Limits {
+            max_entity_expansion_ratio: u32::MAX,
+            max_entity_expansion_bytes: usize::MAX,
+            max_entity_depth: 64,
+            max_element_depth: None,
+            max_attributes: usize::MAX,
+            max_name_length: usize::MAX,
+        }
+    }
+
+    /// How many bytes entity expansion may produce for an input of
+    /// `input_len` bytes.
+    ///
+    /// ```
+    /// use xml5dom::Limits;
+    /// let limits = Limits::default();
+    /// assert_eq!(limits.entity_expansion_budget(100), 1 << 20);
+    /// assert_eq!(limits.entity_expansion_budget(10 << 20), 64 << 20);
+    /// ```
+    pub fn entity_expansion_budget(&self, input_len: usize) -> usize {
+        let ratio = (self.max_entity_expansion_ratio as usize).saturating_mul(input_len);
+        ratio
+            .max(ENTITY_EXPANSION_FLOOR)
+            .min(self.max_entity_expansion_bytes)
+    }
+}
