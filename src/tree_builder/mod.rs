@@ -137,8 +137,11 @@ impl PendingText {
 /// Builds a [`Document`] from tokens (§1.5).
 pub(crate) struct TreeBuilder<'i> {
     input: &'i str,
-    #[allow(dead_code)] // used by the limits that follow
     limits: crate::Limits,
+    /// Start tags dropped past `max_element_depth` and not yet closed.
+    dropped_depth: usize,
+    /// `element-depth-limit` was reported (it is reported once).
+    depth_reported: bool,
     doc: Document,
     phase: Phase,
     stack: Vec<Open>,
@@ -167,6 +170,8 @@ impl<'i> TreeBuilder<'i> {
         TreeBuilder {
             input,
             limits,
+            dropped_depth: 0,
+            depth_reported: false,
             doc: Document::with_source(input),
             phase: Phase::Start,
             stack: Vec::new(),
@@ -377,16 +382,48 @@ impl<'i> TreeBuilder<'i> {
 
     // ----- Elements ------------------------------------------------------
 
-    /// Interns the names of a start or empty tag into `tag_qnames`.
-    fn intern_tag_names(&mut self, tag: &Tag<'_>) {
+    /// `name` cut to `max_name_length` bytes (on a character boundary),
+    /// reporting `name-length-limit` at `offset` when it had to be.
+    fn limited_name<'n>(&mut self, name: &'n str, offset: usize) -> &'n str {
+        let max = self.limits.max_name_length;
+        if name.len() <= max {
+            return name;
+        }
+        self.error(ErrorCode::NameLengthLimit, offset);
+        let mut end = max;
+        while !name.is_char_boundary(end) {
+            end -= 1;
+        }
+        &name[..end]
+    }
+
+    /// How many of a tag's attributes are kept: all, up to
+    /// `max_attributes` (reporting `attribute-limit` at the first dropped).
+    fn kept_attributes(&mut self, tag: &Tag<'_>) -> usize {
+        let count = tag.attributes.len();
+        let max = self.limits.max_attributes;
+        if count > max {
+            let (span, _) = tag.attributes.spans_at(max);
+            self.error(ErrorCode::AttributeLimit, span.start);
+            return max;
+        }
+        count
+    }
+
+    /// Interns the names of a start or empty tag into `tag_qnames`, for its
+    /// first `kept` attributes.
+    fn intern_tag_names(&mut self, tag: &Tag<'_>, kept: usize) {
         self.tag_qnames.clear();
         self.tag_declares = false;
-        let names = &mut self.doc.names;
-        self.tag_qnames.push(names.qname(tag.name));
-        for index in 0..tag.attributes.len() {
+        let name = self.limited_name(tag.name, tag.span.start + 1);
+        let qname = self.doc.names.qname(name);
+        self.tag_qnames.push(qname);
+        for index in 0..kept {
             let name = tag.attributes.name_at(index);
+            let name = self.limited_name(name, tag.attributes.spans_at(index).0.start);
             self.tag_declares |= name.starts_with("xmlns");
-            self.tag_qnames.push(names.qname(name));
+            let qname = self.doc.names.qname(name);
+            self.tag_qnames.push(qname);
         }
     }
 
@@ -400,8 +437,9 @@ impl<'i> TreeBuilder<'i> {
         self.flush_text();
         let mark = self.scopes.log.len();
         // Declarations first: they apply to the element's own names.
+        let kept = self.tag_qnames.len() - 1;
         if self.tag_declares {
-            for attribute in tag.attributes.iter() {
+            for attribute in tag.attributes.iter().take(kept) {
                 let declared = declaration(attribute.name, attribute.value);
                 if let Declaration::Valid(prefix) = declared {
                     let namespace = if attribute.value.is_empty() {
@@ -422,7 +460,7 @@ impl<'i> TreeBuilder<'i> {
 
         let first = self.doc.attributes.len();
         self.seen_attributes.clear();
-        for index in 0..tag.attributes.len() {
+        for index in 0..kept {
             let (span, value_span) = tag.attributes.spans_at(index);
             let value = tag.attributes.value_at(index);
             let attribute_qname = self.tag_qnames[index + 1];
@@ -606,7 +644,24 @@ impl<'i> TreeBuilder<'i> {
         }
     }
 
+    /// Whether a start tag at `offset` would nest deeper than
+    /// `max_element_depth` (reported the first time).
+    fn past_depth_limit(&mut self, offset: usize) -> bool {
+        let Some(max) = self.limits.max_element_depth else {
+            return false;
+        };
+        if self.stack.len() < max && self.dropped_depth == 0 {
+            return false;
+        }
+        if !self.depth_reported {
+            self.depth_reported = true;
+            self.error(ErrorCode::ElementDepthLimit, offset);
+        }
+        true
+    }
+
     fn processing_instruction(&mut self, target: &str, data: &str, span: Span) {
+        let target = self.limited_name(target, span.start + 2);
         let target = self.string(target);
         let data = self.string(data);
         let parent = self.insertion_parent();
@@ -678,7 +733,12 @@ impl TokenSink for TreeBuilder<'_> {
                     self.error(ErrorCode::ElementAfterRootElement, tag.span.start);
                     return;
                 }
-                self.intern_tag_names(&tag);
+                if self.past_depth_limit(tag.span.start) {
+                    self.dropped_depth += usize::from(!empty);
+                    return;
+                }
+                let kept = self.kept_attributes(&tag);
+                self.intern_tag_names(&tag, kept);
                 self.checker.tag(&tag, &self.doc.names, &self.tag_qnames);
                 self.report_checks();
                 let (id, qname, mark) = self.create_element(&tag);
@@ -692,8 +752,15 @@ impl TokenSink for TreeBuilder<'_> {
                     self.phase = Phase::Main;
                 }
             }
+            Token::EndTag(_) | Token::ShortEndTag(_) if self.dropped_depth > 0 => {
+                // Closes a start tag dropped past the depth limit.
+                self.dropped_depth -= 1;
+            }
             Token::EndTag(tag) => match self.phase {
-                Phase::Main => self.end_tag(tag.name, tag.span),
+                Phase::Main => {
+                    let name = self.limited_name(tag.name, tag.span.start + 2);
+                    self.end_tag(name, tag.span);
+                }
                 _ => self.error(ErrorCode::EndTagOutsideRootElement, tag.span.start),
             },
             Token::ShortEndTag(span) => match self.phase {

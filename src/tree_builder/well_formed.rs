@@ -65,7 +65,9 @@ impl<'a> Checker<'a> {
         if !self.source[..tag.span.end].ends_with('>') {
             return; // cut off by the end of the input: `eof-in-tag` says it
         }
-        for index in 0..tag.attributes.len() {
+        // The attributes kept (`qnames` stops at the attribute limit).
+        let kept = tag.attributes.len().min(qnames.len().saturating_sub(1));
+        for index in 0..kept {
             let (span, value_span) = tag.attributes.spans_at(index);
             let start = span.start;
             // After a `:` the tokenizer skipped (`colon-before-attr`), the
