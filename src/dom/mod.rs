@@ -344,6 +344,10 @@ pub(crate) struct NodeData {
     /// What edits changed (`DIRTY_*`), so the serializer can copy the source
     /// of everything else.
     pub(crate) dirty: u8,
+    /// `1 +` the index in [`Document::entity_expansions`] of the entity
+    /// reference whose expansion made this node; 0 for other nodes. Such a
+    /// node's span is the reference's.
+    pub(crate) expansion: u32,
 }
 
 impl NodeData {
@@ -354,6 +358,7 @@ impl NodeData {
             span,
             parsed: true,
             dirty: 0,
+            expansion: 0,
         }
     }
 
@@ -364,6 +369,7 @@ impl NodeData {
             span: Span::new(0, 0),
             parsed: false,
             dirty: 0,
+            expansion: 0,
         }
     }
 
@@ -461,6 +467,10 @@ pub(crate) struct AttributeData {
     /// so the serializer can write the new value in its place).
     span: Span,
     value_span: Span,
+    /// Not in the tag: supplied by an attribute-list declaration's default.
+    pub(crate) defaulted: bool,
+    /// Declared of type `ID` by an attribute-list declaration.
+    pub(crate) is_id: bool,
 }
 
 impl AttributeData {
@@ -480,6 +490,8 @@ impl AttributeData {
             value,
             span,
             value_span: value_span.unwrap_or_default(),
+            defaulted: false,
+            is_id: false,
         }
     }
 
@@ -493,6 +505,17 @@ impl AttributeData {
             value,
             span: Span::default(),
             value_span: Span::default(),
+            defaulted: false,
+            is_id: false,
+        }
+    }
+
+    /// An attribute supplied by an attribute-list declaration's default.
+    pub(crate) fn defaulted(name: NameId, value: StrRange) -> AttributeData {
+        AttributeData {
+            modified: false,
+            defaulted: true,
+            ..AttributeData::created(name, value)
         }
     }
 
@@ -569,6 +592,25 @@ pub struct Document {
     pub(crate) bom: bool,
     pub(crate) input_map: crate::decoding::InputMap,
     line_starts: OnceLock<Vec<usize>>,
+    /// The entity references in content whose replacement text held markup,
+    /// in document order (the outermost reference of nested ones).
+    pub(crate) entity_expansions: Vec<EntityExpansion>,
+}
+
+/// One reference in content to an entity with markup, and the nodes its
+/// expansion made: the serializer writes the reference back in their place
+/// while they are as parsed.
+#[derive(Clone, Debug)]
+pub(crate) struct EntityExpansion {
+    pub(crate) name: Box<str>,
+    /// The reference in the source.
+    pub(crate) reference: Span,
+    /// The first of the nodes made at the reference's level, if any.
+    pub(crate) first: Option<indextree::NodeId>,
+    /// How many nodes were made at that level.
+    pub(crate) count: usize,
+    /// The expansion closed every element it opened and no other.
+    pub(crate) balanced: bool,
 }
 
 // Documents are shared between threads and moved across them.
@@ -642,6 +684,7 @@ impl Document {
             bom: false,
             input_map: crate::decoding::InputMap::default(),
             line_starts: OnceLock::new(),
+            entity_expansions: Vec::new(),
         }
     }
 

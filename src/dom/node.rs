@@ -492,6 +492,24 @@ impl<'a> Node<'a> {
         self.doc.data(self.id).span()
     }
 
+    /// The name of the entity whose reference in content made this node,
+    /// for nodes made by expanding an entity with markup (the outermost
+    /// entity, if references were nested). Such a node's [`span`](Self::span)
+    /// is the reference's.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<!DOCTYPE a [<!ENTITY sig '<b>Bo</b>'>]><a>&sig;</a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// assert_eq!((b.name(), b.entity()), ("b", Some("sig")));
+    /// assert_eq!(&doc.source()[b.span().unwrap().range()], "&sig;");
+    /// ```
+    pub fn entity(&self) -> Option<&'a str> {
+        let mark = self.doc.data(self.id).expansion;
+        let record = self.doc.entity_expansions.get((mark as usize).checked_sub(1)?)?;
+        Some(&record.name)
+    }
+
     // ----- Namespaces in scope -------------------------------------------
 
     /// The namespace URI bound to `prefix` (`None`: the default namespace) in
@@ -986,6 +1004,40 @@ impl<'a> Attribute<'a> {
     /// Whether an edit changed the attribute since it was parsed.
     pub(crate) fn is_modified(&self) -> bool {
         self.data.modified
+    }
+
+    /// Whether the attribute was not in the tag but supplied by the default
+    /// of an attribute-list declaration in the internal subset (DOM's
+    /// `specified` is the opposite). The serializer does not write it while
+    /// the document keeps its DTD.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<!DOCTYPE a [<!ATTLIST a x CDATA 'd'>]><a y='1'/>");
+    /// let a = doc.root_element().unwrap();
+    /// assert_eq!(a.attribute("x"), Some("d"));
+    /// let defaulted: Vec<_> = a.attributes().map(|at| (at.name(), at.is_defaulted())).collect();
+    /// assert_eq!(defaulted, [("y", false), ("x", true)]);
+    /// assert_eq!(doc.to_xml(), "<!DOCTYPE a [<!ATTLIST a x CDATA 'd'>]><a y='1'/>");
+    /// ```
+    pub fn is_defaulted(&self) -> bool {
+        self.data.defaulted
+    }
+
+    /// Whether an attribute-list declaration gives the attribute type `ID`
+    /// (`xml:id` is an ID without one); XPath's `id()` finds elements by
+    /// such attributes.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<!DOCTYPE a [<!ATTLIST b key ID #IMPLIED>]><a><b key=' k1 '/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// let key = b.attributes().next().unwrap();
+    /// assert!(key.is_id());
+    /// assert_eq!(key.value(), "k1"); // a tokenized type: whitespace collapsed
+    /// ```
+    pub fn is_id(&self) -> bool {
+        self.data.is_id
     }
 
     /// For a namespace declaration, the prefix it declares: `Some(None)` for

@@ -474,7 +474,10 @@ impl<'d> Writer<'d> {
                 // A whitespace-only text that pretty printing replaces.
             } else {
                 self.before_child();
-                if self.open(node) {
+                if let Some(last) = self.entity_reference(node) {
+                    // The reference stands for the nodes up to `last`.
+                    node = last;
+                } else if self.open(node) {
                     if let Some(child) = node.first_child() {
                         node = child;
                         continue 'walk;
@@ -590,14 +593,72 @@ impl<'d> Writer<'d> {
 
     /// Whether a node that nothing changed is copied from the source.
     fn verbatim(&self, node: Node<'_>) -> Option<Span> {
-        if self.repair {
-            return None;
-        }
         let data = self.doc.data(node.id().0);
         if data.dirty != 0 {
             return None;
         }
+        self.source_span(node)
+    }
+
+    /// The node's own source, if the output may use it: not when repairing,
+    /// and not for a node an entity's expansion made (its span is the
+    /// reference's).
+    fn source_span(&self, node: Node<'_>) -> Option<Span> {
+        let data = self.doc.data(node.id().0);
+        if self.repair || data.expansion != 0 {
+            return None;
+        }
         data.span()
+    }
+
+    /// At the first node an entity reference's expansion made: if those
+    /// nodes are all still there, in order and as parsed, writes the
+    /// reference as it was in the source and returns the last of them.
+    fn entity_reference(&mut self, node: Node<'d>) -> Option<Node<'d>> {
+        if self.repair {
+            return None;
+        }
+        let mark = self.doc.data(node.id().0).expansion;
+        if mark == 0 {
+            return None;
+        }
+        if node
+            .parent()
+            .is_some_and(|p| self.doc.data(p.id().0).expansion == mark)
+        {
+            return None; // inside the expansion, not at its level
+        }
+        let record = self.doc.entity_expansions.get(mark as usize - 1)?;
+        if !record.balanced || record.first != Some(node.id().0) {
+            return None;
+        }
+        let mut last = node;
+        let mut current = Some(node);
+        for _ in 0..record.count {
+            let here = current?;
+            let data = self.doc.data(here.id().0);
+            if data.expansion != mark || data.dirty != 0 {
+                return None;
+            }
+            last = here;
+            current = here.next_sibling();
+        }
+        if self.check_scopes {
+            // Nodes that moved need their names declared anew.
+            let mut node = Some(node);
+            while let Some(here) = node {
+                if !self.subtree_resolves(here) {
+                    return None;
+                }
+                if here == last {
+                    break;
+                }
+                node = here.next_sibling();
+            }
+        }
+        let reference = record.reference;
+        self.out.push_str(&self.source()[reference.range()]);
+        Some(last)
     }
 
     // ----- Document level ------------------------------------------------
@@ -751,7 +812,7 @@ impl<'d> Writer<'d> {
         let NodeKind::Element { tag_end, .. } = data.kind else {
             return;
         };
-        let source_tag = (!self.repair).then_some(data.span()).flatten();
+        let source_tag = self.source_span(node);
         let fixup = self.fixup(node);
         match source_tag {
             Some(span) if data.dirty & DIRTY_SELF == 0 && fixup.renames_nothing() => {
@@ -944,6 +1005,9 @@ impl<'d> Writer<'d> {
         self.out.push_str(&name);
         let mut written: Vec<String> = Vec::new();
         for (index, attribute) in node.attributes().enumerate() {
+            if self.default_only(attribute) {
+                continue;
+            }
             let attribute_name = self.attribute_name(node, fixup, index, attribute);
             if written.contains(&attribute_name) {
                 self.report(RepairKind::DuplicateAttribute, node);
@@ -954,6 +1018,13 @@ impl<'d> Writer<'d> {
         }
         self.push_declarations(&fixup.declarations);
         self.out.push_str(if has_children { ">" } else { "/>" });
+    }
+
+    /// An attribute the DTD's default supplied and no edit changed: the
+    /// output keeps the DTD, which supplies it again. (Repaired output
+    /// drops the internal subset, so it writes the attribute.)
+    fn default_only(&self, attribute: Attribute<'_>) -> bool {
+        !self.repair && attribute.is_defaulted() && !attribute.is_modified()
     }
 
     fn push_attribute(&mut self, node: Node<'_>, name: &str, value: &str) {
@@ -1011,6 +1082,7 @@ impl<'d> Writer<'d> {
                         self.out.push_str(&source[original.range()]);
                     }
                 }
+                None if self.default_only(attribute) => {}
                 None => {
                     let name = self.attribute_name(node, fixup, index, attribute);
                     self.out.push(' ');
@@ -1037,7 +1109,7 @@ impl<'d> Writer<'d> {
 
     fn end_tag(&mut self, node: Node<'_>) {
         let data = self.doc.data(node.id().0);
-        if let (false, Some(span), Some(end)) = (self.repair, data.span(), data.end_tag()) {
+        if let (Some(span), Some(end)) = (self.source_span(node), data.end_tag()) {
             let source = self.source();
             if original_name(&source[span.start + 1..]) == node.name() {
                 self.out.push_str(&source[end.range()]);

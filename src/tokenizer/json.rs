@@ -118,6 +118,10 @@ impl TokenSink for SuiteJson {
                 out.push_str("\"PI\", \"xml\", ");
                 push_json_string(out, declaration.data);
             }
+            Token::EntityReference(reference) => {
+                out.push_str("\"EntityReference\", ");
+                push_json_string(out, reference.name);
+            }
             Token::Doctype(doctype) => {
                 out.push_str("\"DOCTYPE\"");
                 for field in [doctype.name, doctype.public_id, doctype.system_id] {

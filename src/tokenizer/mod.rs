@@ -35,24 +35,29 @@
 //! ```
 
 mod char_ref;
+mod entities;
 mod input;
+mod internal_subset;
 mod json;
 mod named_refs;
 mod owned;
 mod states;
 mod token;
 
+pub use entities::Declarations;
+pub(crate) use entities::{Lookup as EntityLookup, Mode as ExpansionMode, Stop as ExpansionStop};
+pub(crate) use internal_subset::{AttributeType, DefaultValue};
 pub use json::SuiteJson;
 pub use owned::{Event, OwnedAttribute, OwnedToken, TokenList};
 pub use token::{
-    Attribute, Attributes, Comment, Doctype, EndTag, ProcessingInstruction, Tag, Text, TextKind,
-    Token, XmlDeclaration,
+    Attribute, Attributes, Comment, Doctype, EndTag, EntityReference, ProcessingInstruction, Tag,
+    Text, TextKind, Token, XmlDeclaration,
 };
 
 use std::collections::HashSet;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::Span;
+use crate::{Limits, Span};
 use char_ref::{CharRef, Replacement};
 use input::{input_char_error, scan, scan_long, stop_table, Locator, StrBuf, Window};
 use states::{AttributeValueState, State, Subset};
@@ -79,7 +84,32 @@ pub trait TokenSink {
 /// assert_eq!(json, r#"[["StartTag", "a", {}], ["Character", "1 < 2"], ["EndTag", "a"]]"#);
 /// ```
 pub fn tokenize<S: TokenSink>(input: &str, sink: S) -> S {
-    let mut tokenizer = Tokenizer::new(sink);
+    tokenize_with(input, sink, &Limits::default())
+}
+
+impl<S: TokenSink + ?Sized> TokenSink for &mut S {
+    fn process_token(&mut self, token: Token<'_>) {
+        (**self).process_token(token);
+    }
+
+    fn parse_error(&mut self, error: ParseError) {
+        (**self).parse_error(error);
+    }
+}
+
+/// Tokenizes the replacement text of an entity, with the document's
+/// declarations (the tree builder expands references in content with it).
+pub(crate) fn tokenize_entity<S: TokenSink>(text: &str, sink: S, declarations: Declarations) -> S {
+    let mut tokenizer = Tokenizer::for_entity(sink, declarations);
+    let window = Window { text, base: 0 };
+    tokenizer.run(&window, true);
+    tokenizer.sink
+}
+
+/// [`tokenize`] with limits (those on entity expansion apply here).
+pub fn tokenize_with<S: TokenSink>(input: &str, sink: S, limits: &Limits) -> S {
+    let mut tokenizer = Tokenizer::with_limits(sink, limits.clone());
+    tokenizer.input_len = Some(input.len());
     let window = Window {
         text: input,
         base: 0,
@@ -150,6 +180,15 @@ pub struct Tokenizer<S: TokenSink> {
     pi_data: StrBuf,
     declaration: DeclarationBuilder,
     doctype: DoctypeBuilder,
+
+    limits: Limits,
+    /// What the internal subset declared, once read.
+    declarations: Option<Declarations>,
+    /// A DOCTYPE or a start tag was emitted: no later DOCTYPE declares
+    /// anything (the tree builder ignores it).
+    declarations_closed: bool,
+    /// The whole input's length, when it came in one piece.
+    input_len: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,6 +224,8 @@ struct DoctypeBuilder {
     public_id: Option<StrBuf>,
     system_id: Option<StrBuf>,
     internal_subset: Option<StrBuf>,
+    /// Where the internal subset's text starts.
+    subset_start: usize,
     spare: Vec<StrBuf>,
 }
 
@@ -255,6 +296,11 @@ fn is_doctype_space(c: char) -> bool {
 impl<S: TokenSink> Tokenizer<S> {
     /// A tokenizer that sends its output to `sink`.
     pub fn new(sink: S) -> Tokenizer<S> {
+        Tokenizer::with_limits(sink, Limits::default())
+    }
+
+    /// A tokenizer with limits (those on entity expansion apply here).
+    pub fn with_limits(sink: S, limits: Limits) -> Tokenizer<S> {
         Tokenizer {
             sink,
             state: State::Data,
@@ -283,7 +329,20 @@ impl<S: TokenSink> Tokenizer<S> {
             pi_data: StrBuf::default(),
             declaration: DeclarationBuilder::default(),
             doctype: DoctypeBuilder::default(),
+            limits,
+            declarations: None,
+            declarations_closed: false,
+            input_len: None,
         }
+    }
+
+    /// A tokenizer for the replacement text of an entity: it knows the
+    /// document's declarations.
+    pub(crate) fn for_entity(sink: S, declarations: Declarations) -> Tokenizer<S> {
+        let mut tokenizer = Tokenizer::with_limits(sink, declarations.limits().clone());
+        tokenizer.declarations = Some(declarations);
+        tokenizer.declarations_closed = true;
+        tokenizer
     }
 
     /// The sink.
@@ -511,6 +570,9 @@ impl<S: TokenSink> Tokenizer<S> {
 
     fn emit_tag(&mut self, w: &Window<'_>) {
         self.finish_attribute();
+        if self.tag_kind != TagKind::End {
+            self.declarations_closed = true;
+        }
         let span = self.span();
         let name = self.tag_name.as_str(w);
         let token = match self.tag_kind {
@@ -557,6 +619,10 @@ impl<S: TokenSink> Tokenizer<S> {
 
     fn emit_doctype(&mut self, w: &Window<'_>) {
         let span = self.span();
+        if !self.declarations_closed {
+            self.declarations_closed = true;
+            self.read_declarations(w);
+        }
         let d = &self.doctype;
         fn get<'a>(field: &'a Option<StrBuf>, w: &Window<'a>) -> Option<&'a str> {
             field.as_ref().map(|buf| buf.as_str(w))
@@ -566,9 +632,106 @@ impl<S: TokenSink> Tokenizer<S> {
             public_id: get(&d.public_id, w),
             system_id: get(&d.system_id, w),
             internal_subset: get(&d.internal_subset, w),
+            declarations: self.declarations.as_ref(),
             span,
         }));
         self.state = State::Data;
+    }
+
+    /// Reads the declarations of the first DOCTYPE's internal subset and
+    /// reports what was wrong in them.
+    fn read_declarations(&mut self, w: &Window<'_>) {
+        let Some(subset) = &self.doctype.internal_subset else {
+            return;
+        };
+        let start = self.doctype.subset_start;
+        let declarations = Declarations::parse(subset.as_str(w), start, &self.limits);
+        if let Some(len) = self.input_len {
+            declarations.set_input_len(len);
+        }
+        for &(code, offset) in declarations.errors() {
+            // On a character boundary inside the subset, whatever the
+            // subset parser counted.
+            let mut offset = offset.clamp(start, self.pos);
+            while offset > start && !w.text.is_char_boundary(offset - w.base) {
+                offset -= 1;
+            }
+            self.error_at(w, code, offset);
+        }
+        self.declarations = Some(declarations);
+    }
+
+    /// After `&` in content: a reference to a declared entity becomes an
+    /// [`Token::EntityReference`]. `None` when more input is needed, else
+    /// whether it was one.
+    fn declared_reference_in_data(&mut self, w: &Window<'_>, eof: bool) -> Option<bool> {
+        let Some(declarations) = &self.declarations else {
+            return Some(false);
+        };
+        if !declarations.has_entities() {
+            return Some(false);
+        }
+        let Some(n) = declarations.match_reference(w.bytes_from(self.pos), eof)? else {
+            return Some(false);
+        };
+        self.emit_text(w);
+        let name = w.slice(self.pos, self.pos + n);
+        self.pos += n + 1;
+        self.sink
+            .process_token(Token::EntityReference(EntityReference {
+                name,
+                span: Span::new(self.amp, self.pos),
+            }));
+        Some(true)
+    }
+
+    /// After `&` in an attribute value: a reference to a declared entity is
+    /// expanded into the value. `None` when more input is needed, else
+    /// whether it was one.
+    fn declared_reference_in_attribute(&mut self, w: &Window<'_>, eof: bool) -> Option<bool> {
+        let Some(declarations) = self.declarations.clone() else {
+            return Some(false);
+        };
+        if !declarations.has_entities() {
+            return Some(false);
+        }
+        let Some(n) = declarations.match_reference(w.bytes_from(self.pos), eof)? else {
+            return Some(false);
+        };
+        let name = w.slice(self.pos, self.pos + n);
+        let reference = w.slice(self.amp, self.pos + n + 1);
+        let mut value = String::new();
+        let mut errors = Vec::new();
+        match declarations.lookup(name) {
+            entities::Lookup::Internal(text) if declarations.max_depth() > 0 => {
+                let expanded = declarations.expand(
+                    text,
+                    Some(name),
+                    entities::Mode::Attribute,
+                    &mut value,
+                    &mut errors,
+                );
+                if expanded.is_err() {
+                    // Out of budget: the reference stays as written.
+                    value.clear();
+                    value.push_str(reference);
+                }
+            }
+            entities::Lookup::Internal(_) => {
+                errors.push(ErrorCode::EntityDepthLimit);
+                value.push_str(reference);
+            }
+            entities::Lookup::External | entities::Lookup::Undeclared => {
+                errors.push(ErrorCode::ExternalEntityReference);
+                value.push_str(reference);
+            }
+        }
+        for code in errors {
+            self.error_at(w, code, self.amp);
+        }
+        self.pos += n + 1;
+        self.current_attribute().value.push_str(w, &value);
+        Some(true)
     }
 
     // ----- Tags ----------------------------------------------------------
@@ -892,6 +1055,14 @@ impl<S: TokenSink> Tokenizer<S> {
                 }
             }
             State::CharacterReferenceInData => {
+                match self.declared_reference_in_data(w, eof) {
+                    None => return Flow::Suspend,
+                    Some(true) => {
+                        self.state = State::Data;
+                        return Flow::Continue;
+                    }
+                    Some(false) => {}
+                }
                 match char_ref::consume(w.bytes_from(self.pos), eof, false, None) {
                     CharRef::NeedMore => return Flow::Suspend,
                     CharRef::NotARef { error } => {
@@ -1182,6 +1353,14 @@ impl<S: TokenSink> Tokenizer<S> {
                 }
             }
             State::CharacterReferenceInAttributeValue(value_state) => {
+                match self.declared_reference_in_attribute(w, eof) {
+                    None => return Flow::Suspend,
+                    Some(true) => {
+                        self.state = value_state.state();
+                        return Flow::Continue;
+                    }
+                    Some(false) => {}
+                }
                 let outcome = char_ref::consume(
                     w.bytes_from(self.pos),
                     eof,
@@ -2025,6 +2204,7 @@ impl<S: TokenSink> Tokenizer<S> {
 
     fn start_internal_subset(&mut self) {
         self.doctype.internal_subset = Some(DoctypeBuilder::fresh(&mut self.doctype.spare));
+        self.doctype.subset_start = self.pos;
         self.state = State::DoctypeInternalSubset(Subset::Between { depth: 0 });
     }
 

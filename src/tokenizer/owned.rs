@@ -67,6 +67,10 @@ pub enum OwnedToken {
         internal_subset: Option<String>,
         span: Span,
     },
+    EntityReference {
+        name: String,
+        span: Span,
+    },
     EndOfFile {
         offset: usize,
     },
@@ -91,7 +95,8 @@ impl OwnedToken {
             | OwnedToken::Comment { span, .. }
             | OwnedToken::ProcessingInstruction { span, .. }
             | OwnedToken::XmlDeclaration { span, .. }
-            | OwnedToken::Doctype { span, .. } => *span,
+            | OwnedToken::Doctype { span, .. }
+            | OwnedToken::EntityReference { span, .. } => *span,
             OwnedToken::EndOfFile { offset } => Span::new(*offset, *offset),
         }
     }
@@ -155,6 +160,10 @@ impl From<Token<'_>> for OwnedToken {
                 system_id: option(d.system_id),
                 internal_subset: option(d.internal_subset),
                 span: d.span,
+            },
+            Token::EntityReference(r) => OwnedToken::EntityReference {
+                name: string(r.name),
+                span: r.span,
             },
             Token::EndOfFile(offset) => OwnedToken::EndOfFile { offset },
         }

@@ -30,6 +30,10 @@ pub enum Token<'t> {
     XmlDeclaration(XmlDeclaration<'t>),
     /// `<!DOCTYPE name PUBLIC "..." "..." [ internal subset ]>`.
     Doctype(Doctype<'t>),
+    /// `&name;` in content, for an entity the internal subset declared
+    /// (the tree builder expands it; references in attribute values are
+    /// expanded by the tokenizer).
+    EntityReference(EntityReference<'t>),
     /// The end of the input; always the last token.
     EndOfFile(usize),
 }
@@ -52,6 +56,7 @@ impl Token<'_> {
             Token::ProcessingInstruction(p) => p.span,
             Token::XmlDeclaration(d) => d.span,
             Token::Doctype(d) => d.span,
+            Token::EntityReference(r) => r.span,
             Token::EndOfFile(at) => Span::new(*at, *at),
         }
     }
@@ -68,6 +73,9 @@ pub enum TextKind {
     /// The content of a CDATA section; the span covers the content only,
     /// without `<![CDATA[` and `]]>`.
     Cdata,
+    /// The replacement text of a declared entity that holds no markup; the
+    /// span covers the reference as written.
+    Entity,
 }
 
 /// Character data.
@@ -149,7 +157,19 @@ pub struct Doctype<'t> {
     pub system_id: Option<&'t str>,
     /// The internal subset between `[` and `]`, unparsed, if there was one.
     pub internal_subset: Option<&'t str>,
+    /// What the internal subset declares, read (for the first DOCTYPE before
+    /// the root element only).
+    pub declarations: Option<&'t super::Declarations>,
     /// From `<!DOCTYPE` to `>`.
+    pub span: Span,
+}
+
+/// A reference to a declared entity in content.
+#[derive(Clone, Copy, Debug)]
+pub struct EntityReference<'t> {
+    /// The entity's name.
+    pub name: &'t str,
+    /// From `&` to `;`.
     pub span: Span,
 }
 

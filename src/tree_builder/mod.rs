@@ -10,6 +10,8 @@
 //! namespace bindings are a stack per prefix, so a document nested
 //! 1,000,000 deep builds in linear time, without recursion.
 
+mod attribute_lists;
+mod entities;
 mod well_formed;
 
 pub(crate) use well_formed::{is_forbidden_char, is_name, is_name_char, is_name_start_char};
@@ -21,13 +23,13 @@ use crate::dom::{
     XmlDeclaration, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
 };
 use crate::error::{ErrorCode, ParseError};
-use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
+use crate::tokenizer::{self, AttributeType, Tag, Text, TextKind, Token, TokenSink};
 use crate::Span;
 
 /// Parses `text` into a document.
 pub(crate) fn build(text: &str, options: &crate::ParseOptions) -> Document {
     let builder = TreeBuilder::new(text, options.limits.clone());
-    tokenizer::tokenize(text, builder).finish()
+    tokenizer::tokenize_with(text, builder, &options.limits).finish()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +144,17 @@ pub(crate) struct TreeBuilder<'i> {
     dropped_depth: usize,
     /// `element-depth-limit` was reported (it is reported once).
     depth_reported: bool,
+    /// What the internal subset declared.
+    declarations: Option<crate::tokenizer::Declarations>,
+    /// The names of the entities being expanded, outermost first.
+    entity_stack: Vec<Box<str>>,
+    /// The outermost reference being expanded.
+    outer_reference: Span,
+    /// The outermost expansion with markup, while it runs.
+    expansion: Option<entities::ActiveExpansion>,
+    /// Attribute defaults, normalized once: by element name and index in
+    /// its list; `None` where the budget ran out.
+    default_values: HashMap<(Box<str>, usize), Option<String>>,
     doc: Document,
     phase: Phase,
     stack: Vec<Open>,
@@ -172,6 +185,11 @@ impl<'i> TreeBuilder<'i> {
             limits,
             dropped_depth: 0,
             depth_reported: false,
+            declarations: None,
+            entity_stack: Vec::new(),
+            outer_reference: Span::default(),
+            expansion: None,
+            default_values: HashMap::new(),
             doc: Document::with_source(input),
             phase: Phase::Start,
             stack: Vec::new(),
@@ -187,6 +205,7 @@ impl<'i> TreeBuilder<'i> {
             checker: well_formed::Checker {
                 source: input,
                 errors: Vec::new(),
+                declarations: None,
             },
             reference_errors: HashSet::new(),
         }
@@ -266,7 +285,9 @@ impl<'i> TreeBuilder<'i> {
     ) -> indextree::NodeId {
         // The fast path for a new node: no check that it is not an ancestor
         // of `parent`, which walks up the tree (quadratic in depth).
-        parent.append_value(NodeData::parsed(kind, span), &mut self.doc.arena)
+        let mut data = NodeData::parsed(kind, span);
+        data.expansion = self.expansion_mark();
+        parent.append_value(data, &mut self.doc.arena)
     }
 
     /// Where comments, PIs and whitespace go: the current element, or the
@@ -283,7 +304,7 @@ impl<'i> TreeBuilder<'i> {
     fn push_text(&mut self, piece: Text<'_>) {
         // Where the piece is in the source, if it is exactly the source there.
         let verbatim = match piece.kind {
-            TextKind::CharRef => None,
+            TextKind::CharRef | TextKind::Entity => None,
             _ => self
                 .source_offset(piece.data)
                 .filter(|&at| at == piece.span.start && piece.data.len() == piece.span.len()),
@@ -320,7 +341,9 @@ impl<'i> TreeBuilder<'i> {
                     .bytes()
                     .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
                     .map(|i| piece.span.start + i),
-                TextKind::CharRef | TextKind::Cdata => Some(piece.span.start),
+                TextKind::CharRef | TextKind::Cdata | TextKind::Entity => {
+                    Some(piece.span.start)
+                }
             };
         }
         let start_len = self.text.len;
@@ -403,11 +426,20 @@ impl<'i> TreeBuilder<'i> {
         let count = tag.attributes.len();
         let max = self.limits.max_attributes;
         if count > max {
-            let (span, _) = tag.attributes.spans_at(max);
+            let (span, _) = self.attribute_spans(tag, max);
             self.error(ErrorCode::AttributeLimit, span.start);
             return max;
         }
         count
+    }
+
+    /// The spans of a tag's attribute: in the source, or the reference's
+    /// for a tag from a replacement text.
+    fn attribute_spans(&self, tag: &Tag<'_>, index: usize) -> (Span, Option<Span>) {
+        match self.reference_span() {
+            Some(reference) => (reference, None),
+            None => tag.attributes.spans_at(index),
+        }
     }
 
     /// Interns the names of a start or empty tag into `tag_qnames`, for its
@@ -420,7 +452,7 @@ impl<'i> TreeBuilder<'i> {
         self.tag_qnames.push(qname);
         for index in 0..kept {
             let name = tag.attributes.name_at(index);
-            let name = self.limited_name(name, tag.attributes.spans_at(index).0.start);
+            let name = self.limited_name(name, self.attribute_spans(tag, index).0.start);
             self.tag_declares |= name.starts_with("xmlns");
             let qname = self.doc.names.qname(name);
             self.tag_qnames.push(qname);
@@ -436,16 +468,25 @@ impl<'i> TreeBuilder<'i> {
         // element's declarations come into scope.
         self.flush_text();
         let mark = self.scopes.log.len();
-        // Declarations first: they apply to the element's own names.
         let kept = self.tag_qnames.len() - 1;
-        if self.tag_declares {
-            for attribute in tag.attributes.iter().take(kept) {
-                let declared = declaration(attribute.name, attribute.value);
-                if let Declaration::Valid(prefix) = declared {
-                    let namespace = if attribute.value.is_empty() {
+        let lists = match &self.declarations {
+            Some(_) => {
+                let element = self.doc.names.qname_data(self.tag_qnames[0]).text.clone();
+                self.declared_attributes(&element, tag, kept)
+            }
+            None => None,
+        };
+        let defaults = lists.as_ref().map_or(&[][..], |d| &d.defaults[..]);
+        // Declarations first: they apply to the element's own names.
+        if self.tag_declares || defaults.iter().any(|(name, ..)| name.starts_with("xmlns")) {
+            let written = tag.attributes.iter().take(kept).map(|a| (a.name, a.value));
+            let supplied = defaults.iter().map(|(name, value, _)| (&**name, &**value));
+            for (name, value) in written.chain(supplied) {
+                if let Declaration::Valid(prefix) = declaration(name, value) {
+                    let namespace = if value.is_empty() {
                         None
                     } else {
-                        Some(self.doc.names.namespace(attribute.value))
+                        Some(self.doc.names.namespace(value))
                     };
                     if prefix != "xml" {
                         self.scopes.bind(prefix, namespace);
@@ -461,7 +502,7 @@ impl<'i> TreeBuilder<'i> {
         let first = self.doc.attributes.len();
         self.seen_attributes.clear();
         for index in 0..kept {
-            let (span, value_span) = tag.attributes.spans_at(index);
+            let (span, value_span) = self.attribute_spans(tag, index);
             let value = tag.attributes.value_at(index);
             let attribute_qname = self.tag_qnames[index + 1];
             let declared = if self.tag_declares {
@@ -484,10 +525,20 @@ impl<'i> TreeBuilder<'i> {
                 }
             }
             let name = self.doc.names.name(attribute_qname, namespace);
-            let value = self.string(value);
-            self.doc
-                .attributes
-                .push(AttributeData::parsed(name, value, span, value_span));
+            let kind = lists.as_ref().and_then(|d| d.types[index]);
+            let collapsed = kind
+                .filter(|kind| kind.is_tokenized())
+                .and_then(|_| attribute_lists::collapse_spaces(value));
+            let value = match &collapsed {
+                Some(collapsed) => self.doc.store(collapsed),
+                None => self.string(value),
+            };
+            let mut data = AttributeData::parsed(name, value, span, value_span);
+            data.is_id = kind == Some(AttributeType::Id);
+            self.doc.attributes.push(data);
+        }
+        if let Some(lists) = &lists {
+            self.push_defaults(first, &lists.defaults, tag.span.start);
         }
         let attributes = ItemRange {
             start: first,
@@ -502,6 +553,37 @@ impl<'i> TreeBuilder<'i> {
         };
         let id = self.append(parent, kind, tag.span);
         (id, qname, mark)
+    }
+
+    /// Adds the attributes the declared defaults supply.
+    fn push_defaults(
+        &mut self,
+        first: usize,
+        defaults: &[(Box<str>, String, AttributeType)],
+        offset: usize,
+    ) {
+        for (name, value, kind) in defaults {
+            let qname = self.doc.names.qname(name);
+            let namespace = match declaration(name, value) {
+                Declaration::Valid(_) => Some(XMLNS_NS),
+                Declaration::Invalid => {
+                    self.error(ErrorCode::InvalidNamespaceDeclaration, offset);
+                    None
+                }
+                Declaration::No => self.resolve(qname, false, offset),
+            };
+            if let Some(ns) = namespace {
+                if self.is_duplicate(first, ns, qname) {
+                    self.error(ErrorCode::DuplicateNamespacedAttribute, offset);
+                    continue;
+                }
+            }
+            let name = self.doc.names.name(qname, namespace);
+            let value = self.doc.store(value);
+            let mut data = AttributeData::defaulted(name, value);
+            data.is_id = *kind == AttributeType::Id;
+            self.doc.attributes.push(data);
+        }
     }
 
     /// Whether an attribute already resolved for this tag (those stored from
@@ -603,6 +685,7 @@ impl<'i> TreeBuilder<'i> {
     /// `end_tag` is the end tag that closed it, if one did.
     fn pop(&mut self, end: usize, end_tag: Option<Span>) {
         self.flush_text();
+        self.note_pop();
         if let Some(open) = self.stack.pop() {
             self.open_counts[open.qname.0 as usize] -= 1;
             self.scopes.unwind(open.bindings);
@@ -709,12 +792,74 @@ fn declaration<'a>(name: &'a str, uri: &str) -> Declaration<'a> {
     }
 }
 
+/// A token from a replacement text, moved to the reference's span.
+fn at_reference(token: Token<'_>, reference: Span) -> Token<'_> {
+    match token {
+        Token::Text(text) => Token::Text(Text {
+            span: reference,
+            ..text
+        }),
+        Token::StartTag(tag) => Token::StartTag(Tag {
+            span: reference,
+            ..tag
+        }),
+        Token::EmptyTag(tag) => Token::EmptyTag(Tag {
+            span: reference,
+            ..tag
+        }),
+        Token::EndTag(tag) => Token::EndTag(tokenizer::EndTag {
+            span: reference,
+            ..tag
+        }),
+        Token::ShortEndTag(_) => Token::ShortEndTag(reference),
+        Token::Comment(comment) => Token::Comment(tokenizer::Comment {
+            span: reference,
+            ..comment
+        }),
+        Token::ProcessingInstruction(pi) => {
+            Token::ProcessingInstruction(tokenizer::ProcessingInstruction {
+                span: reference,
+                ..pi
+            })
+        }
+        // A declaration inside an entity is a misplaced one: a PI.
+        Token::XmlDeclaration(declaration) => {
+            Token::ProcessingInstruction(tokenizer::ProcessingInstruction {
+                target: "xml",
+                data: declaration.data,
+                span: reference,
+            })
+        }
+        Token::Doctype(doctype) => Token::Doctype(tokenizer::Doctype {
+            span: reference,
+            ..doctype
+        }),
+        Token::EntityReference(r) => Token::EntityReference(tokenizer::EntityReference {
+            span: reference,
+            ..r
+        }),
+        Token::EndOfFile(_) => Token::EndOfFile(reference.end),
+    }
+}
+
 impl TokenSink for TreeBuilder<'_> {
     fn process_token(&mut self, token: Token<'_>) {
+        // Tokens of a replacement text: at the reference, not checked
+        // against the source (which holds the reference), and the end of
+        // the replacement text ends nothing.
+        let expanding = self.reference_span();
+        let token = match expanding {
+            Some(_) if matches!(token, Token::EndOfFile(_)) => return,
+            Some(reference) => at_reference(token, reference),
+            None => token,
+        };
+        let checking = expanding.is_none();
         if let Token::Text(text) = token {
             self.seen_token = true;
-            self.checker.text(&text);
-            self.report_checks();
+            if checking {
+                self.checker.text(&text);
+                self.report_checks();
+            }
             self.push_text(text);
             return;
         }
@@ -739,8 +884,10 @@ impl TokenSink for TreeBuilder<'_> {
                 }
                 let kept = self.kept_attributes(&tag);
                 self.intern_tag_names(&tag, kept);
-                self.checker.tag(&tag, &self.doc.names, &self.tag_qnames);
-                self.report_checks();
+                if checking {
+                    self.checker.tag(&tag, &self.doc.names, &self.tag_qnames);
+                    self.report_checks();
+                }
                 let (id, qname, mark) = self.create_element(&tag);
                 if empty {
                     self.scopes.unwind(mark);
@@ -771,15 +918,19 @@ impl TokenSink for TreeBuilder<'_> {
                 _ => self.error(ErrorCode::EndTagOutsideRootElement, span.start),
             },
             Token::Comment(comment) => {
-                self.checker.comment(comment.data, comment.span);
-                self.report_checks();
+                if checking {
+                    self.checker.comment(comment.data, comment.span);
+                    self.report_checks();
+                }
                 let text = self.string(comment.data);
                 let parent = self.insertion_parent();
                 self.append(parent, NodeKind::Comment(text), comment.span);
             }
             Token::ProcessingInstruction(pi) => {
-                self.checker.processing_instruction(pi.target, pi.span);
-                self.report_checks();
+                if checking {
+                    self.checker.processing_instruction(pi.target, pi.span);
+                    self.report_checks();
+                }
                 self.processing_instruction(pi.target, pi.data, pi.span);
             }
             Token::XmlDeclaration(declaration) => {
@@ -806,11 +957,15 @@ impl TokenSink for TreeBuilder<'_> {
                 }
             }
             Token::Doctype(doctype) => {
-                if self.phase != Phase::Start || self.seen_doctype {
+                if self.phase != Phase::Start || self.seen_doctype || !checking {
                     self.error(ErrorCode::MisplacedDoctype, doctype.span.start);
                     return;
                 }
                 self.seen_doctype = true;
+                if let Some(declarations) = doctype.declarations {
+                    self.set_declarations(declarations);
+                    self.checker.declarations = Some(declarations.clone());
+                }
                 self.checker
                     .doctype(doctype.public_id, doctype.system_id, doctype.span);
                 self.report_checks();
@@ -825,6 +980,9 @@ impl TokenSink for TreeBuilder<'_> {
                 let index = self.doc.doctypes.len();
                 self.doc.doctypes.push(data);
                 self.append(root, NodeKind::Doctype(index), doctype.span);
+            }
+            Token::EntityReference(reference) => {
+                self.entity_reference(reference.name, reference.span);
             }
             Token::EndOfFile(offset) => match self.phase {
                 _ if self.text.active => {
@@ -846,8 +1004,18 @@ impl TokenSink for TreeBuilder<'_> {
         }
     }
 
-    fn parse_error(&mut self, error: ParseError) {
+    fn parse_error(&mut self, mut error: ParseError) {
         use ErrorCode::*;
+        if let Some(reference) = self.reference_span() {
+            // An error in a replacement text: at the reference.
+            let (line, column) = self.doc.position(reference.start);
+            error = ParseError {
+                offset: reference.start,
+                line,
+                column,
+                ..error
+            };
+        }
         if matches!(
             error.code,
             MissingSemicolonAfterCharacterReference

@@ -45,6 +45,8 @@ const PREDEFINED: [&str; 5] = ["amp", "lt", "gt", "apos", "quot"];
 pub(crate) struct Checker<'a> {
     pub(crate) source: &'a str,
     pub(crate) errors: Vec<(ErrorCode, usize)>,
+    /// What the internal subset declared: its entities are not undeclared.
+    pub(crate) declarations: Option<crate::tokenizer::Declarations>,
 }
 
 impl<'a> Checker<'a> {
@@ -151,7 +153,12 @@ impl<'a> Checker<'a> {
         };
         let offset = span.start + at;
         if name_len > 0 && rest[name_len..].starts_with(';') {
-            if !PREDEFINED.contains(&&rest[..name_len]) {
+            let name = &rest[..name_len];
+            let declared = self
+                .declarations
+                .as_ref()
+                .is_some_and(|d| d.is_declared(name));
+            if !PREDEFINED.contains(&name) && !declared {
                 self.report(ErrorCode::UndeclaredEntity, offset);
             }
         } else {
@@ -175,6 +182,8 @@ impl<'a> Checker<'a> {
             // The `&` of the reference, checked by name.
             TextKind::CharRef => self.reference(piece.span, 0),
             TextKind::Cdata => self.form_feeds(piece.span),
+            // Checked where it was declared.
+            TextKind::Entity => {}
         }
     }
 

@@ -485,8 +485,13 @@ impl<'a, 'b> Evaluator<'a, 'b> {
                 if !wanted.is_empty() {
                     let root = tree_root(context.node);
                     for element in root.descendants().filter(Node::is_element) {
-                        let id = element.attribute_ns(XML_NAMESPACE, "id");
-                        if id.is_some_and(|id| wanted.contains(&id)) {
+                        // `xml:id`, and attributes a DTD declares of type ID.
+                        let xml_id = element.attribute_ns(XML_NAMESPACE, "id");
+                        let matches = xml_id.is_some_and(|id| wanted.contains(&id))
+                            || element
+                                .attributes()
+                                .any(|a| a.is_id() && wanted.contains(&a.value()));
+                        if matches {
                             found.push(XNode::Node(element));
                         }
                     }

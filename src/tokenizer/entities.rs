@@ -1,0 +1,315 @@
+//! Declared entities (XML 1.0 §4), as the tokenizer and the tree builder
+//! use them.
+//!
+//! The first DOCTYPE before the root element may declare general entities
+//! and attribute lists in its internal subset; [`internal_subset`] reads
+//! them. [`Declarations`] holds the result for one document, with the one
+//! expansion budget (bytes produced by expansion, [`Limits`]) that the
+//! tokenizer (references in attribute values) and the tree builder
+//! (references in content) draw from together.
+//!
+//! References in attribute values are expanded here, into the value,
+//! normalized as XML 1.0 §3.3.3 says (the replacement text is normalized
+//! recursively). References in content become [`Token::EntityReference`]s
+//! and the tree builder expands them. Nothing here recurses: nested
+//! references are an explicit stack, whose depth the limits bound, and a
+//! name already on it is a recursive reference, reported and not followed.
+//! External entities are never read.
+//!
+//! [`internal_subset`]: super::internal_subset
+//! [`Token::EntityReference`]: super::Token::EntityReference
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use super::char_ref::{self, CharRef, Replacement};
+use super::internal_subset::{self, AttributeDefinition, EntityValue, InternalSubset};
+use crate::error::ErrorCode;
+use crate::Limits;
+
+/// The declarations of a document's internal subset, shared (cheaply
+/// cloned) by the tokenizer and the tree builder.
+#[derive(Clone)]
+pub struct Declarations(Rc<Inner>);
+
+struct Inner {
+    subset: InternalSubset,
+    /// The longest declared general-entity name, in bytes.
+    longest_name: usize,
+    limits: Limits,
+    /// The expansion budget in bytes, once the input length is known.
+    budget: Cell<usize>,
+    /// Bytes produced by expansion so far.
+    used: Cell<usize>,
+    /// The budget ran out (`entity-expansion-limit` was reported).
+    exhausted: Cell<bool>,
+}
+
+impl std::fmt::Debug for Declarations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Declarations")
+            .field("entities", &self.0.subset.entities.len())
+            .field("attribute_lists", &self.0.subset.attribute_lists.len())
+            .finish()
+    }
+}
+
+/// What a name refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lookup<'d> {
+    /// An internal entity with this replacement text.
+    Internal(&'d str),
+    /// An external (parsed or unparsed) entity: never read.
+    External,
+    /// Not declared.
+    Undeclared,
+}
+
+/// How [`Declarations::expand`] reads a text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// As an attribute value: whitespace becomes spaces (XML 1.0 §3.3.3),
+    /// a `<` is kept (and reported).
+    Attribute,
+    /// As character data: a `<` means the text holds markup, and expansion
+    /// stops ([`Stop::Markup`]).
+    Text,
+}
+
+/// Why [`Declarations::expand`] stopped before the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The budget ran out.
+    Budget,
+    /// Markup in [`Mode::Text`].
+    Markup,
+}
+
+/// The hard bound on entity nesting, whatever the limits say: expansion in
+/// content nests a tokenizer per level.
+pub(crate) const MAX_ENTITY_NESTING: usize = 64;
+
+impl Declarations {
+    /// Reads an internal subset that starts at `base` in the input.
+    pub(crate) fn parse(subset: &str, base: usize, limits: &Limits) -> Declarations {
+        let subset = internal_subset::parse(subset, base, limits);
+        let longest_name = subset.entities.keys().map(|k| k.len()).max().unwrap_or(0);
+        let used = subset.expanded_bytes;
+        Declarations(Rc::new(Inner {
+            subset,
+            longest_name,
+            limits: limits.clone(),
+            budget: Cell::new(limits.entity_expansion_budget(0)),
+            used: Cell::new(used),
+            exhausted: Cell::new(false),
+        }))
+    }
+
+    /// The errors found reading the declarations (offsets in the input).
+    pub(crate) fn errors(&self) -> &[(ErrorCode, usize)] {
+        &self.0.subset.errors
+    }
+
+    /// Sets the budget from the input's length (once it is known).
+    pub(crate) fn set_input_len(&self, len: usize) {
+        let budget = self.0.limits.entity_expansion_budget(len);
+        self.0.budget.set(self.0.budget.get().max(budget));
+    }
+
+    /// The limits the declarations were read with.
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.0.limits
+    }
+
+    /// The deepest nesting of references allowed.
+    pub(crate) fn max_depth(&self) -> usize {
+        self.0.limits.max_entity_depth.min(MAX_ENTITY_NESTING)
+    }
+
+    /// Whether any general entity was declared.
+    pub(crate) fn has_entities(&self) -> bool {
+        !self.0.subset.entities.is_empty()
+    }
+
+    /// What `name` refers to. The five predefined entities are never
+    /// looked up here (their declarations are ignored).
+    pub(crate) fn lookup(&self, name: &str) -> Lookup<'_> {
+        match self.0.subset.entities.get(name).map(|e| &e.value) {
+            Some(EntityValue::Internal(text)) => Lookup::Internal(text),
+            Some(EntityValue::External { .. }) => Lookup::External,
+            None => Lookup::Undeclared,
+        }
+    }
+
+    /// Whether the general entity `name` is declared (internal or external).
+    pub fn is_declared(&self, name: &str) -> bool {
+        self.0.subset.entities.contains_key(name)
+    }
+
+    /// The replacement text of the internal entity `name`, if declared.
+    ///
+    /// ```
+    /// use xml5dom::tokenizer::{tokenize, OwnedToken, TokenList};
+    /// let out = tokenize("<!DOCTYPE a [<!ENTITY e 'x&#38;#60;'>]><a>&e;</a>", TokenList::default());
+    /// assert!(out.tokens().any(|t| matches!(t, OwnedToken::EntityReference { name, .. } if name == "e")));
+    /// ```
+    pub fn replacement_text(&self, name: &str) -> Option<&str> {
+        match self.lookup(name) {
+            Lookup::Internal(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The attribute definitions declared for elements named `element` (as
+    /// written).
+    pub(crate) fn attribute_list(&self, element: &str) -> Option<&[AttributeDefinition]> {
+        self.0
+            .subset
+            .attribute_lists
+            .get(element)
+            .map(Vec::as_slice)
+    }
+
+    /// Takes `bytes` from the expansion budget; `Err` with the error to
+    /// report (once) when they do not fit, after which nothing fits.
+    pub(crate) fn spend(&self, bytes: usize) -> Result<(), Option<ErrorCode>> {
+        let inner = &self.0;
+        if inner.exhausted.get() {
+            return Err(None);
+        }
+        let used = inner.used.get().saturating_add(bytes);
+        if used > inner.budget.get() {
+            inner.exhausted.set(true);
+            return Err(Some(ErrorCode::EntityExpansionLimit));
+        }
+        inner.used.set(used);
+        Ok(())
+    }
+
+    /// Matches a declared general-entity reference at the start of `after`
+    /// (the text after a `&`): `Some(Some(n))` when `after[..n]` is a
+    /// declared name followed by `;`, `Some(None)` when it is not, `None`
+    /// when more input is needed to tell.
+    pub(crate) fn match_reference(&self, after: &[u8], eof: bool) -> Option<Option<usize>> {
+        let limit = self.0.longest_name + 1;
+        let window = &after[..after.len().min(limit)];
+        match memchr::memchr(b';', window) {
+            Some(n) => {
+                let name = std::str::from_utf8(&after[..n]).ok();
+                Some(name.filter(|name| self.is_declared(name)).map(|_| n))
+            }
+            None if window.len() < limit && !eof => None,
+            None => Some(None),
+        }
+    }
+
+    /// Appends to `out` the text `raw` stands for, read in `mode`:
+    /// references resolved (declared entities first, then the character
+    /// references and the HTML table, as in the tokenizer), and in an
+    /// attribute value whitespace normalized (XML 1.0 §3.3.3). `entity`
+    /// names the entity `raw` is the replacement text of, if it is one.
+    /// Errors are pushed to `errors`. Every byte appended is taken from the
+    /// budget. On `Err`, `out` was partly appended to.
+    pub(crate) fn expand(
+        &self,
+        raw: &str,
+        entity: Option<&str>,
+        mode: Mode,
+        out: &mut String,
+        errors: &mut Vec<ErrorCode>,
+    ) -> Result<(), Stop> {
+        let specials: &[char] = match mode {
+            Mode::Attribute => &['&', '\t', '\n', '\r', '<'],
+            Mode::Text => &['&', '<'],
+        };
+        // The stack of texts being read: (name, text, position).
+        let mut stack: Vec<(Option<&str>, &str, usize)> = vec![(entity, raw, 0)];
+        while let Some(top) = stack.last_mut() {
+            let (_, text, pos) = *top;
+            let rest = &text[pos..];
+            let Some(special) = rest.find(specials) else {
+                self.append(out, rest, errors)?;
+                stack.pop();
+                continue;
+            };
+            self.append(out, &rest[..special], errors)?;
+            let at = pos + special;
+            let byte = text.as_bytes()[at];
+            if byte == b'<' && mode == Mode::Text {
+                return Err(Stop::Markup);
+            }
+            if byte != b'&' {
+                if byte == b'<' {
+                    errors.push(ErrorCode::LessThanInAttributeValue);
+                    self.append(out, "<", errors)?;
+                } else {
+                    self.append(out, " ", errors)?;
+                }
+                top.2 = at + 1;
+                continue;
+            }
+            let after = &text.as_bytes()[at + 1..];
+            // A declared entity?
+            if let Some(Some(n)) = self.match_reference(after, true) {
+                let name = &text[at + 1..at + 1 + n];
+                top.2 = at + n + 2;
+                match self.lookup(name) {
+                    Lookup::Internal(replacement) => {
+                        if stack.iter().any(|(open, _, _)| *open == Some(name)) {
+                            errors.push(ErrorCode::RecursiveEntityReference);
+                        } else if stack.len() + usize::from(entity.is_some()) > self.max_depth() {
+                            errors.push(ErrorCode::EntityDepthLimit);
+                        } else {
+                            stack.push((Some(name), replacement, 0));
+                            continue;
+                        }
+                    }
+                    Lookup::External | Lookup::Undeclared => {
+                        errors.push(ErrorCode::ExternalEntityReference);
+                    }
+                }
+                // Left unexpanded: kept as written.
+                self.append(out, &text[at..at + n + 2], errors)?;
+                continue;
+            }
+            // A character reference or a name from the HTML table.
+            match char_ref::consume(after, true, mode == Mode::Attribute, None) {
+                CharRef::Ref {
+                    consumed,
+                    text: replacement,
+                    errors: found,
+                } => {
+                    errors.extend(found.iter());
+                    match replacement {
+                        Replacement::Char(c) => {
+                            self.append(out, c.encode_utf8(&mut [0; 4]), errors)?
+                        }
+                        Replacement::Str(s) => self.append(out, s, errors)?,
+                    }
+                    top.2 = at + 1 + consumed;
+                }
+                CharRef::NotARef { error } => {
+                    errors.extend(error);
+                    self.append(out, "&", errors)?;
+                    top.2 = at + 1;
+                }
+                CharRef::NeedMore => {
+                    // Cannot happen at the end of a whole text; keep the `&`.
+                    self.append(out, "&", errors)?;
+                    top.2 = at + 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends `s` to `out` if the budget allows.
+    fn append(&self, out: &mut String, s: &str, errors: &mut Vec<ErrorCode>) -> Result<(), Stop> {
+        if let Err(error) = self.spend(s.len()) {
+            errors.extend(error);
+            return Err(Stop::Budget);
+        }
+        out.push_str(s);
+        Ok(())
+    }
+}

@@ -1,0 +1,215 @@
+//! Expanding references to declared entities in content (XML 1.0 §4.4.2).
+//!
+//! A reference whose replacement text holds no markup is character data,
+//! merged with the text around it like a character reference (the text
+//! node's span covers the reference, so the source round trip holds). A
+//! replacement text with markup is tokenized and its tokens built into the
+//! tree where the reference is, with the reference's span; the outermost
+//! such reference is recorded in [`Document::entity_expansions`] and the
+//! nodes it made remember it, so the serializer can write the reference
+//! back while they are as parsed. Text at the edges of such an expansion is
+//! a text node of its own (see docs/conformance.md).
+//!
+//! Nesting is bounded by the limits (and never deeper than 64 levels, each
+//! a tokenizer over one replacement text), a name already being expanded is a recursive
+//! reference and is not followed, and every expansion draws on the
+//! document's byte budget; a reference not expanded stays as written.
+
+use crate::dom::EntityExpansion;
+use crate::error::ErrorCode;
+use crate::tokenizer::{
+    self, Declarations, EntityLookup, ExpansionMode, ExpansionStop, Text, TextKind,
+};
+use crate::Span;
+
+use super::TreeBuilder;
+
+/// The outermost expansion of a reference with markup, while it runs.
+pub(super) struct ActiveExpansion {
+    /// Index in `Document::entity_expansions`.
+    pub(super) index: usize,
+    /// Where its nodes go, and the last child there before it.
+    parent: indextree::NodeId,
+    last_before: Option<indextree::NodeId>,
+    /// The depth of the stack of open elements when it started.
+    stack_len: usize,
+    /// It closed an element it did not open.
+    closed_outer: bool,
+}
+
+impl TreeBuilder<'_> {
+    /// The span tokens from a replacement text take: the outermost
+    /// reference's.
+    pub(super) fn reference_span(&self) -> Option<Span> {
+        self.entity_stack.last().map(|_| self.outer_reference)
+    }
+
+    /// `&name;` at `span` (in the source, or in a replacement text being
+    /// expanded).
+    pub(super) fn entity_reference(&mut self, name: &str, span: Span) {
+        let outermost = self.entity_stack.is_empty();
+        let reference = if outermost {
+            span
+        } else {
+            self.outer_reference
+        };
+        let Some(declarations) = self.declarations.clone() else {
+            self.unexpanded(name, reference, outermost);
+            return;
+        };
+        let text = match declarations.lookup(name) {
+            EntityLookup::Internal(text) => text,
+            _ => {
+                self.error(ErrorCode::ExternalEntityReference, reference.start);
+                self.unexpanded(name, reference, outermost);
+                return;
+            }
+        };
+        if self.entity_stack.iter().any(|open| **open == *name) {
+            self.error(ErrorCode::RecursiveEntityReference, reference.start);
+            self.unexpanded(name, reference, outermost);
+            return;
+        }
+        if self.entity_stack.len() >= declarations.max_depth() {
+            self.error(ErrorCode::EntityDepthLimit, reference.start);
+            self.unexpanded(name, reference, outermost);
+            return;
+        }
+        if !text.contains('<') {
+            // Perhaps character data only: expanded whole, into one string.
+            let mut data = String::new();
+            let mut errors = Vec::new();
+            let expanded = declarations.expand(
+                text,
+                Some(name),
+                ExpansionMode::Text,
+                &mut data,
+                &mut errors,
+            );
+            if expanded != Err(ExpansionStop::Markup) {
+                for code in errors {
+                    self.error(code, reference.start);
+                }
+            }
+            match expanded {
+                Ok(()) => {
+                    self.push_text(Text {
+                        data: &data,
+                        kind: TextKind::Entity,
+                        span: reference,
+                    });
+                    return;
+                }
+                Err(ExpansionStop::Budget) => {
+                    self.unexpanded(name, reference, outermost);
+                    return;
+                }
+                // An entity it refers to holds markup: tokenized below.
+                Err(ExpansionStop::Markup) => {}
+            }
+        }
+        if let Err(error) = declarations.spend(text.len().max(1)) {
+            if let Some(code) = error {
+                self.error(code, reference.start);
+            }
+            self.unexpanded(name, reference, outermost);
+            return;
+        }
+        if outermost {
+            self.flush_text();
+            self.outer_reference = span;
+            self.begin_expansion(name, span);
+        }
+        self.entity_stack.push(name.into());
+        tokenizer::tokenize_entity(text, &mut *self, declarations.clone());
+        self.entity_stack.pop();
+        if outermost {
+            self.flush_text();
+            self.end_expansion();
+        }
+    }
+
+    /// A reference left as written: its text, as character data.
+    fn unexpanded(&mut self, name: &str, reference: Span, outermost: bool) {
+        if outermost {
+            let input = self.input;
+            let data = &input[reference.range()];
+            self.push_text(Text {
+                data,
+                kind: TextKind::Plain,
+                span: reference,
+            });
+        } else {
+            let data = format!("&{name};");
+            self.push_text(Text {
+                data: &data,
+                kind: TextKind::Entity,
+                span: reference,
+            });
+        }
+    }
+
+    fn begin_expansion(&mut self, name: &str, reference: Span) {
+        let index = self.doc.entity_expansions.len();
+        self.doc.entity_expansions.push(EntityExpansion {
+            name: name.into(),
+            reference,
+            first: None,
+            count: 0,
+            balanced: true,
+        });
+        let parent = self.insertion_parent();
+        let last_before = self.doc.arena[parent].last_child();
+        self.expansion = Some(ActiveExpansion {
+            index,
+            parent,
+            last_before,
+            stack_len: self.stack.len(),
+            closed_outer: false,
+        });
+    }
+
+    fn end_expansion(&mut self) {
+        let Some(active) = self.expansion.take() else {
+            return;
+        };
+        let first = match active.last_before {
+            Some(last) => self.doc.arena[last].next_sibling(),
+            None => self.doc.arena[active.parent].first_child(),
+        };
+        let mut count = 0;
+        let mut node = first;
+        while let Some(id) = node {
+            count += 1;
+            node = self.doc.arena[id].next_sibling();
+        }
+        let balanced = !active.closed_outer && self.stack.len() == active.stack_len;
+        if let Some(record) = self.doc.entity_expansions.get_mut(active.index) {
+            record.first = first;
+            record.count = count;
+            record.balanced = balanced;
+        }
+    }
+
+    /// Before an element is popped: an expansion that closes an element it
+    /// did not open is not balanced.
+    pub(super) fn note_pop(&mut self) {
+        if let Some(active) = &mut self.expansion {
+            if self.stack.len() <= active.stack_len {
+                active.closed_outer = true;
+            }
+        }
+    }
+
+    /// The `1 +` index of the expansion running, for the nodes it makes.
+    pub(super) fn expansion_mark(&self) -> u32 {
+        self.expansion
+            .as_ref()
+            .map_or(0, |a| u32::try_from(a.index + 1).unwrap_or(u32::MAX))
+    }
+
+    /// The declarations, for the checker and the defaults.
+    pub(super) fn set_declarations(&mut self, declarations: &Declarations) {
+        self.declarations = Some(declarations.clone());
+    }
+}
