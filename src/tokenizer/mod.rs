@@ -36,6 +36,7 @@
 
 mod char_ref;
 mod input;
+pub(crate) mod internal_subset;
 mod json;
 mod named_refs;
 mod owned;
