@@ -1,0 +1,1552 @@
+//! The DOCTYPE internal subset (XML 1.0 §2.8): reads the markup
+//! declarations that the tokenizer keeps raw between `[` and `]`.
+//!
+//! It owns the declaration grammar of XML 1.0 §2.8, §3.3 and §4.2, the
+//! construction of entity replacement text (§4.4.5, §4.5) and the parameter
+//! entities (`%name;`), which never leave this module. It hands on an
+//! [`InternalSubset`]: the general entities, the attribute-list declarations
+//! and the parse errors, for the stages that expand entities and add default
+//! attributes. Element-type and notation declarations, comments and
+//! processing instructions are checked only as far as needed to skip them.
+//!
+//! Properties the callers rely on:
+//!
+//! * [`parse`] never fails and never panics; a declaration that does not
+//!   follow its grammar is reported and skipped, and the rest is read.
+//! * No recursion: parameter entities read as declarations, and those
+//!   included in entity values, are stacks of inputs.
+//! * Time is linear in the subset plus the parameter-entity text read, and
+//!   that text is charged to the expansion budget before it is read, so
+//!   parameter-entity "billion laughs" stop at the budget.
+//! * Every error offset lies in `base..=base + subset.len()`; an error inside
+//!   a parameter entity's text is reported at the outermost `%` reference.
+//!
+//! A parameter entity's replacement text is read "as though it were part of
+//! the document" (§4.4.5, §4.4.8): where it is included, its references are
+//! recognized again. That is how `&#37;` can make a reference, and how a
+//! parameter entity can refer to itself, which is reported and cut.
+
+// Used once wired into the tokenizer and tree builder.
+#![allow(dead_code)]
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use memchr::{memchr, memchr2, memmem};
+
+use crate::error::ErrorCode;
+use crate::tree_builder::{is_name_char, is_name_start_char};
+use crate::Limits;
+
+/// What the internal subset declares.
+#[derive(Debug, Default)]
+pub(crate) struct InternalSubset {
+    /// General entities by name; the first declaration of a name wins (XML 1.0 §4.2).
+    /// Declarations of the five predefined entities (lt, gt, amp, apos, quot) are ignored.
+    pub(crate) entities: HashMap<Box<str>, Entity>,
+    /// Attribute-list declarations by element name (as written, qualified names unresolved);
+    /// for one element, the first definition of an attribute name wins (XML 1.0 §3.3), and
+    /// definitions from several ATTLIST declarations for the same element are merged in order.
+    pub(crate) attribute_lists: HashMap<Box<str>, Vec<AttributeDefinition>>,
+    /// Parse errors, with byte offsets in the whole document (subset offset + `base`).
+    pub(crate) errors: Vec<(ErrorCode, usize)>,
+    /// Bytes of parameter-entity replacement text read while parsing
+    /// (counts against the document's entity-expansion budget).
+    pub(crate) expanded_bytes: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Entity {
+    pub(crate) value: EntityValue,
+    /// Offset (in the document) of the `<!ENTITY` that declared it.
+    pub(crate) offset: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum EntityValue {
+    /// An internal entity: its replacement text (XML 1.0 §4.5): the literal
+    /// with character references and parameter-entity references expanded,
+    /// general entity references (`&name;`) kept as written, line ends
+    /// normalized (CR LF and lone CR to LF).
+    Internal(Box<str>),
+    /// `SYSTEM "uri"` or `PUBLIC "pubid" "uri"`, with `NDATA name` for an unparsed entity.
+    External {
+        public_id: Option<Box<str>>,
+        system_id: Box<str>,
+        notation: Option<Box<str>>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AttributeDefinition {
+    pub(crate) name: Box<str>,
+    pub(crate) kind: AttributeType,
+    pub(crate) default: DefaultValue,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AttributeType {
+    Cdata,
+    Id,
+    IdRef,
+    IdRefs,
+    Entity,
+    Entities,
+    NmToken,
+    NmTokens,
+    Notation,
+    Enumeration,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum DefaultValue {
+    Required,
+    Implied,
+    /// `#FIXED "value"`: the literal as written between the quotes (line ends
+    /// normalized, nothing else: the caller normalizes it like an attribute value).
+    Fixed(Box<str>),
+    /// `"value"`: the literal as written between the quotes (line ends normalized).
+    Value(Box<str>),
+}
+
+impl AttributeType {
+    /// Whether values are tokenized (everything but CDATA), so whitespace is collapsed (XML 1.0 §3.3.3).
+    pub(crate) fn is_tokenized(self) -> bool {
+        self != AttributeType::Cdata
+    }
+}
+
+/// Reads the declarations of an internal subset. `subset` is the text between `[` and `]`,
+/// `base` its offset in the document. Never fails and never panics.
+pub(crate) fn parse(subset: &str, base: usize, limits: &Limits) -> InternalSubset {
+    let mut reader = Reader {
+        subset,
+        base,
+        limits,
+        budget: limits.entity_expansion_budget(subset.len()),
+        out: InternalSubset::default(),
+        parameter_entities: HashMap::new(),
+        defined_attributes: HashMap::new(),
+        frames: Vec::new(),
+        declarations_stopped: false,
+        expansion_stopped: false,
+    };
+    reader.run();
+    reader.out
+}
+
+/// A parameter entity (`<!ENTITY % name ...>`).
+enum ParameterEntity {
+    /// Its replacement text, and whether it is being read right now (a
+    /// reference to it from inside its own text is recursion).
+    Internal { text: Rc<str>, open: bool },
+    /// Never read: a non-validating processor need not (XML 1.0 §5.1).
+    External,
+}
+
+/// A parameter entity whose text is being read as declarations.
+struct Frame {
+    name: Rc<str>,
+    text: Rc<str>,
+    pos: usize,
+    /// Offset in the subset of the outermost reference: where errors inside go.
+    anchor: usize,
+}
+
+/// A parameter entity whose text is being read inside an entity value.
+struct Inclusion {
+    name: Rc<str>,
+    text: Rc<str>,
+    pos: usize,
+}
+
+/// What the top level asks of the frame loop after one item.
+enum Step {
+    Continue,
+    /// The current text is used up.
+    End,
+    /// Read this parameter entity's text next, then come back.
+    Enter(Frame),
+}
+
+/// Why a declaration was given up.
+enum Fail {
+    /// It does not follow the grammar here: `MalformedDeclaration` at its
+    /// start, and skip from here to its `>`.
+    Grammar,
+    /// A name that starts at `at` is longer than the limit: skip to `>`.
+    LongName { at: usize },
+    /// The text ended inside it (in a literal, or before its `>`).
+    Unterminated,
+}
+
+struct Reader<'s> {
+    subset: &'s str,
+    base: usize,
+    limits: &'s Limits,
+    budget: usize,
+    out: InternalSubset,
+    parameter_entities: HashMap<Rc<str>, ParameterEntity>,
+    /// Attribute names defined so far per element, so that "first wins" is
+    /// a lookup rather than a scan of the list.
+    defined_attributes: HashMap<Box<str>, HashSet<Box<str>>>,
+    /// Parameter entities being read as declarations, innermost last; the
+    /// subset itself is below them.
+    frames: Vec<Frame>,
+    /// A parameter entity was not read: from here on, ENTITY and ATTLIST
+    /// declarations are checked but not processed (XML 1.0 §5.1).
+    declarations_stopped: bool,
+    /// The expansion budget ran out: no parameter entity is read any more.
+    expansion_stopped: bool,
+}
+
+impl Reader<'_> {
+    fn run(&mut self) {
+        let subset = self.subset;
+        let mut subset_pos = 0;
+        loop {
+            let (entity_text, pos, anchor) = match self.frames.last() {
+                Some(frame) => (Some(Rc::clone(&frame.text)), frame.pos, Some(frame.anchor)),
+                None => (None, subset_pos, None),
+            };
+            let text = entity_text.as_deref().unwrap_or(subset);
+            let mut cur = Cursor { text, pos, anchor };
+            let step = self.top_level_item(&mut cur);
+            match self.frames.last_mut() {
+                Some(frame) => frame.pos = cur.pos,
+                None => subset_pos = cur.pos,
+            }
+            match step {
+                Step::Continue => {}
+                Step::Enter(frame) => self.frames.push(frame),
+                Step::End => match self.frames.pop() {
+                    Some(frame) => self.close_parameter_entity(&frame.name),
+                    None => return,
+                },
+            }
+        }
+    }
+
+    /// Reads one item where a declaration may stand: whitespace and then a
+    /// declaration, comment, PI, conditional section, reference or stray text.
+    fn top_level_item(&mut self, cur: &mut Cursor<'_>) -> Step {
+        cur.skip_s();
+        match cur.peek() {
+            None => Step::End,
+            Some(b'<') => {
+                self.markup(cur);
+                Step::Continue
+            }
+            Some(b'%') => self.top_level_reference(cur),
+            Some(_) => {
+                self.stray_text(cur);
+                Step::Continue
+            }
+        }
+    }
+
+    fn markup(&mut self, cur: &mut Cursor<'_>) {
+        let start = cur.pos;
+        if cur.starts_with(b"<!--") {
+            self.comment(cur);
+        } else if cur.starts_with(b"<?") {
+            self.processing_instruction(cur);
+        } else if cur.starts_with(b"<![") {
+            self.conditional_section(cur);
+        } else {
+            let result = if cur.eat_str(b"<!") {
+                match cur.keyword() {
+                    "ENTITY" => self.entity_declaration(cur, start),
+                    "ATTLIST" => self.attlist_declaration(cur),
+                    "ELEMENT" | "NOTATION" => self.skipped_declaration(cur),
+                    _ => Err(Fail::Grammar),
+                }
+            } else {
+                // A `<` that starts no declaration (content markup, say).
+                cur.pos += 1;
+                Err(Fail::Grammar)
+            };
+            if let Err(fail) = result {
+                self.recover(cur, start, fail);
+            }
+        }
+    }
+
+    fn recover(&mut self, cur: &mut Cursor<'_>, start: usize, fail: Fail) {
+        match fail {
+            Fail::Grammar => {
+                self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+                cur.skip_past_gt();
+            }
+            Fail::LongName { at } => {
+                self.error(ErrorCode::NameLengthLimit, cur.offset(at));
+                cur.skip_past_gt();
+            }
+            Fail::Unterminated => {
+                self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+                cur.pos = cur.text.len();
+            }
+        }
+    }
+
+    /// `<!-- ... -->`, which may not hold `--` (XML 1.0 §2.5).
+    fn comment(&mut self, cur: &mut Cursor<'_>) {
+        let start = cur.pos;
+        let body = start + 4;
+        let rest = cur.bytes_from(body);
+        match memmem::find(rest, b"-->") {
+            Some(close) => {
+                if memmem::find(rest, b"--") != Some(close) {
+                    self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+                }
+                cur.pos = body + close + 3;
+            }
+            None => {
+                self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+                cur.pos = cur.text.len();
+            }
+        }
+    }
+
+    /// `<?target ... ?>`.
+    fn processing_instruction(&mut self, cur: &mut Cursor<'_>) {
+        let start = cur.pos;
+        cur.pos += 2;
+        let has_target = cur.take_name(true).is_some()
+            && (cur.starts_with(b"?>") || cur.peek().is_some_and(is_s));
+        match memmem::find(cur.bytes_from(cur.pos), b"?>") {
+            Some(close) => {
+                if !has_target {
+                    self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+                }
+                cur.pos += close + 2;
+            }
+            None => {
+                self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+                cur.pos = cur.text.len();
+            }
+        }
+    }
+
+    /// `<![INCLUDE[ ... ]]>` or `<![IGNORE[ ... ]]>`: only the external
+    /// subset may hold them (XML 1.0 §3.4), so the whole section is skipped,
+    /// nested sections included.
+    fn conditional_section(&mut self, cur: &mut Cursor<'_>) {
+        let start = cur.pos;
+        self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+        let bytes = cur.text.as_bytes();
+        let mut depth = 1usize;
+        let mut i = start + 3;
+        while let Some(rest) = bytes.get(i..).filter(|rest| !rest.is_empty()) {
+            if rest.starts_with(b"<![") {
+                depth += 1;
+                i += 3;
+            } else if rest.starts_with(b"]]>") {
+                depth -= 1;
+                i += 3;
+                if depth == 0 {
+                    cur.pos = i;
+                    return;
+                }
+            } else {
+                i += 1;
+            }
+        }
+        cur.pos = bytes.len();
+    }
+
+    /// Text that is no declaration: one error, and skip to what may start one.
+    fn stray_text(&mut self, cur: &mut Cursor<'_>) {
+        let start = cur.pos;
+        self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+        cur.pos = match memchr2(b'<', b'%', cur.bytes_from(start + 1)) {
+            Some(i) => start + 1 + i,
+            None => cur.text.len(),
+        };
+    }
+
+    /// `%name;` between declarations: its text is read as declarations.
+    fn top_level_reference(&mut self, cur: &mut Cursor<'_>) -> Step {
+        let start = cur.pos;
+        let Some((name, end)) = reference_at(cur.text, start) else {
+            self.stray_text(cur);
+            return Step::Continue;
+        };
+        cur.pos = end;
+        let at = cur.offset(start);
+        match self.open_parameter_entity(name, at, self.frames.len(), None) {
+            Some((name, text)) => Step::Enter(Frame {
+                name,
+                text,
+                pos: 0,
+                anchor: at,
+            }),
+            None => {
+                if self.unread(name) {
+                    self.declarations_stopped = true;
+                }
+                Step::Continue
+            }
+        }
+    }
+
+    /// Whether a reference to `name` is one to an entity that is not read
+    /// (undeclared or external), as opposed to one cut by a limit.
+    fn unread(&self, name: &str) -> bool {
+        name.len() <= self.limits.max_name_length
+            && !matches!(
+                self.parameter_entities.get(name),
+                Some(ParameterEntity::Internal { .. })
+            )
+    }
+
+    /// Decides whether the parameter entity `name`, referred to with `depth`
+    /// entities already open, is read; if so, marks it open, charges its text
+    /// to the budget and returns it. Otherwise reports why not (at `at`).
+    /// `declaring` is the parameter entity whose value holds the reference.
+    fn open_parameter_entity(
+        &mut self,
+        name: &str,
+        at: usize,
+        depth: usize,
+        declaring: Option<&str>,
+    ) -> Option<(Rc<str>, Rc<str>)> {
+        if name.len() > self.limits.max_name_length {
+            self.error(ErrorCode::NameLengthLimit, at);
+            return None;
+        }
+        let (key, text) = match self.parameter_entities.get_key_value(name) {
+            Some((key, ParameterEntity::Internal { text, open: false })) => {
+                (Rc::clone(key), Rc::clone(text))
+            }
+            Some((_, ParameterEntity::Internal { open: true, .. })) => {
+                self.error(ErrorCode::RecursiveEntityReference, at);
+                return None;
+            }
+            None if declaring == Some(name) => {
+                self.error(ErrorCode::RecursiveEntityReference, at);
+                return None;
+            }
+            None | Some((_, ParameterEntity::External)) => {
+                self.error(ErrorCode::UnreadParameterEntity, at);
+                return None;
+            }
+        };
+        if self.expansion_stopped {
+            return None;
+        }
+        if depth >= self.limits.max_entity_depth {
+            self.error(ErrorCode::EntityDepthLimit, at);
+            return None;
+        }
+        // Charged before a byte is read, so that no expansion outgrows it.
+        match self.out.expanded_bytes.checked_add(text.len()) {
+            Some(total) if total <= self.budget => self.out.expanded_bytes = total,
+            _ => {
+                self.expansion_stopped = true;
+                self.error(ErrorCode::EntityExpansionLimit, at);
+                return None;
+            }
+        }
+        if let Some(ParameterEntity::Internal { open, .. }) = self.parameter_entities.get_mut(name)
+        {
+            *open = true;
+        }
+        Some((key, text))
+    }
+
+    fn close_parameter_entity(&mut self, name: &str) {
+        if let Some(ParameterEntity::Internal { open, .. }) = self.parameter_entities.get_mut(name)
+        {
+            *open = false;
+        }
+    }
+
+    /// `<!ENTITY name def>` or `<!ENTITY % name def>` (XML 1.0 §4.2), after
+    /// the keyword.
+    fn entity_declaration(&mut self, cur: &mut Cursor<'_>, start: usize) -> Result<(), Fail> {
+        cur.require_s()?;
+        let parameter = cur.eat(b'%');
+        if parameter {
+            cur.require_s()?;
+        }
+        let name = cur.name(self.limits.max_name_length)?;
+        cur.require_s()?;
+        let process = !self.declarations_stopped;
+        let value = match cur.peek() {
+            Some(quote @ (b'"' | b'\'')) => {
+                cur.pos += 1;
+                let declaring = parameter.then_some(name);
+                EntityValue::Internal(self.entity_value(cur, quote, declaring, process)?.into())
+            }
+            _ => {
+                let (public_id, system_id) = cur.external_id()?;
+                let mut notation = None;
+                if cur.skip_s() && cur.starts_with(b"NDATA") {
+                    if parameter {
+                        // Parameter entities cannot be unparsed (§4.2.2).
+                        return Err(Fail::Grammar);
+                    }
+                    cur.pos += "NDATA".len();
+                    cur.require_s()?;
+                    notation = Some(cur.name(self.limits.max_name_length)?.into());
+                }
+                EntityValue::External {
+                    public_id: public_id.map(normalize_line_ends),
+                    system_id: normalize_line_ends(system_id),
+                    notation,
+                }
+            }
+        };
+        cur.skip_s();
+        cur.expect(b'>')?;
+        if !process {
+            return Ok(());
+        }
+        if parameter {
+            if !self.parameter_entities.contains_key(name) {
+                let entity = match value {
+                    EntityValue::Internal(text) => ParameterEntity::Internal {
+                        text: text.into(),
+                        open: false,
+                    },
+                    EntityValue::External { .. } => ParameterEntity::External,
+                };
+                self.parameter_entities.insert(name.into(), entity);
+            }
+        } else if !is_predefined(name) && !self.out.entities.contains_key(name) {
+            let offset = self.document_offset(cur.offset(start));
+            self.out
+                .entities
+                .insert(name.into(), Entity { value, offset });
+        }
+        Ok(())
+    }
+
+    /// The literal of an internal entity, after its opening quote, turned
+    /// into replacement text (XML 1.0 §4.5). When `process` is false it is
+    /// only skipped.
+    fn entity_value(
+        &mut self,
+        cur: &mut Cursor<'_>,
+        quote: u8,
+        declaring: Option<&str>,
+        process: bool,
+    ) -> Result<String, Fail> {
+        if !process {
+            return match memchr(quote, cur.bytes_from(cur.pos)) {
+                Some(i) => {
+                    cur.pos += i + 1;
+                    Ok(String::new())
+                }
+                None => Err(Fail::Unterminated),
+            };
+        }
+        let mut value = String::new();
+        let mut included: Vec<Inclusion> = Vec::new();
+        // Where errors inside `included` go: the outermost `%` reference.
+        let mut inclusion_anchor = 0;
+        let result = loop {
+            let entity_text = included.last().map(|inc| (Rc::clone(&inc.text), inc.pos));
+            let (text, pos, in_literal) = match &entity_text {
+                Some((text, pos)) => (&**text, *pos, false),
+                None => (cur.text, cur.pos, true),
+            };
+            let bytes = text.as_bytes();
+            let rest = bytes.get(pos..).unwrap_or_default();
+            // In included text, quotes are data and line ends were normalized
+            // when it was declared (a CR left in it came from `&#13;`).
+            let run = if in_literal {
+                rest.iter()
+                    .position(|&b| b == quote || matches!(b, b'&' | b'%' | b'\r'))
+            } else {
+                memchr2(b'&', b'%', rest)
+            };
+            let at = pos + run.unwrap_or(rest.len());
+            value.push_str(text.get(pos..at).unwrap_or_default());
+            let error_at = if in_literal {
+                cur.offset(at)
+            } else {
+                inclusion_anchor
+            };
+            let next = match bytes.get(at) {
+                None if in_literal => break Err(Fail::Unterminated),
+                None => {
+                    if let Some(inc) = included.pop() {
+                        self.close_parameter_entity(&inc.name);
+                    }
+                    continue;
+                }
+                Some(&b) if in_literal && b == quote => {
+                    cur.pos = at + 1;
+                    break Ok(());
+                }
+                Some(b'\r') => {
+                    value.push('\n');
+                    at + if bytes.get(at + 1) == Some(&b'\n') {
+                        2
+                    } else {
+                        1
+                    }
+                }
+                Some(b'&') => match char_ref_at(bytes, at) {
+                    CharRefAt::Char(c, end) => {
+                        value.push(c);
+                        end
+                    }
+                    CharRefAt::NotAChar(end) => {
+                        self.error(ErrorCode::MalformedDeclaration, error_at);
+                        value.push_str(text.get(at..end).unwrap_or_default());
+                        end
+                    }
+                    CharRefAt::None => match reference_at(text, at) {
+                        // A general entity reference: resolved where it is used.
+                        Some((_, end)) => {
+                            value.push_str(text.get(at..end).unwrap_or_default());
+                            end
+                        }
+                        None => {
+                            self.error(ErrorCode::MalformedDeclaration, error_at);
+                            value.push('&');
+                            at + 1
+                        }
+                    },
+                },
+                Some(_) => match reference_at(text, at) {
+                    Some((name, end)) => {
+                        let depth = self.frames.len() + included.len();
+                        if let Some((name, text)) =
+                            self.open_parameter_entity(name, error_at, depth, declaring)
+                        {
+                            if included.is_empty() {
+                                inclusion_anchor = error_at;
+                            }
+                            // Advance past the reference before reading inside it.
+                            set_pos(cur, &mut included, end);
+                            included.push(Inclusion { name, text, pos: 0 });
+                            continue;
+                        }
+                        end
+                    }
+                    None => {
+                        self.error(ErrorCode::MalformedDeclaration, error_at);
+                        value.push('%');
+                        at + 1
+                    }
+                },
+            };
+            set_pos(cur, &mut included, next);
+        };
+        for inc in included {
+            self.close_parameter_entity(&inc.name);
+        }
+        result.map(|()| value)
+    }
+
+    /// `<!ATTLIST element attdef*>` (XML 1.0 §3.3), after the keyword.
+    fn attlist_declaration(&mut self, cur: &mut Cursor<'_>) -> Result<(), Fail> {
+        let max = self.limits.max_name_length;
+        cur.require_s()?;
+        let element = cur.name(max)?;
+        let mut definitions = Vec::new();
+        loop {
+            let spaced = cur.skip_s();
+            if cur.eat(b'>') {
+                break;
+            }
+            if !spaced {
+                return Err(Fail::Grammar);
+            }
+            let name = cur.name(max)?;
+            cur.require_s()?;
+            let kind = cur.attribute_type(max)?;
+            cur.require_s()?;
+            let default = self.default_value(cur)?;
+            definitions.push(AttributeDefinition {
+                name: name.into(),
+                kind,
+                default,
+            });
+        }
+        if self.declarations_stopped {
+            return Ok(());
+        }
+        let defined = self.defined_attributes.entry(element.into()).or_default();
+        let list = self.out.attribute_lists.entry(element.into()).or_default();
+        for definition in definitions {
+            if defined.insert(definition.name.clone()) {
+                list.push(definition);
+            }
+        }
+        Ok(())
+    }
+
+    /// `#REQUIRED`, `#IMPLIED`, `#FIXED "value"` or `"value"`.
+    fn default_value(&mut self, cur: &mut Cursor<'_>) -> Result<DefaultValue, Fail> {
+        if !cur.eat(b'#') {
+            return Ok(DefaultValue::Value(self.attribute_value(cur)?));
+        }
+        match cur.keyword() {
+            "REQUIRED" => Ok(DefaultValue::Required),
+            "IMPLIED" => Ok(DefaultValue::Implied),
+            "FIXED" => {
+                cur.require_s()?;
+                Ok(DefaultValue::Fixed(self.attribute_value(cur)?))
+            }
+            _ => Err(Fail::Grammar),
+        }
+    }
+
+    /// A default value, as written. XML forbids `<` in it (§3.1); that is
+    /// reported and the value kept, as a tag's attribute value would be.
+    fn attribute_value(&mut self, cur: &mut Cursor<'_>) -> Result<Box<str>, Fail> {
+        let open = cur.pos + 1;
+        let value = cur.quoted()?;
+        if let Some(i) = memchr(b'<', value.as_bytes()) {
+            self.error(ErrorCode::MalformedDeclaration, cur.offset(open + i));
+        }
+        Ok(normalize_line_ends(value))
+    }
+
+    /// `<!ELEMENT name ...>` and `<!NOTATION name ...>`, after the keyword:
+    /// nothing here is used, so past the name they are only skipped.
+    fn skipped_declaration(&mut self, cur: &mut Cursor<'_>) -> Result<(), Fail> {
+        cur.require_s()?;
+        cur.name(self.limits.max_name_length)?;
+        cur.require_s()?;
+        if cur.skip_past_gt() {
+            Ok(())
+        } else {
+            Err(Fail::Unterminated)
+        }
+    }
+
+    fn error(&mut self, code: ErrorCode, subset_offset: usize) {
+        let offset = self.document_offset(subset_offset);
+        self.out.errors.push((code, offset));
+    }
+
+    fn document_offset(&self, subset_offset: usize) -> usize {
+        self.base
+            .saturating_add(subset_offset.min(self.subset.len()))
+    }
+}
+
+/// Moves the reader of an entity value on: the innermost included text, or
+/// the literal itself.
+fn set_pos(cur: &mut Cursor<'_>, included: &mut [Inclusion], pos: usize) {
+    match included.last_mut() {
+        Some(inc) => inc.pos = pos,
+        None => cur.pos = pos,
+    }
+}
+
+/// A position in one text: the subset, or a parameter entity's text.
+struct Cursor<'t> {
+    text: &'t str,
+    pos: usize,
+    /// `None` in the subset; in a parameter entity's text, the subset offset
+    /// of the outermost reference, where errors are reported.
+    anchor: Option<usize>,
+}
+
+impl<'t> Cursor<'t> {
+    /// The subset offset to report for `pos` in this text.
+    fn offset(&self, pos: usize) -> usize {
+        self.anchor.unwrap_or(pos)
+    }
+
+    fn bytes_from(&self, pos: usize) -> &'t [u8] {
+        self.text.as_bytes().get(pos..).unwrap_or_default()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn starts_with(&self, prefix: &[u8]) -> bool {
+        self.bytes_from(self.pos).starts_with(prefix)
+    }
+
+    fn eat(&mut self, byte: u8) -> bool {
+        let found = self.peek() == Some(byte);
+        if found {
+            self.pos += 1;
+        }
+        found
+    }
+
+    fn eat_str(&mut self, prefix: &[u8]) -> bool {
+        let found = self.starts_with(prefix);
+        if found {
+            self.pos += prefix.len();
+        }
+        found
+    }
+
+    fn expect(&mut self, byte: u8) -> Result<(), Fail> {
+        if self.eat(byte) {
+            Ok(())
+        } else {
+            Err(Fail::Grammar)
+        }
+    }
+
+    /// Skips XML's S; says whether there was any.
+    fn skip_s(&mut self) -> bool {
+        let n = self
+            .bytes_from(self.pos)
+            .iter()
+            .take_while(|&&b| is_s(b))
+            .count();
+        self.pos += n;
+        n > 0
+    }
+
+    fn require_s(&mut self) -> Result<(), Fail> {
+        if self.skip_s() {
+            Ok(())
+        } else {
+            Err(Fail::Grammar)
+        }
+    }
+
+    /// A run of ASCII letters: the keywords are compared whole, and
+    /// case-sensitively, so `<!ENTITYx` and `<!entity` match none.
+    fn keyword(&mut self) -> &'t str {
+        let start = self.pos;
+        let n = self
+            .bytes_from(start)
+            .iter()
+            .take_while(|b| b.is_ascii_alphabetic())
+            .count();
+        self.pos += n;
+        self.text.get(start..start + n).unwrap_or_default()
+    }
+
+    /// A `Name` (`name_start`) or an `Nmtoken` (XML 1.0 §2.3), if one starts here.
+    fn take_name(&mut self, name_start: bool) -> Option<&'t str> {
+        let rest = self.text.get(self.pos..)?;
+        let len = name_len(rest, name_start);
+        if len == 0 {
+            return None;
+        }
+        self.pos += len;
+        rest.get(..len)
+    }
+
+    /// A `Name` that the declaration needs, within the length limit.
+    fn name(&mut self, max_len: usize) -> Result<&'t str, Fail> {
+        self.name_or_token(true, max_len)
+    }
+
+    fn name_or_token(&mut self, name_start: bool, max_len: usize) -> Result<&'t str, Fail> {
+        let at = self.pos;
+        let name = self.take_name(name_start).ok_or(Fail::Grammar)?;
+        if name.len() > max_len {
+            return Err(Fail::LongName { at });
+        }
+        Ok(name)
+    }
+
+    /// A quoted literal; the text between the quotes.
+    fn quoted(&mut self) -> Result<&'t str, Fail> {
+        let quote = match self.peek() {
+            Some(quote @ (b'"' | b'\'')) => quote,
+            _ => return Err(Fail::Grammar),
+        };
+        let open = self.pos + 1;
+        let len = memchr(quote, self.bytes_from(open)).ok_or(Fail::Unterminated)?;
+        self.pos = open + len + 1;
+        Ok(self.text.get(open..open + len).unwrap_or_default())
+    }
+
+    /// `SYSTEM "uri"` or `PUBLIC "pubid" "uri"` (XML 1.0 §4.2.2).
+    fn external_id(&mut self) -> Result<(Option<&'t str>, &'t str), Fail> {
+        match self.keyword() {
+            "SYSTEM" => {
+                self.require_s()?;
+                Ok((None, self.quoted()?))
+            }
+            "PUBLIC" => {
+                self.require_s()?;
+                let public_id = self.quoted()?;
+                if !public_id.bytes().all(is_pubid_char) {
+                    return Err(Fail::Grammar);
+                }
+                self.require_s()?;
+                Ok((Some(public_id), self.quoted()?))
+            }
+            _ => Err(Fail::Grammar),
+        }
+    }
+
+    /// `CDATA`, a tokenized type, `NOTATION (a|b)` or `(a|b)` (XML 1.0 §3.3.1).
+    fn attribute_type(&mut self, max_len: usize) -> Result<AttributeType, Fail> {
+        if self.peek() == Some(b'(') {
+            self.enumeration(false, max_len)?;
+            return Ok(AttributeType::Enumeration);
+        }
+        Ok(match self.keyword() {
+            "CDATA" => AttributeType::Cdata,
+            "ID" => AttributeType::Id,
+            "IDREF" => AttributeType::IdRef,
+            "IDREFS" => AttributeType::IdRefs,
+            "ENTITY" => AttributeType::Entity,
+            "ENTITIES" => AttributeType::Entities,
+            "NMTOKEN" => AttributeType::NmToken,
+            "NMTOKENS" => AttributeType::NmTokens,
+            "NOTATION" => {
+                self.require_s()?;
+                self.enumeration(true, max_len)?;
+                AttributeType::Notation
+            }
+            _ => return Err(Fail::Grammar),
+        })
+    }
+
+    /// `( S? token (S? '|' S? token)* S? )`, of Names or Nmtokens.
+    fn enumeration(&mut self, names: bool, max_len: usize) -> Result<(), Fail> {
+        self.expect(b'(')?;
+        loop {
+            self.skip_s();
+            self.name_or_token(names, max_len)?;
+            self.skip_s();
+            if self.eat(b')') {
+                return Ok(());
+            }
+            self.expect(b'|')?;
+        }
+    }
+
+    /// Skips past the next `>` outside quotes; false (at the end) if none.
+    fn skip_past_gt(&mut self) -> bool {
+        let bytes = self.text.as_bytes();
+        let mut i = self.pos;
+        loop {
+            match memchr::memchr3(b'>', b'"', b'\'', bytes.get(i..).unwrap_or_default()) {
+                None => break,
+                Some(found) => {
+                    let at = i + found;
+                    match bytes.get(at) {
+                        Some(&quote @ (b'"' | b'\'')) => {
+                            match memchr(quote, bytes.get(at + 1..).unwrap_or_default()) {
+                                Some(close) => i = at + 1 + close + 1,
+                                None => break,
+                            }
+                        }
+                        _ => {
+                            self.pos = at + 1;
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        self.pos = bytes.len();
+        false
+    }
+}
+
+/// XML's S (§2.3).
+fn is_s(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// `PubidChar` (XML 1.0 §2.3).
+fn is_pubid_char(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || b" \r\n-'()+,./:=?;!*#@$_%".contains(&byte)
+}
+
+/// `Char` (XML 1.0 §2.2): what a character reference may stand for.
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+fn is_predefined(name: &str) -> bool {
+    matches!(name, "lt" | "gt" | "amp" | "apos" | "quot")
+}
+
+/// The length in bytes of the `Name` (or `Nmtoken`) at the start of `s`; 0 if none.
+fn name_len(s: &str, name_start: bool) -> usize {
+    let mut chars = s.char_indices();
+    let starts = chars.next().is_some_and(|(_, c)| {
+        if name_start {
+            is_name_start_char(c)
+        } else {
+            is_name_char(c)
+        }
+    });
+    if !starts {
+        return 0;
+    }
+    chars
+        .find(|&(_, c)| !is_name_char(c))
+        .map_or(s.len(), |(i, _)| i)
+}
+
+/// `&name;` or `%name;` at `at`: the name and the offset after the `;`.
+fn reference_at(text: &str, at: usize) -> Option<(&str, usize)> {
+    let rest = text.get(at + 1..)?;
+    let len = name_len(rest, true);
+    if len == 0 || rest.as_bytes().get(len) != Some(&b';') {
+        return None;
+    }
+    Some((rest.get(..len)?, at + 1 + len + 1))
+}
+
+/// What a `&` starts, as far as character references go.
+enum CharRefAt {
+    /// `&#N;` or `&#xN;` for a character XML allows; the offset after it.
+    Char(char, usize),
+    /// A well-formed reference to a code point that is no XML `Char`.
+    NotAChar(usize),
+    /// No character reference.
+    None,
+}
+
+/// `&#N;` or `&#xN;` at `at` (XML 1.0 §4.1).
+fn char_ref_at(bytes: &[u8], at: usize) -> CharRefAt {
+    if bytes.get(at + 1) != Some(&b'#') {
+        return CharRefAt::None;
+    }
+    let hex = bytes.get(at + 2) == Some(&b'x');
+    let digits_start = at + if hex { 3 } else { 2 };
+    let radix = if hex { 16 } else { 10 };
+    let mut value: u32 = 0;
+    let mut end = digits_start;
+    while let Some(digit) = bytes.get(end).and_then(|&b| (b as char).to_digit(radix)) {
+        // Saturates, so that a long run of digits is simply out of range.
+        value = value.saturating_mul(radix).saturating_add(digit);
+        end += 1;
+    }
+    if end == digits_start || bytes.get(end) != Some(&b';') {
+        return CharRefAt::None;
+    }
+    match char::from_u32(value).filter(|&c| is_xml_char(c)) {
+        Some(c) => CharRefAt::Char(c, end + 1),
+        None => CharRefAt::NotAChar(end + 1),
+    }
+}
+
+/// CR LF and lone CR become LF (XML 1.0 §2.11).
+fn normalize_line_ends(text: &str) -> Box<str> {
+    if !text.contains('\r') {
+        return text.into();
+    }
+    text.replace("\r\n", "\n").replace('\r', "\n").into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ErrorCode::*;
+
+    fn read(subset: &str) -> InternalSubset {
+        parse(subset, 0, &Limits::default())
+    }
+
+    fn internal(out: &InternalSubset, name: &str) -> Option<String> {
+        match out.entities.get(name).map(|e| &e.value) {
+            Some(EntityValue::Internal(text)) => Some(text.to_string()),
+            _ => None,
+        }
+    }
+
+    fn codes(out: &InternalSubset) -> Vec<ErrorCode> {
+        out.errors.iter().map(|&(code, _)| code).collect()
+    }
+
+    fn attributes(
+        out: &InternalSubset,
+        element: &str,
+    ) -> Vec<(String, AttributeType, DefaultValue)> {
+        out.attribute_lists
+            .get(element)
+            .map(|list| {
+                list.iter()
+                    .map(|d| (d.name.to_string(), d.kind, d.default.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    // ----- ENTITY declarations (XML 1.0 §4.2) ---------------------------
+
+    #[test]
+    fn internal_entities_in_either_quote() {
+        let out = read(r#"<!ENTITY a "it's"> <!ENTITY b 'say "hi"'>"#);
+        assert_eq!(out.errors, []);
+        assert_eq!(internal(&out, "a").as_deref(), Some("it's"));
+        assert_eq!(internal(&out, "b").as_deref(), Some(r#"say "hi""#));
+        assert_eq!(out.entities["a"].offset, 0);
+        assert_eq!(out.entities["b"].offset, 19);
+    }
+
+    #[test]
+    fn entity_offsets_count_from_base() {
+        let out = parse("\n  <!ENTITY a 'x'>", 40, &Limits::default());
+        assert_eq!(out.entities["a"].offset, 43);
+    }
+
+    #[test]
+    fn whitespace_of_every_kind_between_parts() {
+        let out = read("\t<!ENTITY\r\na\t\n'x'\r\n>\r");
+        assert_eq!(out.errors, []);
+        assert_eq!(internal(&out, "a").as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn character_references_are_replaced() {
+        let out = read("<!ENTITY a '&#65;&#x42;&#x00e9;&#128512;&#10;&#13;'>");
+        assert_eq!(out.errors, []);
+        assert_eq!(
+            internal(&out, "a").as_deref(),
+            Some("AB\u{e9}\u{1F600}\n\r")
+        );
+    }
+
+    #[test]
+    fn general_references_are_kept_as_written() {
+        let out = read("<!ENTITY a '&b; &lt; &#38;#38;'>");
+        assert_eq!(out.errors, []);
+        // §4.5 and appendix D: `&#38;` becomes `&` once, the rest waits.
+        assert_eq!(internal(&out, "a").as_deref(), Some("&b; &lt; &#38;"));
+    }
+
+    #[test]
+    fn line_ends_in_a_literal_are_normalized() {
+        let out = read("<!ENTITY a 'x\r\ny\rz\n'>");
+        assert_eq!(internal(&out, "a").as_deref(), Some("x\ny\nz\n"));
+    }
+
+    #[test]
+    fn markup_characters_are_data_in_a_value() {
+        let out = read("<!ENTITY a '<b attr=\"1\">]]></b>'>");
+        assert_eq!(out.errors, []);
+        assert_eq!(
+            internal(&out, "a").as_deref(),
+            Some("<b attr=\"1\">]]></b>")
+        );
+    }
+
+    #[test]
+    fn character_references_to_non_characters_are_kept_and_reported() {
+        let subset = "<!ENTITY a '&#0;|&#xD800;|&#x110000;|&#1;|&#xFFFE;|&#99999999999;'>";
+        let out = parse(subset, 100, &Limits::default());
+        assert_eq!(
+            internal(&out, "a").as_deref(),
+            Some("&#0;|&#xD800;|&#x110000;|&#1;|&#xFFFE;|&#99999999999;")
+        );
+        let expected: Vec<_> = [
+            "&#0;",
+            "&#xD800;",
+            "&#x110000;",
+            "&#1;",
+            "&#xFFFE;",
+            "&#9999",
+        ]
+        .iter()
+        .map(|r| (MalformedDeclaration, 100 + subset.find(r).unwrap()))
+        .collect();
+        assert_eq!(out.errors, expected);
+    }
+
+    #[test]
+    fn bare_ampersand_and_percent_are_kept_and_reported() {
+        let subset = "<!ENTITY a 'A & B, 50% &#; &#x; &#12 &X41; &name % ;'>";
+        let out = parse(subset, 7, &Limits::default());
+        assert_eq!(
+            internal(&out, "a").as_deref(),
+            Some("A & B, 50% &#; &#x; &#12 &X41; &name % ;")
+        );
+        let mut expected = Vec::new();
+        for (i, b) in subset.bytes().enumerate() {
+            if (b == b'&' || b == b'%') && !subset[i..].starts_with("&X41;") {
+                expected.push((MalformedDeclaration, 7 + i));
+            }
+        }
+        assert_eq!(out.errors, expected);
+    }
+
+    #[test]
+    fn first_declaration_wins() {
+        let out = read(
+            "<!ENTITY a 'first'><!ENTITY a 'second'><!ENTITY a SYSTEM 'x'>\
+             <!ENTITY % p 'one'><!ENTITY % p 'two'><!ENTITY b '%p;'>",
+        );
+        assert_eq!(out.errors, []);
+        assert_eq!(internal(&out, "a").as_deref(), Some("first"));
+        assert_eq!(out.entities["a"].offset, 0);
+        assert_eq!(internal(&out, "b").as_deref(), Some("one"));
+    }
+
+    #[test]
+    fn predefined_entities_are_ignored() {
+        let out = read(
+            "<!ENTITY lt '&#38;#60;'><!ENTITY gt '>'><!ENTITY amp '&#38;#38;'>\
+             <!ENTITY apos \"'\"><!ENTITY quot '\"'><!ENTITY Lt 'kept'>",
+        );
+        assert_eq!(out.errors, []);
+        assert_eq!(out.entities.len(), 1);
+        assert_eq!(internal(&out, "Lt").as_deref(), Some("kept"));
+    }
+
+    #[test]
+    fn external_entities() {
+        let out = read(
+            "<!ENTITY s SYSTEM 'http://x/s.ent'>\
+             <!ENTITY p PUBLIC \"-//A//B C//EN\" \"p.ent\" >\
+             <!ENTITY u SYSTEM \"pic.png\" NDATA png>\
+             <!ENTITY v PUBLIC '-//V' 'v.gif'\nNDATA\tgif\n>",
+        );
+        assert_eq!(out.errors, []);
+        let external = |name: &str| out.entities[name].value.clone();
+        assert_eq!(
+            external("s"),
+            EntityValue::External {
+                public_id: None,
+                system_id: "http://x/s.ent".into(),
+                notation: None
+            }
+        );
+        assert_eq!(
+            external("p"),
+            EntityValue::External {
+                public_id: Some("-//A//B C//EN".into()),
+                system_id: "p.ent".into(),
+                notation: None
+            }
+        );
+        assert_eq!(
+            external("u"),
+            EntityValue::External {
+                public_id: None,
+                system_id: "pic.png".into(),
+                notation: Some("png".into())
+            }
+        );
+        assert_eq!(
+            external("v"),
+            EntityValue::External {
+                public_id: Some("-//V".into()),
+                system_id: "v.gif".into(),
+                notation: Some("gif".into())
+            }
+        );
+    }
+
+    #[test]
+    fn system_literals_may_hold_any_character_but_their_quote() {
+        let out = read("<!ENTITY s SYSTEM \"a'>b%&c\"><!ENTITY t 'ok'>");
+        assert_eq!(out.errors, []);
+        assert!(matches!(
+            &out.entities["s"].value,
+            EntityValue::External { system_id, .. } if &**system_id == "a'>b%&c"
+        ));
+        assert_eq!(internal(&out, "t").as_deref(), Some("ok"));
+    }
+
+    #[test]
+    fn malformed_external_ids() {
+        let cases = [
+            "<!ENTITY e SYSTEM>",
+            "<!ENTITY e SYSTEM'x'>",
+            "<!ENTITY e PUBLIC 'p'>",
+            "<!ENTITY e PUBLIC 'p''s'>",
+            "<!ENTITY e PUBLIC 'a{b}' 's'>",
+            "<!ENTITY e system 's'>",
+            "<!ENTITY e SYSTEM 's' NDATA>",
+            "<!ENTITY e SYSTEM 's' NDATAx n>",
+            "<!ENTITY e SYSTEM 's'NDATA n>",
+            "<!ENTITY % e SYSTEM 's' NDATA n>",
+            "<!ENTITY e SYSTEM 's' 'extra'>",
+        ];
+        for case in cases {
+            let subset = format!("  {case}<!ENTITY ok 'y'>");
+            let out = parse(&subset, 10, &Limits::default());
+            assert_eq!(out.errors, [(MalformedDeclaration, 12)], "{case}");
+            assert!(!out.entities.contains_key("e"), "{case}");
+            assert_eq!(internal(&out, "ok").as_deref(), Some("y"), "{case}");
+        }
+    }
+
+    #[test]
+    fn malformed_entity_declarations_with_offsets() {
+        let cases = [
+            "<!entity e 'x'>",
+            "<!ENTITYe 'x'>",
+            "<!ENTITY e'x'>",
+            "<!ENTITY e>",
+            "<!ENTITY 1e 'x'>",
+            "<!ENTITY %e 'x'>",
+            "<!ENTITY e 'x' junk>",
+            "<!ENTITY e 'x''y'>",
+            "<!ENTITY e x>",
+            "<!ENTITY>",
+            "<!>",
+            "<!DOCTYPE e>",
+        ];
+        for case in cases {
+            let subset = format!("<!ENTITY before '1'>\n{case}\n<!ENTITY after '2'>");
+            let out = parse(&subset, 1000, &Limits::default());
+            assert_eq!(out.errors, [(MalformedDeclaration, 1021)], "{case}");
+            assert!(!out.entities.contains_key("e"), "{case}");
+            assert_eq!(internal(&out, "before").as_deref(), Some("1"), "{case}");
+            assert_eq!(internal(&out, "after").as_deref(), Some("2"), "{case}");
+        }
+    }
+
+    #[test]
+    fn a_malformed_declaration_is_skipped_to_its_gt_outside_quotes() {
+        let out = parse(
+            "<!ENTITY e x 'a>b' \"c>d\"><!ENTITY f 'ok'>",
+            5,
+            &Limits::default(),
+        );
+        assert_eq!(out.errors, [(MalformedDeclaration, 5)]);
+        assert_eq!(internal(&out, "f").as_deref(), Some("ok"));
+    }
+
+    #[test]
+    fn an_unterminated_literal_ends_the_subset() {
+        let out = parse(
+            "<!ENTITY a 'x'><!ENTITY b 'never closed>",
+            3,
+            &Limits::default(),
+        );
+        assert_eq!(out.errors, [(MalformedDeclaration, 18)]);
+        assert_eq!(internal(&out, "a").as_deref(), Some("x"));
+        assert!(!out.entities.contains_key("b"));
+    }
+
+    // ----- ATTLIST declarations (XML 1.0 §3.3) --------------------------
+
+    #[test]
+    fn every_attribute_type() {
+        let out = read(
+            "<!ATTLIST e a CDATA #IMPLIED b ID #IMPLIED c IDREF #IMPLIED d IDREFS #IMPLIED\n\
+             f ENTITY #IMPLIED g ENTITIES #IMPLIED h NMTOKEN #IMPLIED i NMTOKENS #IMPLIED\n\
+             j NOTATION (png|gif) #IMPLIED k (x|y|z) #IMPLIED\n\
+             l NOTATION ( png ) #IMPLIED m ( 1 | -a | .b\t|\nc ) #IMPLIED>",
+        );
+        assert_eq!(out.errors, []);
+        use AttributeType::*;
+        let kinds: Vec<_> = attributes(&out, "e")
+            .into_iter()
+            .map(|(n, k, _)| (n, k))
+            .collect();
+        let expected = [
+            ("a", Cdata),
+            ("b", Id),
+            ("c", IdRef),
+            ("d", IdRefs),
+            ("f", Entity),
+            ("g", Entities),
+            ("h", NmToken),
+            ("i", NmTokens),
+            ("j", Notation),
+            ("k", Enumeration),
+            ("l", Notation),
+            ("m", Enumeration),
+        ];
+        let expected: Vec<_> = expected.iter().map(|&(n, k)| (n.to_string(), k)).collect();
+        assert_eq!(kinds, expected);
+        assert!(!Cdata.is_tokenized());
+        assert!([
+            Id,
+            IdRef,
+            IdRefs,
+            Entity,
+            Entities,
+            NmToken,
+            NmTokens,
+            Notation,
+            Enumeration
+        ]
+        .iter()
+        .all(|k| k.is_tokenized()));
+    }
+
+    #[test]
+    fn every_default_form() {
+        let out = read(
+            "<!ATTLIST x:e a CDATA #REQUIRED b CDATA #IMPLIED c CDATA #FIXED 'f&amp;x'\n\
+             d CDATA \"v &#38; &e; 'q'\" e (y|n) 'y' xmlns:p CDATA #FIXED 'urn:p'\n\
+             f CDATA 'line\r\nend'>",
+        );
+        assert_eq!(out.errors, []);
+        let defaults: Vec<_> = attributes(&out, "x:e")
+            .into_iter()
+            .map(|(n, _, d)| (n, d))
+            .collect();
+        use DefaultValue::*;
+        let expected = [
+            ("a", Required),
+            ("b", Implied),
+            ("c", Fixed("f&amp;x".into())),
+            ("d", Value("v &#38; &e; 'q'".into())),
+            ("e", Value("y".into())),
+            ("xmlns:p", Fixed("urn:p".into())),
+            ("f", Value("line\nend".into())),
+        ];
+        let expected: Vec<_> = expected
+            .into_iter()
+            .map(|(n, d)| (n.to_string(), d))
+            .collect();
+        assert_eq!(defaults, expected);
+    }
+
+    #[test]
+    fn attribute_lists_merge_and_the_first_definition_wins() {
+        let out = read(
+            "<!ATTLIST e a CDATA 'one' a CDATA 'two'>\
+             <!ATTLIST f a CDATA 'other element'>\
+             <!ATTLIST e b ID #IMPLIED a NMTOKEN 'three'>\
+             <!ATTLIST e>",
+        );
+        assert_eq!(out.errors, []);
+        let e = attributes(&out, "e");
+        assert_eq!(
+            e,
+            [
+                (
+                    "a".to_string(),
+                    AttributeType::Cdata,
+                    DefaultValue::Value("one".into())
+                ),
+                ("b".to_string(), AttributeType::Id, DefaultValue::Implied),
+            ]
+        );
+        assert_eq!(attributes(&out, "f").len(), 1);
+    }
+
+    #[test]
+    fn less_than_in_a_default_is_reported_and_kept() {
+        let out = parse("<!ATTLIST e a CDATA 'x<y'>", 50, &Limits::default());
+        assert_eq!(out.errors, [(MalformedDeclaration, 72)]);
+        assert_eq!(
+            attributes(&out, "e")[0].2,
+            DefaultValue::Value("x<y".into())
+        );
+    }
+
+    #[test]
+    fn malformed_attlist_declarations_are_skipped_whole() {
+        let cases = [
+            "<!ATTLIST e a BOGUS #IMPLIED>",
+            "<!ATTLIST e a cdata #IMPLIED>",
+            "<!ATTLIST e a CDATA #implied>",
+            "<!ATTLIST e a CDATA #FIXED>",
+            "<!ATTLIST e a CDATA #FIXED'x'>",
+            "<!ATTLIST e a CDATA>",
+            "<!ATTLIST e a CDATA 'x'b CDATA 'y'>",
+            "<!ATTLIST e a CDATA #IMPLIEDb CDATA 'y'>",
+            "<!ATTLIST e a (x|) #IMPLIED>",
+            "<!ATTLIST e a (x y) #IMPLIED>",
+            "<!ATTLIST e a () #IMPLIED>",
+            "<!ATTLIST e a NOTATION (1x) #IMPLIED>",
+            "<!ATTLIST e a NOTATION(x) #IMPLIED>",
+            "<!ATTLIST e a CDATA 'x' 'y'>",
+            "<!ATTLIST e a CDATA unquoted>",
+            "<!ATTLIST e a CDATA #IMPLIED",
+            "<!ATTLISTe a CDATA #IMPLIED>",
+            "<!ATTLIST>",
+        ];
+        for case in cases {
+            let subset = format!("<!ATTLIST e ok CDATA 'y'>\n{case}");
+            let out = parse(&subset, 1, &Limits::default());
+            assert_eq!(out.errors, [(MalformedDeclaration, 27)], "{case}");
+            let names: Vec<_> = attributes(&out, "e")
+                .into_iter()
+                .map(|(n, _, _)| n)
+                .collect();
+            assert_eq!(names, ["ok"], "{case}");
+        }
+    }
+
+    // ----- What is skipped --------------------------------------------
+
+    #[test]
+    fn comments_pis_element_and_notation_declarations_are_skipped() {
+        let out = read(
+            "<!-- a > 'b' \" --><?pi x > 'y' \"?>\
+             <!ELEMENT a (b|c)*><!ELEMENT b (#PCDATA|c)*><!ELEMENT c EMPTY>\
+             <!NOTATION n PUBLIC 'p>q'><!NOTATION m SYSTEM \"s>t\">\
+             <!ENTITY e 'after'>",
+        );
+        assert_eq!(out.errors, []);
+        assert_eq!(internal(&out, "e").as_deref(), Some("after"));
+        assert_eq!(out.entities.len(), 1);
+    }
+
+    #[test]
+    fn declarations_inside_comments_and_pis_are_not_read() {
+        let out = read("<!-- <!ENTITY a 'x'> --><?p <!ENTITY b 'y'> ?>");
+        assert_eq!(out.errors, []);
+        assert!(out.entities.is_empty());
+    }
+
+    #[test]
+    fn malformed_comments_and_pis() {
+        // `--` inside, no target, no target; the last comment is empty.
+        let out = parse("<!-- a -- b --><?  x?><? ?><!---->", 10, &Limits::default());
+        assert_eq!(
+            out.errors,
+            [
+                (MalformedDeclaration, 10),
+                (MalformedDeclaration, 25),
+                (MalformedDeclaration, 32)
+            ]
+        );
+        let out = parse("<!ENTITY a 'x'><!-- open", 10, &Limits::default());
+        assert_eq!(out.errors, [(MalformedDeclaration, 25)]);
+        let out = parse("<?pi open >", 10, &Limits::default());
+        assert_eq!(out.errors, [(MalformedDeclaration, 10)]);
+        let out = parse("<!ELEMENT a (b)", 10, &Limits::default());
+        assert_eq!(out.errors, [(MalformedDeclaration, 10)]);
+        let out = parse("<!ELEMENT>", 10, &Limits::default());
+        assert_eq!(out.errors, [(MalformedDeclaration, 10)]);
+    }
+
+    #[test]
+    fn conditional_sections_are_reported_once_and_skipped_whole() {
+        let subset = "<![INCLUDE[ <!ENTITY a 'x'> <![IGNORE[ ]]> <![ ]]> ]]>\
+                      <!ENTITY b 'y'><![IGNORE[ never closed <!ENTITY c 'z'>";
+        let out = parse(subset, 4, &Limits::default());
+        assert_eq!(
+            out.errors,
+            [
+                (MalformedDeclaration, 4),
+                (
+                    MalformedDeclaration,
+                    4 + subset.find("<![IGNORE[ never").unwrap()
+                )
+            ]
+        );
+        assert_eq!(out.entities.keys().map(|k| &**k).collect::<Vec<_>>(), ["b"]);
+    }
+
+    #[test]
+    fn stray_text_is_reported_once_per_run() {
+        let subset = "junk text <!ENTITY a 'x'> more ]]> % <";
+        let out = parse(subset, 2, &Limits::default());
+        assert_eq!(
+            out.errors,
+            [
+                (MalformedDeclaration, 2),
+                (MalformedDeclaration, 2 + 26),
+                (MalformedDeclaration, 2 + 35),
+                (MalformedDeclaration, 2 + 37),
+            ]
+        );
+        assert_eq!(internal(&out, "a").as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn content_markup_is_a_malformed_declaration() {
+        let out = parse("<a href='>'><!ENTITY e 'x'>", 0, &Limits::default());
+        assert_eq!(out.errors, [(MalformedDeclaration, 0)]);
+        assert_eq!(internal(&out, "e").as_deref(), Some("x"));
+    }
+}
