@@ -50,6 +50,14 @@ const FRAGMENTS: &[&str] = &[
     " PUBLIC ",
     " SYSTEM ",
     "<!ENTITY e \"v\">",
+    // Declared entities: references become tokens in content and are
+    // expanded in attribute values.
+    "<!DOCTYPE r [<!ENTITY m 'x&amp;<b a=\"&t;\"/>'><!ENTITY t \"tt\"><!ENTITY r '&r;'>]>",
+    "&m;",
+    "&t;",
+    "&r;",
+    "&t",
+    " a=\"&t;&m;&r;\"",
     "a",
     "b:c",
     "xml",
