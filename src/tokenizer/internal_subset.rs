@@ -1865,4 +1865,151 @@ mod tests {
         assert_eq!(internal(&out, "e").as_deref(), Some("ab"));
         assert_eq!(internal(&out, "f").as_deref(), Some("y"));
     }
+
+    // ----- Robustness ---------------------------------------------------
+
+    const TRICKY: [&str; 6] = [
+        "<!ENTITY % p '&#37;q; <!ENTITY e \"&#x41;%r;&amp;\">'><!ENTITY % q ''>\
+         <!ENTITY % r 'r&#37;r;'>%p;<!ATTLIST é a (x|y) 'x' b NOTATION (n) #FIXED \"v\">",
+        "<!-- c -- --><?pi ?><![INCLUDE[ <![ ]]> ]]><!ELEMENT a (b|c)*>\
+         <!NOTATION n PUBLIC 'p>'><!ENTITY u SYSTEM 's' NDATA n>%none;<!ENTITY x 'y'>",
+        "<!ENTITY a '&#0;&#xD800;&#x110000;&#99999999999999999999;&#x;&#;&' >\
+         <!ENTITY b \"%\r\n\r%a;\"> junk ]]> <!ENTITY c PUBLIC '-//é' 's'>",
+        "<!ENTITY % a 'xxxxxxxxxx'><!ENTITY % b '%a;%a;%a;%a;%a;%a;%a;%a;'>\
+         <!ENTITY % c '%b;%b;%b;%b;%b;%b;%b;%b;'><!ENTITY % d '%c;%c;%c;%c;%c;%c;'>\
+         <!ENTITY lol '%d;%d;%d;%d;%d;%d;%d;%d;'>",
+        "<!ENTITY % a '&#37;b;'><!ENTITY % b '&#37;c;'><!ENTITY % c '&#37;a;\u{1F600}'>\
+         %a;<!ENTITY e '%a;'>",
+        "<!ATTLIST e a CDATA #REQUIRED b ID #IMPLIED c CDATA #FIXED 'x<y'\
+         d (\u{e9}|\u{1F600}) '\u{e9}'>\u{1F600}<!ENTITY \u{e9} '\u{1F600}'>",
+    ];
+
+    fn small_limits() -> Limits {
+        limits_with(|l| {
+            l.max_entity_depth = 3;
+            l.max_entity_expansion_bytes = 2_000;
+            l.max_name_length = 8;
+        })
+    }
+
+    /// Reads `subset` and checks what holds for every input.
+    fn check(subset: &str, base: usize, limits: &Limits) {
+        let out = parse(subset, base, limits);
+        for &(code, offset) in &out.errors {
+            assert!(
+                (base..=base + subset.len()).contains(&offset),
+                "{code:?} at {offset} outside {base}..={} in {subset:?}",
+                base + subset.len()
+            );
+        }
+        assert!(out.expanded_bytes <= limits.entity_expansion_budget(subset.len()));
+        for entity in out.entities.values() {
+            assert!((base..=base + subset.len()).contains(&entity.offset));
+        }
+    }
+
+    #[test]
+    fn every_prefix_of_tricky_subsets() {
+        for limits in [Limits::default(), small_limits()] {
+            for subset in TRICKY {
+                for end in (0..=subset.len()).filter(|&i| subset.is_char_boundary(i)) {
+                    check(&subset[..end], 7, &limits);
+                    check(&subset[end..], 0, &limits);
+                }
+            }
+        }
+    }
+
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    #[test]
+    fn random_damage_never_panics() {
+        const PIECES: [&[u8]; 22] = [
+            b"<",
+            b">",
+            b"!",
+            b"%",
+            b"&",
+            b";",
+            b"#",
+            b"x",
+            b"'",
+            b"\"",
+            b"[",
+            b"]",
+            b" ",
+            b"\r",
+            b"-",
+            b"?",
+            b"<!ENTITY ",
+            b"%a;",
+            b"&#37;",
+            b"<![",
+            b"]]>",
+            b"\xC3",
+        ];
+        let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+        let limits = small_limits();
+        for _ in 0..3000 {
+            let mut bytes = TRICKY[rng.below(TRICKY.len())].as_bytes().to_vec();
+            for _ in 0..1 + rng.below(4) {
+                let at = rng.below(bytes.len() + 1);
+                let piece = PIECES[rng.below(PIECES.len())];
+                match rng.below(4) {
+                    0 if at < bytes.len() => bytes[at] = piece[0],
+                    1 => {
+                        let end = (at + rng.below(8)).min(bytes.len());
+                        bytes.drain(at..end);
+                    }
+                    2 => {
+                        let end = (at + rng.below(40)).min(bytes.len());
+                        let copy = bytes[at..end].to_vec();
+                        bytes.splice(at..at, copy);
+                    }
+                    _ => {
+                        bytes.splice(at..at, piece.iter().copied());
+                    }
+                }
+            }
+            let subset = String::from_utf8_lossy(&bytes);
+            check(&subset, 11, &limits);
+            check(&subset, 0, &Limits::default());
+        }
+    }
+
+    #[test]
+    fn pathological_inputs_take_linear_time() {
+        let n = 50_000;
+        let inputs = [
+            "<![".repeat(n),
+            "%".repeat(n),
+            "<!--".repeat(n),
+            "<?".repeat(n),
+            format!("<!ENTITY e '{}'>", "&#1".repeat(n)),
+            format!("<!ENTITY e '{}'>", "&a".repeat(n)),
+            format!("<!ENTITY e x {}>", "'\"".repeat(n)),
+            format!("<!ENTITY e '{}", "a".repeat(n)),
+            format!("%{}", "a".repeat(n)),
+            format!("<!ENTITY % z ''>{}", "%z;".repeat(n)),
+            format!("<!ENTITY % z ''><!ENTITY e '{}'>", "%z;".repeat(n)),
+            format!("<!ATTLIST e {}>", " a CDATA #IMPLIED".repeat(n)),
+            format!("<!ATTLIST e a ({})>", "x|".repeat(n)),
+        ];
+        for subset in &inputs {
+            check(subset, 0, &Limits::default());
+        }
+    }
 }
