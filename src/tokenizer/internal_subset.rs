@@ -1549,4 +1549,467 @@ mod tests {
         assert_eq!(out.errors, [(MalformedDeclaration, 0)]);
         assert_eq!(internal(&out, "e").as_deref(), Some("x"));
     }
+
+    // ----- Parameter entities (XML 1.0 §4.4.5, §4.4.8, §5.1) -----------
+
+    fn limits_with(edit: impl FnOnce(&mut Limits)) -> Limits {
+        let mut limits = Limits::default();
+        edit(&mut limits);
+        limits
+    }
+
+    #[test]
+    fn parameter_entities_are_included_in_values_and_counted() {
+        let out = read(
+            "<!ENTITY % p 'abc'><!ENTITY % q '\"&#39;'>\
+             <!ENTITY e \"[%p;|%q;|%p;]\"><!ENTITY % pq '%p;%q;'><!ENTITY f '%pq;'>",
+        );
+        assert_eq!(out.errors, []);
+        // Quotes from an included entity are data (§4.4.5).
+        assert_eq!(internal(&out, "e").as_deref(), Some("[abc|\"'|abc]"));
+        assert_eq!(internal(&out, "f").as_deref(), Some("abc\"'"));
+        // Parameter entities stay private.
+        assert_eq!(out.entities.len(), 2);
+        // e reads 3 + 2 + 3 bytes, pq 3 + 2, f 5.
+        assert_eq!(out.expanded_bytes, 18);
+    }
+
+    #[test]
+    fn included_text_is_read_again() {
+        // `&#37;` makes a `%` that is recognized where the text is included,
+        // as in appendix D; so is a character reference made by `&#38;`.
+        let out = read(
+            "<!ENTITY % p 'x'><!ENTITY % r '&#37;p;'><!ENTITY % l '&#38;#60;'>\
+             <!ENTITY e '%r;'><!ENTITY f '%l;'>",
+        );
+        assert_eq!(out.errors, []);
+        assert_eq!(internal(&out, "e").as_deref(), Some("x"));
+        assert_eq!(internal(&out, "f").as_deref(), Some("<"));
+    }
+
+    #[test]
+    fn unread_parameter_entities_in_a_value_insert_nothing() {
+        let subset = "<!ENTITY % ext SYSTEM 'x.ent'><!ENTITY e 'a%ext;b%none;c'>\
+                      <!ENTITY f 'still read'>";
+        let out = parse(subset, 9, &Limits::default());
+        assert_eq!(
+            out.errors,
+            [
+                (UnreadParameterEntity, 9 + subset.find("%ext;").unwrap()),
+                (UnreadParameterEntity, 9 + subset.find("%none;").unwrap()),
+            ]
+        );
+        assert_eq!(internal(&out, "e").as_deref(), Some("abc"));
+        assert_eq!(internal(&out, "f").as_deref(), Some("still read"));
+    }
+
+    #[test]
+    fn errors_in_included_text_are_reported_at_the_reference() {
+        let subset = "<!ENTITY % p '&#38;#0; 50&#37; &#38;'><!ENTITY e 'x%p;'>";
+        let out = parse(subset, 3, &Limits::default());
+        let at = 3 + subset.find("%p;").unwrap();
+        assert_eq!(
+            out.errors,
+            [
+                (MalformedDeclaration, at),
+                (MalformedDeclaration, at),
+                (MalformedDeclaration, at)
+            ]
+        );
+        assert_eq!(internal(&out, "e").as_deref(), Some("x&#0; 50% &"));
+    }
+
+    #[test]
+    fn parameter_entities_between_declarations_are_read_as_declarations() {
+        let subset = "<!ENTITY % decls \"<!ENTITY e 'v'><!ATTLIST a b CDATA 'c'>\
+                      <!-- > --><?pi > ?><!ELEMENT a ANY>\">\n\
+                      <!ENTITY % outer '&#37;decls; <!ENTITY f \"w\">'>\n\
+                      %outer; <!ENTITY e 'later'>";
+        let out = parse(subset, 20, &Limits::default());
+        assert_eq!(out.errors, []);
+        assert_eq!(internal(&out, "e").as_deref(), Some("v"));
+        assert_eq!(internal(&out, "f").as_deref(), Some("w"));
+        // Declared inside a parameter entity: the offset of the reference.
+        let at = 20 + subset.find("%outer;").unwrap();
+        assert_eq!(out.entities["e"].offset, at);
+        assert_eq!(out.entities["f"].offset, at);
+        assert_eq!(attributes(&out, "a")[0].2, DefaultValue::Value("c".into()));
+    }
+
+    #[test]
+    fn parameter_entities_may_declare_parameter_entities() {
+        let out = read(
+            "<!ENTITY % d '<!ENTITY &#37; inner \"&#60;!ENTITY e &#39;deep&#39;>\">'>\
+             %d; %inner;",
+        );
+        assert_eq!(out.errors, []);
+        assert_eq!(internal(&out, "e").as_deref(), Some("deep"));
+    }
+
+    #[test]
+    fn errors_in_declarations_read_from_an_entity_are_reported_at_the_outermost_reference() {
+        let subset = "<!ENTITY % bad '<!ENTITY x> stray <!ENTITY y \"ok\"><!ENTITY z'>\
+                      <!ENTITY % outer '&#37;bad;'>\n %outer; %bad;";
+        let out = parse(subset, 100, &Limits::default());
+        let outer = 100 + subset.find("%outer;").unwrap();
+        let bad = 100 + subset.rfind("%bad;").unwrap();
+        assert_eq!(
+            out.errors,
+            [
+                (MalformedDeclaration, outer),
+                (MalformedDeclaration, outer),
+                (MalformedDeclaration, outer),
+                (MalformedDeclaration, bad),
+                (MalformedDeclaration, bad),
+                (MalformedDeclaration, bad),
+            ]
+        );
+        assert_eq!(internal(&out, "y").as_deref(), Some("ok"));
+        assert!(!out.entities.contains_key("x") && !out.entities.contains_key("z"));
+    }
+
+    #[test]
+    fn a_declaration_does_not_continue_past_the_end_of_an_entity() {
+        let subset = "<!ENTITY % open '<!ENTITY x '> %open; \"v\">";
+        let out = parse(subset, 0, &Limits::default());
+        let at = subset.find("%open;").unwrap();
+        assert_eq!(
+            out.errors,
+            [(MalformedDeclaration, at), (MalformedDeclaration, at + 7)]
+        );
+        assert!(out.entities.is_empty());
+    }
+
+    #[test]
+    fn parameter_entity_references_inside_declarations_are_malformed() {
+        // WFC: PEs in Internal Subset (XML 1.0 §2.8).
+        let out = read("<!ENTITY % t 'CDATA'><!ATTLIST a b %t; #IMPLIED><!ENTITY e 'ok'>");
+        assert_eq!(out.errors, [(MalformedDeclaration, 21)]);
+        assert!(out.attribute_lists.is_empty());
+        assert_eq!(internal(&out, "e").as_deref(), Some("ok"));
+    }
+
+    #[test]
+    fn an_unread_parameter_entity_stops_later_entity_and_attlist_declarations() {
+        let subset = "<!ENTITY a '1'><!ATTLIST e x CDATA 'y'><!ENTITY % p '<!ENTITY p \"p\">'>\
+                      %ext; <!ENTITY b '2'><!ATTLIST e z CDATA 'w'><!ATTLIST f x CDATA 'y'>\
+                      <!ENTITY % q '<!ENTITY q \"q\">'><!ELEMENT e ANY><!ENTITY a x>\
+                      <!ENTITY c '%undeclared;'>%p; %q;";
+        let out = parse(subset, 1, &Limits::default());
+        assert_eq!(
+            out.errors,
+            [
+                (UnreadParameterEntity, 1 + subset.find("%ext;").unwrap()),
+                // Still checked, though not processed.
+                (
+                    MalformedDeclaration,
+                    1 + subset.find("<!ENTITY a x>").unwrap()
+                ),
+                (UnreadParameterEntity, 1 + subset.find("%q;").unwrap()),
+            ]
+        );
+        let mut names: Vec<_> = out.entities.keys().map(|k| k.to_string()).collect();
+        names.sort();
+        // p was declared before; reading it still works, but what it
+        // declares comes after the unread entity.
+        assert_eq!(names, ["a"]);
+        assert_eq!(attributes(&out, "e").len(), 1);
+        assert!(!out.attribute_lists.contains_key("f"));
+    }
+
+    #[test]
+    fn an_external_parameter_entity_is_not_read() {
+        let subset = "<!ENTITY % ext PUBLIC '-//X' 'x.dtd'>%ext;<!ENTITY b '2'>";
+        let out = parse(subset, 0, &Limits::default());
+        assert_eq!(out.errors, [(UnreadParameterEntity, 37)]);
+        assert!(out.entities.is_empty());
+    }
+
+    #[test]
+    fn recursion_is_reported_and_cut() {
+        // Referring to itself while it is being declared.
+        let out = parse("<!ENTITY % a 'x%a;y'>", 5, &Limits::default());
+        assert_eq!(out.errors, [(RecursiveEntityReference, 5 + 15)]);
+
+        // a → b → a, between declarations and inside values.
+        let subset = "<!ENTITY % a '&#37;b;'><!ENTITY % b 'B&#37;a;'>\
+                      %a; <!ENTITY e '[%a;]'><!ENTITY f '[%b;]'>";
+        let out = parse(subset, 5, &Limits::default());
+        assert_eq!(
+            out.errors,
+            [
+                // b's text, read as declarations: `B` is stray, `%a;` recursive.
+                (MalformedDeclaration, 5 + subset.find("%a; ").unwrap()),
+                (RecursiveEntityReference, 5 + subset.find("%a; ").unwrap()),
+                (RecursiveEntityReference, 5 + subset.find("%a;]").unwrap()),
+                (RecursiveEntityReference, 5 + subset.find("%b;]").unwrap()),
+            ]
+        );
+        assert_eq!(internal(&out, "e").as_deref(), Some("[B]"));
+        assert_eq!(internal(&out, "f").as_deref(), Some("[B]"));
+    }
+
+    #[test]
+    fn an_entity_may_be_included_again_after_it_closes() {
+        let out = read("<!ENTITY % q '&#37;r;&#37;r;'><!ENTITY % r 'r'><!ENTITY e '%q;%q;'>");
+        assert_eq!(out.errors, []);
+        assert_eq!(internal(&out, "e").as_deref(), Some("rrrr"));
+    }
+
+    #[test]
+    fn nesting_deeper_than_the_limit_is_cut() {
+        let chain = "<!ENTITY % p1 'v'><!ENTITY % p2 '&#37;p1;'><!ENTITY % p3 '&#37;p2;'>";
+        let in_value = format!("{chain}<!ENTITY e '[%p3;]'>");
+        let out = parse(&in_value, 0, &limits_with(|l| l.max_entity_depth = 3));
+        assert_eq!(out.errors, []);
+        assert_eq!(internal(&out, "e").as_deref(), Some("[v]"));
+        let out = parse(&in_value, 0, &limits_with(|l| l.max_entity_depth = 2));
+        assert_eq!(
+            out.errors,
+            [(EntityDepthLimit, in_value.find("%p3;").unwrap())]
+        );
+        assert_eq!(internal(&out, "e").as_deref(), Some("[]"));
+
+        let decls = "<!ENTITY % d1 '<!ENTITY deep \"yes\">'><!ENTITY % d2 '&#37;d1;'>\
+                     <!ENTITY % d3 '&#37;d2;'> %d3;";
+        let out = parse(decls, 0, &limits_with(|l| l.max_entity_depth = 3));
+        assert_eq!(out.errors, []);
+        assert_eq!(internal(&out, "deep").as_deref(), Some("yes"));
+        let out = parse(decls, 0, &limits_with(|l| l.max_entity_depth = 2));
+        assert_eq!(
+            out.errors,
+            [(EntityDepthLimit, decls.find("%d3;").unwrap())]
+        );
+        assert!(out.entities.is_empty());
+    }
+
+    #[test]
+    fn parameter_entity_billion_laughs_stops_at_the_budget() {
+        let mut subset = String::from("<!ENTITY % a 'xxxxxxxxxx'>");
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+        for pair in names.windows(2) {
+            let refs = format!("%{};", pair[0]).repeat(10);
+            subset.push_str(&format!("<!ENTITY % {} '{refs}'>", pair[1]));
+        }
+        subset.push_str("<!ENTITY lol '%j;'><!ENTITY after 'read'>");
+        let limits = Limits::default();
+        let budget = limits.entity_expansion_budget(subset.len());
+        let out = parse(&subset, 0, &limits);
+        assert_eq!(codes(&out), [EntityExpansionLimit]);
+        assert!(out.expanded_bytes <= budget);
+        assert!(out.expanded_bytes > budget / 2);
+        assert_eq!(internal(&out, "lol").as_deref(), Some(""));
+        assert_eq!(internal(&out, "after").as_deref(), Some("read"));
+    }
+
+    #[test]
+    fn billion_laughs_between_declarations_stops_at_the_budget() {
+        // Each level's text names the level below ten times; read as
+        // declarations, that is 10^9 references to `a`.
+        let mut subset = String::from("<!ENTITY % a '<!-- lol -->'>");
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+        for pair in names.windows(2) {
+            let refs = format!("&#37;{}; ", pair[0]).repeat(10);
+            subset.push_str(&format!("<!ENTITY % {} '{refs}'>", pair[1]));
+        }
+        subset.push_str("%j;<!ENTITY after 'read'>");
+        let limits = limits_with(|l| l.max_entity_expansion_bytes = 100_000);
+        let out = parse(&subset, 0, &limits);
+        assert_eq!(codes(&out), [EntityExpansionLimit]);
+        assert!(out.expanded_bytes <= 100_000);
+        assert_eq!(internal(&out, "after").as_deref(), Some("read"));
+    }
+
+    #[test]
+    fn names_longer_than_the_limit_skip_their_declaration() {
+        let limits = limits_with(|l| l.max_name_length = 5);
+        let cases = [
+            ("<!ENTITY toolong 'x'>", "toolong"),
+            ("<!ENTITY % toolong 'x'>", "toolong"),
+            ("<!ENTITY e SYSTEM 's' NDATA toolong>", "toolong"),
+            ("<!ATTLIST toolong a CDATA #IMPLIED>", "toolong"),
+            ("<!ATTLIST e toolong CDATA #IMPLIED>", "toolong"),
+            ("<!ATTLIST e a (ok|toolong) #IMPLIED>", "toolong"),
+            ("<!ELEMENT toolong ANY>", "toolong"),
+        ];
+        for (case, name) in cases {
+            let subset = format!("{case}<!ENTITY fine 'y'><!ATTLIST fine a CDATA #IMPLIED>");
+            let out = parse(&subset, 2, &limits);
+            assert_eq!(
+                out.errors,
+                [(NameLengthLimit, 2 + case.find(name).unwrap())],
+                "{case}"
+            );
+            assert_eq!(
+                out.entities.keys().map(|k| &**k).collect::<Vec<_>>(),
+                ["fine"]
+            );
+            assert_eq!(
+                out.attribute_lists.keys().map(|k| &**k).collect::<Vec<_>>(),
+                ["fine"]
+            );
+        }
+        // Five bytes is within the limit, whatever the characters.
+        let out = parse("<!ENTITY \u{e9}t\u{e9} 'x'>", 0, &limits);
+        assert_eq!(out.errors, []);
+        // A reference with a long name is cut, and stops nothing.
+        let subset = "<!ENTITY e 'a%toolong;b'> %toolong; <!ENTITY f 'y'>";
+        let out = parse(subset, 0, &limits);
+        assert_eq!(
+            out.errors,
+            [
+                (NameLengthLimit, 13),
+                (NameLengthLimit, subset.rfind("%toolong;").unwrap())
+            ]
+        );
+        assert_eq!(internal(&out, "e").as_deref(), Some("ab"));
+        assert_eq!(internal(&out, "f").as_deref(), Some("y"));
+    }
+
+    // ----- Robustness ---------------------------------------------------
+
+    const TRICKY: [&str; 6] = [
+        "<!ENTITY % p '&#37;q; <!ENTITY e \"&#x41;%r;&amp;\">'><!ENTITY % q ''>\
+         <!ENTITY % r 'r&#37;r;'>%p;<!ATTLIST é a (x|y) 'x' b NOTATION (n) #FIXED \"v\">",
+        "<!-- c -- --><?pi ?><![INCLUDE[ <![ ]]> ]]><!ELEMENT a (b|c)*>\
+         <!NOTATION n PUBLIC 'p>'><!ENTITY u SYSTEM 's' NDATA n>%none;<!ENTITY x 'y'>",
+        "<!ENTITY a '&#0;&#xD800;&#x110000;&#99999999999999999999;&#x;&#;&' >\
+         <!ENTITY b \"%\r\n\r%a;\"> junk ]]> <!ENTITY c PUBLIC '-//é' 's'>",
+        "<!ENTITY % a 'xxxxxxxxxx'><!ENTITY % b '%a;%a;%a;%a;%a;%a;%a;%a;'>\
+         <!ENTITY % c '%b;%b;%b;%b;%b;%b;%b;%b;'><!ENTITY % d '%c;%c;%c;%c;%c;%c;'>\
+         <!ENTITY lol '%d;%d;%d;%d;%d;%d;%d;%d;'>",
+        "<!ENTITY % a '&#37;b;'><!ENTITY % b '&#37;c;'><!ENTITY % c '&#37;a;\u{1F600}'>\
+         %a;<!ENTITY e '%a;'>",
+        "<!ATTLIST e a CDATA #REQUIRED b ID #IMPLIED c CDATA #FIXED 'x<y'\
+         d (\u{e9}|\u{1F600}) '\u{e9}'>\u{1F600}<!ENTITY \u{e9} '\u{1F600}'>",
+    ];
+
+    fn small_limits() -> Limits {
+        limits_with(|l| {
+            l.max_entity_depth = 3;
+            l.max_entity_expansion_bytes = 2_000;
+            l.max_name_length = 8;
+        })
+    }
+
+    /// Reads `subset` and checks what holds for every input.
+    fn check(subset: &str, base: usize, limits: &Limits) {
+        let out = parse(subset, base, limits);
+        for &(code, offset) in &out.errors {
+            assert!(
+                (base..=base + subset.len()).contains(&offset),
+                "{code:?} at {offset} outside {base}..={} in {subset:?}",
+                base + subset.len()
+            );
+        }
+        assert!(out.expanded_bytes <= limits.entity_expansion_budget(subset.len()));
+        for entity in out.entities.values() {
+            assert!((base..=base + subset.len()).contains(&entity.offset));
+        }
+    }
+
+    #[test]
+    fn every_prefix_of_tricky_subsets() {
+        for limits in [Limits::default(), small_limits()] {
+            for subset in TRICKY {
+                for end in (0..=subset.len()).filter(|&i| subset.is_char_boundary(i)) {
+                    check(&subset[..end], 7, &limits);
+                    check(&subset[end..], 0, &limits);
+                }
+            }
+        }
+    }
+
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    #[test]
+    fn random_damage_never_panics() {
+        const PIECES: [&[u8]; 22] = [
+            b"<",
+            b">",
+            b"!",
+            b"%",
+            b"&",
+            b";",
+            b"#",
+            b"x",
+            b"'",
+            b"\"",
+            b"[",
+            b"]",
+            b" ",
+            b"\r",
+            b"-",
+            b"?",
+            b"<!ENTITY ",
+            b"%a;",
+            b"&#37;",
+            b"<![",
+            b"]]>",
+            b"\xC3",
+        ];
+        let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+        let limits = small_limits();
+        for _ in 0..3000 {
+            let mut bytes = TRICKY[rng.below(TRICKY.len())].as_bytes().to_vec();
+            for _ in 0..1 + rng.below(4) {
+                let at = rng.below(bytes.len() + 1);
+                let piece = PIECES[rng.below(PIECES.len())];
+                match rng.below(4) {
+                    0 if at < bytes.len() => bytes[at] = piece[0],
+                    1 => {
+                        let end = (at + rng.below(8)).min(bytes.len());
+                        bytes.drain(at..end);
+                    }
+                    2 => {
+                        let end = (at + rng.below(40)).min(bytes.len());
+                        let copy = bytes[at..end].to_vec();
+                        bytes.splice(at..at, copy);
+                    }
+                    _ => {
+                        bytes.splice(at..at, piece.iter().copied());
+                    }
+                }
+            }
+            let subset = String::from_utf8_lossy(&bytes);
+            check(&subset, 11, &limits);
+            check(&subset, 0, &Limits::default());
+        }
+    }
+
+    #[test]
+    fn pathological_inputs_take_linear_time() {
+        let n = 50_000;
+        let inputs = [
+            "<![".repeat(n),
+            "%".repeat(n),
+            "<!--".repeat(n),
+            "<?".repeat(n),
+            format!("<!ENTITY e '{}'>", "&#1".repeat(n)),
+            format!("<!ENTITY e '{}'>", "&a".repeat(n)),
+            format!("<!ENTITY e x {}>", "'\"".repeat(n)),
+            format!("<!ENTITY e '{}", "a".repeat(n)),
+            format!("%{}", "a".repeat(n)),
+            format!("<!ENTITY % z ''>{}", "%z;".repeat(n)),
+            format!("<!ENTITY % z ''><!ENTITY e '{}'>", "%z;".repeat(n)),
+            format!("<!ATTLIST e {}>", " a CDATA #IMPLIED".repeat(n)),
+            format!("<!ATTLIST e a ({})>", "x|".repeat(n)),
+        ];
+        for subset in &inputs {
+            check(subset, 0, &Limits::default());
+        }
+    }
 }
