@@ -133,6 +133,10 @@ pub enum ErrorCode {
     /// A markup declaration in the internal subset that does not follow its
     /// grammar; skipped up to its `>`.
     MalformedDeclaration,
+    /// A parameter-entity reference inside a markup declaration of the
+    /// internal subset, which XML 1.0 §2.8 forbids ("PEs in Internal
+    /// Subset"); it is still included.
+    ParameterEntityInDeclaration,
     /// A parameter-entity reference (`%name;`) to an external or undeclared
     /// entity: never read, and the entity and attribute-list declarations
     /// after it are not processed (XML 1.0 §5.1).
@@ -412,6 +416,10 @@ impl ErrorCode {
             MalformedDeclaration => (
                 "malformed-declaration",
                 "markup declaration in the internal subset that does not follow its grammar; skipped",
+            ),
+            ParameterEntityInDeclaration => (
+                "parameter-entity-in-declaration",
+                "parameter-entity reference inside a declaration of the internal subset; included",
             ),
             UnreadParameterEntity => (
                 "unread-parameter-entity",

@@ -226,10 +226,7 @@ fn ten_thousand_damaged_documents_come_out_well_formed_and_stay_put() {
         "fixpoint: {} inputs, {} with parse errors, all written as well-formed XML that \
          reparses to itself; the same tree for all but {} whose repairs change it; \
          repairs by kind: {:?}",
-        tally.inputs,
-        tally.with_errors,
-        tally.tree_repaired,
-        tally.repairs
+        tally.inputs, tally.with_errors, tally.tree_repaired, tally.repairs
     );
     assert!(tally.inputs >= 10_000 && tally.with_errors >= 5_000);
 }

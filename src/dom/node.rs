@@ -506,7 +506,10 @@ impl<'a> Node<'a> {
     /// ```
     pub fn entity(&self) -> Option<&'a str> {
         let mark = self.doc.data(self.id).expansion;
-        let record = self.doc.entity_expansions.get((mark as usize).checked_sub(1)?)?;
+        let record = self
+            .doc
+            .entity_expansions
+            .get((mark as usize).checked_sub(1)?)?;
         Some(&record.name)
     }
 

@@ -26,9 +26,6 @@
 //! recognized again. That is how `&#37;` can make a reference, and how a
 //! parameter entity can refer to itself, which is reported and cut.
 
-// Used once wired into the tokenizer and tree builder.
-#![allow(dead_code)]
-
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -543,6 +540,7 @@ impl Reader<'_> {
             };
         }
         let mut value = String::new();
+        let mut reported_reference = false;
         let mut included: Vec<Inclusion> = Vec::new();
         // Where errors inside `included` go: the outermost `%` reference.
         let mut inclusion_anchor = 0;
@@ -614,6 +612,12 @@ impl Reader<'_> {
                 },
                 Some(_) => match reference_at(text, at) {
                     Some((name, end)) => {
+                        if in_literal && !reported_reference {
+                            // WFC: PEs in Internal Subset (XML 1.0 §2.8):
+                            // reported (once per value), and still included.
+                            reported_reference = true;
+                            self.error(ErrorCode::ParameterEntityInDeclaration, error_at);
+                        }
                         let depth = self.frames.len() + included.len();
                         if let Some((name, text)) =
                             self.open_parameter_entity(name, error_at, depth, declaring)
@@ -1175,7 +1179,7 @@ mod tests {
             "<!ENTITY a 'first'><!ENTITY a 'second'><!ENTITY a SYSTEM 'x'>\
              <!ENTITY % p 'one'><!ENTITY % p 'two'><!ENTITY b '%p;'>",
         );
-        assert_eq!(out.errors, []);
+        assert_eq!(errors_but_pe(&out), []);
         assert_eq!(internal(&out, "a").as_deref(), Some("first"));
         assert_eq!(out.entities["a"].offset, 0);
         assert_eq!(internal(&out, "b").as_deref(), Some("one"));
@@ -1564,7 +1568,7 @@ mod tests {
             "<!ENTITY % p 'abc'><!ENTITY % q '\"&#39;'>\
              <!ENTITY e \"[%p;|%q;|%p;]\"><!ENTITY % pq '%p;%q;'><!ENTITY f '%pq;'>",
         );
-        assert_eq!(out.errors, []);
+        assert_eq!(errors_but_pe(&out), []);
         // Quotes from an included entity are data (§4.4.5).
         assert_eq!(internal(&out, "e").as_deref(), Some("[abc|\"'|abc]"));
         assert_eq!(internal(&out, "f").as_deref(), Some("abc\"'"));
@@ -1582,7 +1586,7 @@ mod tests {
             "<!ENTITY % p 'x'><!ENTITY % r '&#37;p;'><!ENTITY % l '&#38;#60;'>\
              <!ENTITY e '%r;'><!ENTITY f '%l;'>",
         );
-        assert_eq!(out.errors, []);
+        assert_eq!(errors_but_pe(&out), []);
         assert_eq!(internal(&out, "e").as_deref(), Some("x"));
         assert_eq!(internal(&out, "f").as_deref(), Some("<"));
     }
@@ -1593,7 +1597,7 @@ mod tests {
                       <!ENTITY f 'still read'>";
         let out = parse(subset, 9, &Limits::default());
         assert_eq!(
-            out.errors,
+            errors_but_pe(&out),
             [
                 (UnreadParameterEntity, 9 + subset.find("%ext;").unwrap()),
                 (UnreadParameterEntity, 9 + subset.find("%none;").unwrap()),
@@ -1609,7 +1613,7 @@ mod tests {
         let out = parse(subset, 3, &Limits::default());
         let at = 3 + subset.find("%p;").unwrap();
         assert_eq!(
-            out.errors,
+            errors_but_pe(&out),
             [
                 (MalformedDeclaration, at),
                 (MalformedDeclaration, at),
@@ -1680,6 +1684,29 @@ mod tests {
         assert!(out.entities.is_empty());
     }
 
+    /// The errors but `parameter-entity-in-declaration`, for tests about
+    /// what such references do.
+    fn errors_but_pe(out: &InternalSubset) -> Vec<(ErrorCode, usize)> {
+        out.errors
+            .iter()
+            .copied()
+            .filter(|(code, _)| *code != ParameterEntityInDeclaration)
+            .collect()
+    }
+
+    #[test]
+    fn parameter_entities_in_entity_values_are_reported_once_per_value() {
+        let out = read("<!ENTITY % p 'x'><!ENTITY e '%p;%p;'><!ENTITY f \"%p;\">");
+        assert_eq!(
+            out.errors,
+            [
+                (ParameterEntityInDeclaration, 29),
+                (ParameterEntityInDeclaration, 49)
+            ]
+        );
+        assert_eq!(internal(&out, "e").as_deref(), Some("xx"));
+    }
+
     #[test]
     fn parameter_entity_references_inside_declarations_are_malformed() {
         // WFC: PEs in Internal Subset (XML 1.0 §2.8).
@@ -1729,14 +1756,14 @@ mod tests {
     fn recursion_is_reported_and_cut() {
         // Referring to itself while it is being declared.
         let out = parse("<!ENTITY % a 'x%a;y'>", 5, &Limits::default());
-        assert_eq!(out.errors, [(RecursiveEntityReference, 5 + 15)]);
+        assert_eq!(errors_but_pe(&out), [(RecursiveEntityReference, 5 + 15)]);
 
         // a → b → a, between declarations and inside values.
         let subset = "<!ENTITY % a '&#37;b;'><!ENTITY % b 'B&#37;a;'>\
                       %a; <!ENTITY e '[%a;]'><!ENTITY f '[%b;]'>";
         let out = parse(subset, 5, &Limits::default());
         assert_eq!(
-            out.errors,
+            errors_but_pe(&out),
             [
                 // b's text, read as declarations: `B` is stray, `%a;` recursive.
                 (MalformedDeclaration, 5 + subset.find("%a; ").unwrap()),
@@ -1752,7 +1779,7 @@ mod tests {
     #[test]
     fn an_entity_may_be_included_again_after_it_closes() {
         let out = read("<!ENTITY % q '&#37;r;&#37;r;'><!ENTITY % r 'r'><!ENTITY e '%q;%q;'>");
-        assert_eq!(out.errors, []);
+        assert_eq!(errors_but_pe(&out), []);
         assert_eq!(internal(&out, "e").as_deref(), Some("rrrr"));
     }
 
@@ -1761,11 +1788,11 @@ mod tests {
         let chain = "<!ENTITY % p1 'v'><!ENTITY % p2 '&#37;p1;'><!ENTITY % p3 '&#37;p2;'>";
         let in_value = format!("{chain}<!ENTITY e '[%p3;]'>");
         let out = parse(&in_value, 0, &limits_with(|l| l.max_entity_depth = 3));
-        assert_eq!(out.errors, []);
+        assert_eq!(errors_but_pe(&out), []);
         assert_eq!(internal(&out, "e").as_deref(), Some("[v]"));
         let out = parse(&in_value, 0, &limits_with(|l| l.max_entity_depth = 2));
         assert_eq!(
-            out.errors,
+            errors_but_pe(&out),
             [(EntityDepthLimit, in_value.find("%p3;").unwrap())]
         );
         assert_eq!(internal(&out, "e").as_deref(), Some("[]"));
@@ -1773,11 +1800,11 @@ mod tests {
         let decls = "<!ENTITY % d1 '<!ENTITY deep \"yes\">'><!ENTITY % d2 '&#37;d1;'>\
                      <!ENTITY % d3 '&#37;d2;'> %d3;";
         let out = parse(decls, 0, &limits_with(|l| l.max_entity_depth = 3));
-        assert_eq!(out.errors, []);
+        assert_eq!(errors_but_pe(&out), []);
         assert_eq!(internal(&out, "deep").as_deref(), Some("yes"));
         let out = parse(decls, 0, &limits_with(|l| l.max_entity_depth = 2));
         assert_eq!(
-            out.errors,
+            errors_but_pe(&out),
             [(EntityDepthLimit, decls.find("%d3;").unwrap())]
         );
         assert!(out.entities.is_empty());
@@ -1795,7 +1822,8 @@ mod tests {
         let limits = Limits::default();
         let budget = limits.entity_expansion_budget(subset.len());
         let out = parse(&subset, 0, &limits);
-        assert_eq!(codes(&out), [EntityExpansionLimit]);
+        let codes: Vec<ErrorCode> = errors_but_pe(&out).iter().map(|&(c, _)| c).collect();
+        assert_eq!(codes, [EntityExpansionLimit]);
         assert!(out.expanded_bytes <= budget);
         assert!(out.expanded_bytes > budget / 2);
         assert_eq!(internal(&out, "lol").as_deref(), Some(""));
@@ -1815,7 +1843,8 @@ mod tests {
         subset.push_str("%j;<!ENTITY after 'read'>");
         let limits = limits_with(|l| l.max_entity_expansion_bytes = 100_000);
         let out = parse(&subset, 0, &limits);
-        assert_eq!(codes(&out), [EntityExpansionLimit]);
+        let codes: Vec<ErrorCode> = errors_but_pe(&out).iter().map(|&(c, _)| c).collect();
+        assert_eq!(codes, [EntityExpansionLimit]);
         assert!(out.expanded_bytes <= 100_000);
         assert_eq!(internal(&out, "after").as_deref(), Some("read"));
     }
@@ -1836,7 +1865,7 @@ mod tests {
             let subset = format!("{case}<!ENTITY fine 'y'><!ATTLIST fine a CDATA #IMPLIED>");
             let out = parse(&subset, 2, &limits);
             assert_eq!(
-                out.errors,
+                errors_but_pe(&out),
                 [(NameLengthLimit, 2 + case.find(name).unwrap())],
                 "{case}"
             );
@@ -1851,12 +1880,12 @@ mod tests {
         }
         // Five bytes is within the limit, whatever the characters.
         let out = parse("<!ENTITY \u{e9}t\u{e9} 'x'>", 0, &limits);
-        assert_eq!(out.errors, []);
+        assert_eq!(errors_but_pe(&out), []);
         // A reference with a long name is cut, and stops nothing.
         let subset = "<!ENTITY e 'a%toolong;b'> %toolong; <!ENTITY f 'y'>";
         let out = parse(subset, 0, &limits);
         assert_eq!(
-            out.errors,
+            errors_but_pe(&out),
             [
                 (NameLengthLimit, 13),
                 (NameLengthLimit, subset.rfind("%toolong;").unwrap())
@@ -1895,7 +1924,7 @@ mod tests {
     /// Reads `subset` and checks what holds for every input.
     fn check(subset: &str, base: usize, limits: &Limits) {
         let out = parse(subset, base, limits);
-        for &(code, offset) in &out.errors {
+        for &(code, offset) in &errors_but_pe(&out) {
             assert!(
                 (base..=base + subset.len()).contains(&offset),
                 "{code:?} at {offset} outside {base}..={} in {subset:?}",

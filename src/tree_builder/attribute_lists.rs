@@ -30,7 +30,13 @@ const LINEAR_SEARCH: usize = 16;
 /// space at either end, single spaces between tokens.
 pub(super) fn collapse_spaces(value: &str) -> Option<String> {
     let needed = value.starts_with(' ') || value.ends_with(' ') || value.contains("  ");
-    needed.then(|| value.split(' ').filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" "))
+    needed.then(|| {
+        value
+            .split(' ')
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
 }
 
 impl TreeBuilder<'_> {
@@ -103,9 +109,11 @@ impl TreeBuilder<'_> {
             // expansion too.
             match declarations.spend(value.len()) {
                 Ok(()) => {
-                    declared
-                        .defaults
-                        .push((definition.name.clone(), value.clone(), definition.kind));
+                    declared.defaults.push((
+                        definition.name.clone(),
+                        value.clone(),
+                        definition.kind,
+                    ));
                 }
                 Err(Some(code)) => self.error(code, tag.span.start),
                 Err(None) => {}

@@ -341,9 +341,7 @@ impl<'i> TreeBuilder<'i> {
                     .bytes()
                     .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
                     .map(|i| piece.span.start + i),
-                TextKind::CharRef | TextKind::Cdata | TextKind::Entity => {
-                    Some(piece.span.start)
-                }
+                TextKind::CharRef | TextKind::Cdata | TextKind::Entity => Some(piece.span.start),
             };
         }
         let start_len = self.text.len;
