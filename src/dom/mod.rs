@@ -467,11 +467,15 @@ pub(crate) struct AttributeData {
     /// so the serializer can write the new value in its place).
     span: Span,
     value_span: Span,
-    /// Not in the tag: supplied by an attribute-list declaration's default.
-    pub(crate) defaulted: bool,
-    /// Declared of type `ID` by an attribute-list declaration.
-    pub(crate) is_id: bool,
+    /// What the DTD says of it (`DTD_DEFAULTED`, `DTD_ID`); one byte, so
+    /// that the struct stays 56 bytes.
+    pub(crate) dtd: u8,
 }
+
+/// Not in the tag: supplied by an attribute-list declaration's default.
+pub(crate) const DTD_DEFAULTED: u8 = 1;
+/// Declared of type `ID` by an attribute-list declaration.
+pub(crate) const DTD_ID: u8 = 2;
 
 impl AttributeData {
     /// An attribute parsed from `span`, its value (if it had one) from
@@ -490,8 +494,7 @@ impl AttributeData {
             value,
             span,
             value_span: value_span.unwrap_or_default(),
-            defaulted: false,
-            is_id: false,
+            dtd: 0,
         }
     }
 
@@ -505,8 +508,7 @@ impl AttributeData {
             value,
             span: Span::default(),
             value_span: Span::default(),
-            defaulted: false,
-            is_id: false,
+            dtd: 0,
         }
     }
 
@@ -514,7 +516,7 @@ impl AttributeData {
     pub(crate) fn defaulted(name: NameId, value: StrRange) -> AttributeData {
         AttributeData {
             modified: false,
-            defaulted: true,
+            dtd: DTD_DEFAULTED,
             ..AttributeData::created(name, value)
         }
     }

@@ -1024,7 +1024,7 @@ impl<'a> Attribute<'a> {
     /// assert_eq!(doc.to_xml(), "<!DOCTYPE a [<!ATTLIST a x CDATA 'd'>]><a y='1'/>");
     /// ```
     pub fn is_defaulted(&self) -> bool {
-        self.data.defaulted
+        self.data.dtd & super::DTD_DEFAULTED != 0
     }
 
     /// Whether an attribute-list declaration gives the attribute type `ID`
@@ -1040,7 +1040,7 @@ impl<'a> Attribute<'a> {
     /// assert_eq!(key.value(), "k1"); // a tokenized type: whitespace collapsed
     /// ```
     pub fn is_id(&self) -> bool {
-        self.data.is_id
+        self.data.dtd & super::DTD_ID != 0
     }
 
     /// For a namespace declaration, the prefix it declares: `Some(None)` for

@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::dom::{
     AttributeData, DoctypeData, Document, ItemRange, NodeData, NodeKind, NsId, QNameId, StrRange,
-    XmlDeclaration, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
+    XmlDeclaration, DTD_ID, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
 };
 use crate::error::{ErrorCode, ParseError};
 use crate::tokenizer::{self, AttributeType, Tag, Text, TextKind, Token, TokenSink};
@@ -532,7 +532,9 @@ impl<'i> TreeBuilder<'i> {
                 None => self.string(value),
             };
             let mut data = AttributeData::parsed(name, value, span, value_span);
-            data.is_id = kind == Some(AttributeType::Id);
+            if kind == Some(AttributeType::Id) {
+                data.dtd |= DTD_ID;
+            }
             self.doc.attributes.push(data);
         }
         if let Some(lists) = &lists {
@@ -579,7 +581,9 @@ impl<'i> TreeBuilder<'i> {
             let name = self.doc.names.name(qname, namespace);
             let value = self.doc.store(value);
             let mut data = AttributeData::defaulted(name, value);
-            data.is_id = *kind == AttributeType::Id;
+            if *kind == AttributeType::Id {
+                data.dtd |= DTD_ID;
+            }
             self.doc.attributes.push(data);
         }
     }
