@@ -23,7 +23,9 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use super::char_ref::{self, CharRef, Replacement};
-use super::internal_subset::{self, AttributeDefinition, EntityValue, InternalSubset};
+use super::internal_subset::{
+    self, AttributeDefinition, DefaultValue, EntityValue, InternalSubset,
+};
 use crate::error::ErrorCode;
 use crate::Limits;
 
@@ -34,6 +36,13 @@ pub struct Declarations(Rc<Inner>);
 
 struct Inner {
     subset: InternalSubset,
+    /// The internal entities whose replacement text holds a `<`.
+    with_markup: std::collections::HashSet<Box<str>>,
+    /// By element: the indices in its attribute list of the definitions
+    /// with a default value.
+    defaults: std::collections::HashMap<Box<str>, Vec<usize>>,
+    /// By element, then attribute name: the index of the definition.
+    positions: std::collections::HashMap<Box<str>, std::collections::HashMap<Box<str>, usize>>,
     /// The longest declared general-entity name, in bytes.
     longest_name: usize,
     limits: Limits,
@@ -95,8 +104,43 @@ impl Declarations {
         let subset = internal_subset::parse(subset, base, limits);
         let longest_name = subset.entities.keys().map(|k| k.len()).max().unwrap_or(0);
         let used = subset.expanded_bytes;
+        let with_markup = subset
+            .entities
+            .iter()
+            .filter(|(_, e)| matches!(&e.value, EntityValue::Internal(text) if text.contains('<')))
+            .map(|(name, _)| name.clone())
+            .collect();
+        let defaults = subset
+            .attribute_lists
+            .iter()
+            .map(|(element, list)| {
+                let with_value = list
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| {
+                        matches!(d.default, DefaultValue::Value(_) | DefaultValue::Fixed(_))
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                (element.clone(), with_value)
+            })
+            .collect();
+        let positions = subset
+            .attribute_lists
+            .iter()
+            .map(|(element, list)| {
+                let mut by_name = std::collections::HashMap::new();
+                for (i, definition) in list.iter().enumerate() {
+                    by_name.entry(definition.name.clone()).or_insert(i);
+                }
+                (element.clone(), by_name)
+            })
+            .collect();
         Declarations(Rc::new(Inner {
             subset,
+            with_markup,
+            defaults,
+            positions,
             longest_name,
             limits: limits.clone(),
             budget: Cell::new(limits.entity_expansion_budget(0)),
@@ -170,6 +214,34 @@ impl Declarations {
             .map(Vec::as_slice)
     }
 
+    /// Whether the internal entity `name`'s replacement text holds a `<`
+    /// (markup, unless it is in a reference's text).
+    pub(crate) fn has_markup(&self, name: &str) -> bool {
+        self.0.with_markup.contains(name)
+    }
+
+    /// Whether the budget ran out.
+    pub(crate) fn exhausted(&self) -> bool {
+        self.0.exhausted.get()
+    }
+
+    /// Whether any attribute list was declared.
+    pub(crate) fn has_attribute_lists(&self) -> bool {
+        !self.0.positions.is_empty()
+    }
+
+    /// The index in `element`'s attribute list of the definition of
+    /// `attribute`.
+    pub(crate) fn attribute_position(&self, element: &str, attribute: &str) -> Option<usize> {
+        self.0.positions.get(element)?.get(attribute).copied()
+    }
+
+    /// The indices in `element`'s attribute list of the definitions with a
+    /// default value.
+    pub(crate) fn defaults(&self, element: &str) -> &[usize] {
+        self.0.defaults.get(element).map_or(&[], Vec::as_slice)
+    }
+
     /// Takes `bytes` from the expansion budget; `Err` with the error to
     /// report (once) when they do not fit, after which nothing fits.
     pub(crate) fn spend(&self, bytes: usize) -> Result<(), Option<ErrorCode>> {
@@ -191,15 +263,28 @@ impl Declarations {
     /// declared name followed by `;`, `Some(None)` when it is not, `None`
     /// when more input is needed to tell.
     pub(crate) fn match_reference(&self, after: &[u8], eof: bool) -> Option<Option<usize>> {
-        let limit = self.0.longest_name + 1;
-        let window = &after[..after.len().min(limit)];
-        match memchr::memchr(b';', window) {
-            Some(n) => {
-                let name = std::str::from_utf8(&after[..n]).ok();
-                Some(name.filter(|name| self.is_declared(name)).map(|_| n))
+        // Only name bytes can come before the `;` (non-ASCII ones are
+        // checked by the lookup), so the scan stops at the next `&` at the
+        // latest: every byte is scanned once, however long the names.
+        let limit = self.0.longest_name;
+        let name_len = after
+            .iter()
+            .take(limit + 1)
+            .position(|&b| {
+                !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':') || b >= 0x80)
+            })
+            .unwrap_or(after.len().min(limit + 1));
+        if name_len > limit {
+            return Some(None);
+        }
+        match after.get(name_len) {
+            Some(b';') if name_len > 0 => {
+                let name = std::str::from_utf8(&after[..name_len]).ok();
+                Some(name.filter(|name| self.is_declared(name)).map(|_| name_len))
             }
-            None if window.len() < limit && !eof => None,
-            None => Some(None),
+            Some(_) => Some(None),
+            None if eof => Some(None),
+            None => None,
         }
     }
 
@@ -218,6 +303,9 @@ impl Declarations {
         out: &mut String,
         errors: &mut Vec<ErrorCode>,
     ) -> Result<(), Stop> {
+        if self.exhausted() {
+            return Err(Stop::Budget);
+        }
         let specials: &[char] = match mode {
             Mode::Attribute => &['&', '\t', '\n', '\r', '<'],
             Mode::Text => &['&', '<'],

@@ -8,8 +8,9 @@
 //! that declares a namespace (`xmlns:x`) declares it for the element as if
 //! it were in the tag.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
+use crate::error::ErrorCode;
 use crate::tokenizer::{AttributeType, DefaultValue, ExpansionMode, Tag};
 
 use super::TreeBuilder;
@@ -23,8 +24,9 @@ pub(super) struct Declared {
     pub(super) defaults: Vec<(Box<str>, String, AttributeType)>,
 }
 
-/// A declaration list longer than this is searched through a map.
-const LINEAR_SEARCH: usize = 16;
+/// What adding one attribute from a default costs in the expansion budget
+/// besides its name and value: about what the tree keeps for it.
+const DEFAULT_ATTRIBUTE_COST: usize = 56;
 
 /// Collapses whitespace as XML 1.0 §3.3.3 does for tokenized types: no
 /// space at either end, single spaces between tokens.
@@ -54,27 +56,26 @@ impl TreeBuilder<'_> {
             types: vec![None; kept],
             defaults: Vec::new(),
         };
-        let mut present = vec![false; list.len()];
-        let index: Option<HashMap<&str, usize>> = (list.len() > LINEAR_SEARCH).then(|| {
-            let mut map = HashMap::new();
-            for (i, definition) in list.iter().enumerate() {
-                map.entry(&*definition.name).or_insert(i);
-            }
-            map
-        });
+        // The definitions the tag's own attributes match (by name as
+        // written; the subset parser kept the first of each name).
+        let mut present = HashSet::new();
         for (slot, attribute) in tag.attributes.iter().take(kept).enumerate() {
-            let found = match &index {
-                Some(map) => map.get(attribute.name).copied(),
-                None => list.iter().position(|d| &*d.name == attribute.name),
-            };
-            if let Some(d) = found {
+            if let Some(d) = declarations.attribute_position(element, attribute.name) {
                 declared.types[slot] = Some(list[d].kind);
-                present[d] = true;
+                present.insert(d);
             }
         }
-        for (d, definition) in list.iter().enumerate() {
-            if present[d] {
+        if declarations.exhausted() {
+            return Some(declared);
+        }
+        for &d in declarations.defaults(element) {
+            let definition = &list[d];
+            if present.contains(&d) {
                 continue;
+            }
+            if kept + declared.defaults.len() >= self.limits.max_attributes {
+                self.error(ErrorCode::AttributeLimit, tag.span.start);
+                break;
             }
             let (DefaultValue::Value(raw) | DefaultValue::Fixed(raw)) = &definition.default else {
                 continue;
@@ -105,9 +106,10 @@ impl TreeBuilder<'_> {
             let Some(Some(value)) = self.default_values.get(&key) else {
                 continue;
             };
-            // Every element given a default costs its bytes: defaults are
-            // expansion too.
-            match declarations.spend(value.len()) {
+            // Every attribute a default adds costs its bytes and its
+            // bookkeeping: defaults are expansion too.
+            let cost = DEFAULT_ATTRIBUTE_COST + definition.name.len() + value.len();
+            match declarations.spend(cost) {
                 Ok(()) => {
                     declared.defaults.push((
                         definition.name.clone(),

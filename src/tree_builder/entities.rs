@@ -57,6 +57,11 @@ impl TreeBuilder<'_> {
             self.unexpanded(name, reference, outermost);
             return;
         };
+        if declarations.exhausted() {
+            // Out of budget: nothing more is expanded (reported once).
+            self.unexpanded(name, reference, outermost);
+            return;
+        }
         let text = match declarations.lookup(name) {
             EntityLookup::Internal(text) => text,
             _ => {
@@ -75,7 +80,7 @@ impl TreeBuilder<'_> {
             self.unexpanded(name, reference, outermost);
             return;
         }
-        if !text.contains('<') {
+        if !declarations.has_markup(name) {
             // Perhaps character data only: expanded whole, into one string.
             let mut data = String::new();
             let mut errors = Vec::new();

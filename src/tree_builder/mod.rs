@@ -468,11 +468,11 @@ impl<'i> TreeBuilder<'i> {
         let mark = self.scopes.log.len();
         let kept = self.tag_qnames.len() - 1;
         let lists = match &self.declarations {
-            Some(_) => {
+            Some(declarations) if declarations.has_attribute_lists() => {
                 let element = self.doc.names.qname_data(self.tag_qnames[0]).text.clone();
                 self.declared_attributes(&element, tag, kept)
             }
-            None => None,
+            _ => None,
         };
         let defaults = lists.as_ref().map_or(&[][..], |d| &d.defaults[..]);
         // Declarations first: they apply to the element's own names.
