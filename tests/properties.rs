@@ -29,7 +29,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use common::invariants::check_document;
+use common::invariants::{self, check_document, in_doctype};
 use common::Rng;
 use xml5dom::{Document, ErrorCode, Limits, Node, ParseOptions, Parser};
 
@@ -627,13 +627,6 @@ fn error_list(doc: &Document) -> Vec<(usize, ErrorCode)> {
     doc.errors().iter().map(|e| (e.offset, e.code)).collect()
 }
 
-/// Characters XML 1.0 allows but xml5dom reports (DEL, Unicode
-/// noncharacters; docs/conformance.md).
-fn is_discouraged(c: char) -> bool {
-    let c = c as u32;
-    c == 0x7F || (0xFDD0..=0xFDEF).contains(&c) || (c & 0xFFFE == 0xFFFE && c > 0xFFFF)
-}
-
 /// What a run met, per test (each test runs on its own thread).
 #[derive(Default, Debug)]
 struct Tally {
@@ -662,34 +655,16 @@ fn report(test: &str) {
     TALLY.with(|t| eprintln!("{test}: {:?}", t.borrow()));
 }
 
-/// Whether `offset` lies inside a DOCTYPE of `doc`.
-fn in_doctype(doc: &Document, offset: usize) -> bool {
-    doc.root()
-        .children()
-        .filter(|n| n.is_doctype())
-        .filter_map(|n| n.span())
-        .any(|span| span.start <= offset && offset < span.end)
-}
-
-/// An error in the output (reparsed as `again`) that a known serializer bug
-/// explains (each is shown by an ignored `bug_` test at the end of this
-/// file): these are let through, so that the rest is still checked.
-fn known_output_bug(again: &Document, error: &xml5dom::ParseError) -> bool {
-    let at = &again.source()[error.offset..];
-    let first = at.chars().next().unwrap_or(' ');
-    match error.code {
-        // bug_discouraged_characters_survive_repair
-        ErrorCode::ControlCharacterInInputStream | ErrorCode::NoncharacterInInputStream
-            if is_discouraged(first) =>
-        {
-            true
-        }
-        // bug_control_characters_in_doctype_identifiers_survive_repair
-        ErrorCode::ControlCharacterInInputStream => in_doctype(again, error.offset),
-        // bug_renamed_namespace_declaration_keeps_characters_names_cannot_have
-        ErrorCode::InvalidName => at.starts_with("_xmlns"),
-        _ => false,
+/// The output reparses without errors (`invariants::check_output`), counted.
+fn check_output(doc: &Document) -> Result<(), String> {
+    tally(|t| {
+        t.documents += 1;
+        t.with_errors += usize::from(!doc.errors().is_empty());
+    });
+    if invariants::check_output(doc)? {
+        tally(|t| t.known_output_bugs += 1);
     }
+    Ok(())
 }
 
 /// XML 1.0 (fifth edition) `NameStartChar` and `NameChar`.
@@ -756,37 +731,6 @@ fn check_error_free_is_well_formed(doc: &Document) -> Result<(), String> {
     }
     strict(doc.source()).map_err(|e| format!("no errors, but roxmltree rejects it: {e}"))?;
     tally(|t| t.confirmed_well_formed += 1);
-    Ok(())
-}
-
-/// The output of `to_xml()` reparses without errors; with no errors in the
-/// first place it is the source itself (when the document was UTF-8 and its
-/// declaration says so: otherwise the declaration is made to say UTF-8,
-/// docs/encodings.md).
-fn check_output(doc: &Document) -> Result<(), String> {
-    tally(|t| {
-        t.documents += 1;
-        t.with_errors += usize::from(!doc.errors().is_empty());
-    });
-    let out = doc.to_xml();
-    let declared = doc.xml_declaration().and_then(|d| d.encoding.as_deref());
-    let utf8 = doc.encoding() == encoding_rs::UTF_8
-        && declared.is_none_or(|label| {
-            encoding_rs::Encoding::for_label(label.as_bytes()) == Some(encoding_rs::UTF_8)
-        });
-    if doc.errors().is_empty() && utf8 && out != doc.source() {
-        return Err(format!("no errors, but the output differs: {out:?}"));
-    }
-    let again = Document::parse(&out);
-    if !again.errors().iter().all(|e| known_output_bug(&again, e)) {
-        return Err(format!(
-            "the output has errors {:?}\noutput: {out:?}",
-            error_list(&again)
-        ));
-    }
-    if !again.errors().is_empty() {
-        tally(|t| t.known_output_bugs += 1);
-    }
     Ok(())
 }
 
