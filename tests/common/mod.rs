@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+pub mod invariants;
+
 /// Cases the suite gets wrong for XML, with the output xml5dom gives
 /// instead: (file, input, xml5dom's output). Each is explained in
 /// docs/conformance.md ("Allow-list"); the tests check that xml5dom still
@@ -217,5 +219,31 @@ impl Rng {
     /// A number in `0..n` (0 when `n` is 0).
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// The generator for case `index` of a run seeded with `seed`: each case
+    /// gets its own, so that one failing case reproduces alone.
+    pub fn for_case(seed: u64, index: u64) -> Rng {
+        // splitmix64 of the pair: well spread, and never 0 (xorshift's
+        // fixed point) in practice; 0 is mapped away anyway.
+        let mut z = seed.wrapping_add(index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        Rng((z ^ (z >> 31)).max(1))
+    }
+
+    /// True once in `n` times.
+    pub fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
+
+    /// A number in `low..=high`.
+    pub fn between(&mut self, low: usize, high: usize) -> usize {
+        low + self.below(high - low + 1)
+    }
+
+    /// One of `items` (which must not be empty).
+    pub fn pick<'a, T: ?Sized>(&mut self, items: &[&'a T]) -> &'a T {
+        items[self.below(items.len())]
     }
 }

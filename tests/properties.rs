@@ -1,0 +1,1241 @@
+//! Property tests: generated documents, well-formed and then damaged, checked
+//! against the promises every parse keeps (`tests/common/invariants.rs`).
+//!
+//! A grammar-based generator writes well-formed XML 1.0 with namespaces: an
+//! XML declaration, a DOCTYPE whose internal subset declares entities,
+//! attribute lists, elements and notations, nested elements with prefixes
+//! and default namespaces, attributes with references and whitespace, text
+//! with references, CDATA sections, comments and processing instructions,
+//! non-ASCII text and every line-end style. Each document must parse without
+//! errors (a strict parser, roxmltree, must accept it too and read the same
+//! tree), in UTF-8 and in UTF-16.
+//!
+//! Then bytes are damaged (ranges deleted, inserted, duplicated, swapped;
+//! markup fragments inserted; truncation; invalid UTF-8, NUL, line-end
+//! changes), and for every damaged input, through `Document::parse_bytes`,
+//! the push `Parser` fed random chunks, and `Document::parse` of the lossy
+//! text: no panic, the invariants, the same tree from bytes and from text,
+//! and output that reparses without errors. `tests/fixpoint.rs` checks
+//! that last promise on eight fixed documents damaged as text; here the
+//! inputs are generated and damaged as bytes, DTDs, encodings and limits
+//! included, so the two runs overlap little.
+//!
+//! Every case has its own seed (`Rng::for_case`), printed with the input
+//! when it fails.
+
+mod common;
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use common::invariants::{self, check_document, in_doctype};
+use common::Rng;
+use xml5dom::{Document, ErrorCode, Limits, Node, ParseOptions, Parser};
+
+// ----- The generator -----------------------------------------------------
+
+/// A generated well-formed document and what the generator knows of it.
+struct Generated {
+    text: String,
+    /// Where each reference to a declared general entity starts (its `&`):
+    /// entity expansion is being written on another branch, so until it
+    /// lands these are `unknown-named-character-reference` errors, and
+    /// afterwards nothing. No other error is allowed.
+    entity_refs: Vec<usize>,
+    /// The DOCTYPE has an `<!ATTLIST>`: default attributes may be added, so
+    /// attributes are not compared with roxmltree.
+    attlist: bool,
+    /// The range of the declaration's encoding label, if it has one.
+    label: Option<std::ops::Range<usize>>,
+}
+
+const NAME_STARTS: &[&str] = &[
+    "a", "b", "c", "d", "e", "item", "n", "_", "T", "Z", "é", "Ω", "日", "ß",
+];
+const NAME_CHARS: &[&str] = &[
+    "a", "e", "o", "z", "1", "9", "-", ".", "_", "é", "·", "本", "Q", "\u{300}",
+];
+/// Text that needs no escaping anywhere (no `<`, `&`, `>`, quotes, `%`).
+const WORDS: &[&str] = &[
+    "hello",
+    "x",
+    " ",
+    "  ",
+    "a b",
+    "1.5",
+    "=",
+    "/",
+    "?",
+    "!",
+    "-",
+    ";",
+    "#",
+    "(",
+    ")",
+    "[",
+    "]",
+    "é",
+    "日本語",
+    "😀",
+    "\u{10000}",
+    "\u{85}",
+    "\u{2028}",
+    "\u{FFFD}",
+];
+const CHAR_REFS: &[&str] = &[
+    "&amp;",
+    "&lt;",
+    "&gt;",
+    "&quot;",
+    "&apos;",
+    "&#x41;",
+    "&#65;",
+    "&#233;",
+    "&#x1F600;",
+    "&#xA;",
+    "&#9;",
+    "&#x20;",
+];
+const LINE_ENDS: &[&str] = &["\n", "\r\n", "\r", "\t"];
+const NAMESPACES: &[&str] = &[
+    "urn:gen:a",
+    "urn:gen:b",
+    "http://example.org/ns",
+    "urn:gen:é",
+];
+
+struct Gen<'r> {
+    rng: &'r mut Rng,
+    out: String,
+    entities: Vec<String>,
+    entity_refs: Vec<usize>,
+    attlist: bool,
+    /// Prefixes in scope, innermost last.
+    prefixes: Vec<String>,
+    next_prefix: usize,
+}
+
+impl Gen<'_> {
+    fn name(&mut self) -> String {
+        let mut name = self.rng.pick(NAME_STARTS).to_owned();
+        for _ in 0..self.rng.below(5) {
+            name.push_str(self.rng.pick(NAME_CHARS));
+        }
+        name
+    }
+
+    fn space(&mut self) {
+        let space = self.rng.pick(&[" ", " ", "  ", "\n", "\r\n", "\t", "\n  "]);
+        self.out.push_str(space);
+    }
+
+    fn entity_ref(&mut self) -> bool {
+        if self.entities.is_empty() {
+            return false;
+        }
+        let name = self.entities[self.rng.below(self.entities.len())].clone();
+        self.entity_refs.push(self.out.len());
+        write!(self.out, "&{name};").unwrap();
+        true
+    }
+
+    /// Character data: words, references, line ends.
+    fn text(&mut self, pieces: usize) {
+        for _ in 0..pieces {
+            match self.rng.below(10) {
+                0..=4 => self.out.push_str(self.rng.pick(WORDS)),
+                5 | 6 => self.out.push_str(self.rng.pick(CHAR_REFS)),
+                7 => self.out.push_str(self.rng.pick(LINE_ENDS)),
+                8 if self.entity_ref() => {}
+                _ => self.out.push_str("'\""),
+            }
+        }
+    }
+
+    fn attribute_value(&mut self) {
+        let quote = if self.rng.one_in(2) { '"' } else { '\'' };
+        self.out.push(quote);
+        for _ in 0..self.rng.below(5) {
+            match self.rng.below(8) {
+                0..=3 => self.out.push_str(self.rng.pick(WORDS)),
+                4 => self.out.push_str(self.rng.pick(CHAR_REFS)),
+                5 => self.out.push_str(self.rng.pick(LINE_ENDS)),
+                6 if self.entity_ref() => {}
+                // The other quote.
+                _ => self.out.push(if quote == '"' { '\'' } else { '"' }),
+            }
+        }
+        self.out.push(quote);
+    }
+
+    fn comment(&mut self) {
+        let mut body = String::new();
+        for _ in 0..self.rng.below(4) {
+            body.push_str(
+                self.rng
+                    .pick(&["-", "x", " ", "<a>", "&", "]]>", "é", "\n", "'"]),
+            );
+        }
+        while body.contains("--") {
+            body = body.replace("--", "- ");
+        }
+        if body.ends_with('-') {
+            body.push(' ');
+        }
+        write!(self.out, "<!--{body}-->").unwrap();
+    }
+
+    fn processing_instruction(&mut self) {
+        let target = format!("p{}", self.name());
+        let mut data = String::new();
+        for _ in 0..self.rng.below(4) {
+            data.push_str(
+                self.rng
+                    .pick(&["?", ">", "x", " ", "<b>", "&", "a=\"1\"", "é"]),
+            );
+        }
+        while data.contains("?>") {
+            data = data.replace("?>", "? >");
+        }
+        if data.is_empty() || self.rng.one_in(3) {
+            write!(self.out, "<?{target}?>").unwrap();
+        } else {
+            write!(self.out, "<?{target} {data}?>").unwrap();
+        }
+    }
+
+    fn cdata(&mut self) {
+        let mut body = String::new();
+        for _ in 0..self.rng.below(4) {
+            body.push_str(
+                self.rng
+                    .pick(&["<a>", "&amp;", "]", "]]", ">", "x", "\r\n", "é"]),
+            );
+        }
+        while body.contains("]]>") {
+            body = body.replace("]]>", "]] >");
+        }
+        write!(self.out, "<![CDATA[{body}]]>").unwrap();
+    }
+
+    /// Comments, PIs and whitespace, outside the root element.
+    fn misc(&mut self) {
+        for _ in 0..self.rng.below(3) {
+            match self.rng.below(3) {
+                0 => self.comment(),
+                1 => self.processing_instruction(),
+                _ => self.space(),
+            }
+        }
+    }
+
+    fn declaration(&mut self) -> Option<std::ops::Range<usize>> {
+        let quote = self.rng.pick(&["\"", "'"]);
+        write!(self.out, "<?xml version={quote}1.0{quote}").unwrap();
+        let mut label = None;
+        if self.rng.one_in(2) {
+            self.space();
+            write!(self.out, "encoding={quote}").unwrap();
+            let start = self.out.len();
+            self.out.push_str(self.rng.pick(&["UTF-8", "utf-8"]));
+            label = Some(start..self.out.len());
+            self.out.push_str(quote);
+        }
+        if self.rng.one_in(3) {
+            let value = self.rng.pick(&["yes", "no"]);
+            write!(self.out, " standalone={quote}{value}{quote}").unwrap();
+        }
+        if self.rng.one_in(3) {
+            self.out.push(' ');
+        }
+        self.out.push_str("?>");
+        label
+    }
+
+    fn entity_value(&mut self) {
+        let quote = if self.rng.one_in(2) { '"' } else { '\'' };
+        self.out.push(quote);
+        for _ in 0..self.rng.below(4) {
+            match self.rng.below(6) {
+                0..=2 => self.out.push_str(self.rng.pick(WORDS)),
+                // Character references that expand to plain text.
+                3 => self
+                    .out
+                    .push_str(self.rng.pick(&["&#x41;", "&#233;", "&#x20;"])),
+                // A reference to an entity declared before.
+                4 if !self.entities.is_empty() => {
+                    let name = self.entities[self.rng.below(self.entities.len())].clone();
+                    write!(self.out, "&{name};").unwrap();
+                }
+                _ => self.out.push(if quote == '"' { '\'' } else { '"' }),
+            }
+        }
+        self.out.push(quote);
+    }
+
+    fn doctype(&mut self, root: &str) {
+        write!(self.out, "<!DOCTYPE {root}").unwrap();
+        match self.rng.below(4) {
+            0 => self.out.push_str(" SYSTEM \"gen.dtd\""),
+            1 => self
+                .out
+                .push_str(" PUBLIC \"-//Gen//DTD Test 1.0//EN\" 'gen.dtd'"),
+            _ => {}
+        }
+        if self.rng.below(4) != 0 {
+            self.out
+                .push_str(if self.rng.one_in(2) { " [" } else { "[" });
+            for _ in 0..self.rng.below(7) {
+                self.subset_item(root);
+            }
+            self.out.push(']');
+        }
+        if self.rng.one_in(3) {
+            self.out.push(' ');
+        }
+        self.out.push('>');
+    }
+
+    fn subset_item(&mut self, root: &str) {
+        match self.rng.below(9) {
+            0..=2 => {
+                let name = format!("xq{}", self.entities.len());
+                write!(self.out, "<!ENTITY {name} ").unwrap();
+                self.entity_value();
+                self.out.push('>');
+                self.entities.push(name);
+            }
+            3 => {
+                let n = self.next_prefix;
+                self.next_prefix += 1;
+                write!(self.out, "<!ENTITY % xqp{n} ").unwrap();
+                self.entity_value();
+                self.out.push('>');
+            }
+            4 => {
+                let n = self.next_prefix;
+                self.next_prefix += 1;
+                write!(self.out, "<!ENTITY xqx{n} SYSTEM \"ext{n}.xml\">").unwrap();
+            }
+            5 => {
+                self.attlist = true;
+                let element = if self.rng.one_in(2) {
+                    root.to_owned()
+                } else {
+                    self.name()
+                };
+                let declaration = self.rng.pick(&[
+                    "d-att CDATA #IMPLIED",
+                    "d-att CDATA 'dflt'",
+                    "d-att CDATA #FIXED \"f\"",
+                    "d-att (one|two) \"one\"",
+                    "d-att NMTOKEN #IMPLIED d-id ID #IMPLIED",
+                ]);
+                write!(self.out, "<!ATTLIST {element} {declaration}>").unwrap();
+            }
+            6 => {
+                let content = self
+                    .rng
+                    .pick(&["ANY", "EMPTY", "(#PCDATA)", "(a, (b | c)*)?"]);
+                let name = self.name();
+                write!(self.out, "<!ELEMENT {name} {content}>").unwrap();
+            }
+            7 => {
+                let n = self.next_prefix;
+                self.next_prefix += 1;
+                write!(self.out, "<!NOTATION xqn{n} SYSTEM \"n{n}\">").unwrap();
+            }
+            _ => match self.rng.below(3) {
+                0 => self.comment(),
+                1 => self.processing_instruction(),
+                _ => self.space(),
+            },
+        }
+    }
+
+    /// An element: `root_name` for the root, a random name otherwise; no
+    /// recursion deeper than `depth` levels.
+    fn element(&mut self, depth: usize, root_name: Option<&str>) {
+        let scope = self.prefixes.len();
+        let mut attributes: Vec<String> = Vec::new();
+        if self.rng.one_in(4) {
+            let prefix = format!("p{}", self.next_prefix);
+            self.next_prefix += 1;
+            let uri = self.rng.pick(NAMESPACES);
+            attributes.push(format!("xmlns:{prefix}=\"{uri}\""));
+            self.prefixes.push(prefix);
+        }
+        if self.rng.one_in(6) {
+            let uri = self.rng.pick(&["urn:gen:default", ""]);
+            attributes.push(format!("xmlns='{uri}'"));
+        }
+        let name = match root_name {
+            Some(name) => name.to_owned(),
+            None if !self.prefixes.is_empty() && self.rng.one_in(3) => {
+                let prefix = self.prefixes[self.rng.below(self.prefixes.len())].clone();
+                format!("{prefix}:{}", self.name())
+            }
+            None => self.name(),
+        };
+        write!(self.out, "<{name}").unwrap();
+        // Attributes, each local name once (two prefixes may be bound to
+        // one URI, so a repeated local name could be a duplicate).
+        let mut locals = HashSet::new();
+        for _ in 0..self.rng.below(4) {
+            let local = self.name();
+            if !locals.insert(local.clone()) {
+                continue;
+            }
+            let qname = match self.rng.below(6) {
+                0 if !self.prefixes.is_empty() => {
+                    let prefix = &self.prefixes[self.rng.below(self.prefixes.len())];
+                    format!("{prefix}:{local}")
+                }
+                1 if locals.insert("lang".into()) => "xml:lang".into(),
+                _ => local,
+            };
+            attributes.push(qname);
+        }
+        for attribute in attributes {
+            self.space();
+            if attribute.contains('=') {
+                self.out.push_str(&attribute);
+                continue;
+            }
+            self.out.push_str(&attribute);
+            if self.rng.one_in(5) {
+                self.out.push(' ');
+            }
+            self.out.push('=');
+            if self.rng.one_in(5) {
+                self.out.push(' ');
+            }
+            self.attribute_value();
+        }
+        if self.rng.one_in(4) {
+            self.space();
+        }
+        if depth == 0 || self.rng.one_in(5) {
+            self.out.push_str("/>");
+        } else {
+            self.out.push('>');
+            for _ in 0..self.rng.below(6) {
+                match self.rng.below(10) {
+                    0..=3 => self.element(depth - 1, None),
+                    4..=6 => {
+                        let pieces = 1 + self.rng.below(4);
+                        self.text(pieces);
+                    }
+                    7 => self.cdata(),
+                    8 => self.comment(),
+                    _ => self.processing_instruction(),
+                }
+            }
+            write!(self.out, "</{name}").unwrap();
+            if self.rng.one_in(5) {
+                self.space();
+            }
+            self.out.push('>');
+        }
+        self.prefixes.truncate(scope);
+    }
+}
+
+fn generate(rng: &mut Rng) -> Generated {
+    let mut g = Gen {
+        rng,
+        out: String::new(),
+        entities: Vec::new(),
+        entity_refs: Vec::new(),
+        attlist: false,
+        prefixes: Vec::new(),
+        next_prefix: 0,
+    };
+    let label = if g.rng.below(3) != 0 {
+        g.declaration()
+    } else {
+        None
+    };
+    g.misc();
+    let root = g.name();
+    if g.rng.one_in(2) {
+        g.doctype(&root);
+        g.misc();
+    }
+    let depth = g.rng.between(1, 6);
+    g.element(depth, Some(&root));
+    g.misc();
+    Generated {
+        text: g.out,
+        entity_refs: g.entity_refs,
+        attlist: g.attlist,
+        label,
+    }
+}
+
+// ----- Damage --------------------------------------------------------------
+
+const FRAGMENTS: &[&[u8]] = &[
+    b"<",
+    b">",
+    b"</",
+    b"/>",
+    b"<a>",
+    b"</a>",
+    b"</>",
+    b"<!--",
+    b"-->",
+    b"--",
+    b"<![CDATA[",
+    b"]]>",
+    b"<?",
+    b"?>",
+    b"<?xml version='1.0'?>",
+    b"<!DOCTYPE d>",
+    b"<!DOCTYPE d [",
+    b"<!ENTITY xq0 '<b/>'>",
+    b"<!ENTITY % pe 'x'>%pe;",
+    b"<!ATTLIST a b CDATA 'c'>",
+    b"]>",
+    b"]",
+    b"[",
+    b"&",
+    b"&amp",
+    b"&#",
+    b"&#x",
+    b"&#xD800;",
+    b"&#0;",
+    b"&xq0;",
+    b"&xq9;",
+    b"&notin",
+    b"\"",
+    b"'",
+    b"=",
+    b" a=1",
+    b" b=\"2\"",
+    b" xmlns:p='urn:p'",
+    b" xmlns=''",
+    b" xmlns:xml='urn:x'",
+    b"p:",
+    b":",
+    b"%",
+    b"\x0c",
+    b"\x7f",
+    b"\xef\xbf\xbe",
+    b"\xef\xb7\x90",
+];
+
+/// Byte sequences that are not UTF-8 (or not all of it).
+const INVALID_UTF8: &[&[u8]] = &[
+    b"\x80",
+    b"\xbf",
+    b"\xff",
+    b"\xfe",
+    b"\xc0\x80",
+    b"\xc3",
+    b"\xe2\x82",
+    b"\xed\xa0\x80",
+    b"\xed\xbf\xbf",
+    b"\xf0\x9f\x98",
+    b"\xf4\x90\x80\x80",
+    b"\xf8\x88\x80\x80\x80",
+];
+
+/// A random range of `len` bytes or fewer, inside `bytes`.
+fn range(rng: &mut Rng, bytes: &[u8], len: usize) -> std::ops::Range<usize> {
+    let start = rng.below(bytes.len() + 1);
+    let end = (start + rng.between(1, len)).min(bytes.len());
+    start..end
+}
+
+/// One random piece of damage.
+fn damage(rng: &mut Rng, bytes: &mut Vec<u8>) {
+    let at = rng.below(bytes.len() + 1);
+    match rng.below(12) {
+        0 => {
+            let r = range(rng, bytes, 16);
+            bytes.drain(r);
+        }
+        1 => {
+            let noise: Vec<u8> = (0..rng.between(1, 8))
+                .map(|_| rng.below(256) as u8)
+                .collect();
+            bytes.splice(at..at, noise);
+        }
+        2 => {
+            let r = range(rng, bytes, 40);
+            let copy = bytes[r.clone()].to_vec();
+            let to = rng.below(bytes.len() + 1);
+            bytes.splice(to..to, copy);
+        }
+        3 => {
+            // Swap two ranges (the second after the first).
+            let first = range(rng, bytes, 20);
+            let rest = &bytes[first.end..];
+            let second = range(rng, rest, 20);
+            let second = first.end + second.start..first.end + second.end;
+            let a = bytes[first.clone()].to_vec();
+            let b = bytes[second.clone()].to_vec();
+            bytes.splice(second, a);
+            bytes.splice(first, b);
+        }
+        4 | 5 => {
+            let fragment = rng.pick(FRAGMENTS).to_vec();
+            bytes.splice(at..at, fragment);
+        }
+        6 => bytes.truncate(at),
+        7 => {
+            let invalid = rng.pick(INVALID_UTF8).to_vec();
+            bytes.splice(at..at, invalid);
+        }
+        8 => bytes.insert(at, 0),
+        9 => {
+            // Line ends: LF to CR LF or CR, CR LF to LF, or a lone CR.
+            let lf: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i] == b'\n').collect();
+            match lf.get(rng.below(lf.len())) {
+                Some(&i) if i > 0 && bytes[i - 1] == b'\r' => {
+                    bytes.remove(i - 1);
+                }
+                Some(&i) if rng.one_in(2) => bytes[i] = b'\r',
+                Some(&i) => bytes.insert(i, b'\r'),
+                None => bytes.insert(at, b'\r'),
+            }
+        }
+        10 if at < bytes.len() => bytes[at] = rng.below(256) as u8,
+        _ => {
+            // Replace a byte with a byte that matters to markup.
+            if at < bytes.len() {
+                bytes[at] = *rng.pick(&[&b'<', &b'>', &b'&', &b'"', &b'\'', &b'/', &b'\0']);
+            }
+        }
+    }
+}
+
+// ----- Checks ----------------------------------------------------------------
+
+/// Errors that come from decoding bytes, which parsing the lossy text does
+/// not see.
+fn is_decoding_error(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::InvalidByteSequence | ErrorCode::UnknownEncoding | ErrorCode::EncodingMismatch
+    )
+}
+
+fn error_list(doc: &Document) -> Vec<(usize, ErrorCode)> {
+    doc.errors().iter().map(|e| (e.offset, e.code)).collect()
+}
+
+/// What a run met, per test (each test runs on its own thread).
+#[derive(Default, Debug)]
+struct Tally {
+    /// Documents parsed and checked (several per case).
+    documents: usize,
+    /// ... of which had parse errors.
+    with_errors: usize,
+    /// Error-free documents that roxmltree confirmed well-formed.
+    confirmed_well_formed: usize,
+    /// Outputs let through for a known serializer bug.
+    known_output_bugs: usize,
+    /// Error-free documents not checked for a known silent bug.
+    known_silent_bugs: usize,
+}
+
+thread_local! {
+    static TALLY: std::cell::RefCell<Tally> = std::cell::RefCell::default();
+}
+
+fn tally(f: impl FnOnce(&mut Tally)) {
+    TALLY.with(|t| f(&mut t.borrow_mut()));
+}
+
+/// Prints the run's tally (`cargo test -- --nocapture` shows it).
+fn report(test: &str) {
+    TALLY.with(|t| eprintln!("{test}: {:?}", t.borrow()));
+}
+
+/// The output reparses without errors (`invariants::check_output`), counted.
+fn check_output(doc: &Document) -> Result<(), String> {
+    tally(|t| {
+        t.documents += 1;
+        t.with_errors += usize::from(!doc.errors().is_empty());
+    });
+    if invariants::check_output(doc)? {
+        tally(|t| t.known_output_bugs += 1);
+    }
+    Ok(())
+}
+
+/// XML 1.0 (fifth edition) `NameStartChar` and `NameChar`.
+fn is_name_start(c: char) -> bool {
+    matches!(c, ':' | 'A'..='Z' | '_' | 'a'..='z' | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}'
+        | '\u{F8}'..='\u{2FF}' | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}'
+        | '\u{200C}'..='\u{200D}' | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}'
+        | '\u{3001}'..='\u{D7FF}' | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}'
+        | '\u{10000}'..='\u{EFFFF}')
+}
+
+fn is_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(is_name_start)
+        && chars.all(|c| {
+            is_name_start(c)
+                || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
+        })
+}
+
+/// A qualified name one of whose parts is not an `NCName` (a `Name`
+/// without colons), though the whole is a `Name`: `a:0b`.
+fn bad_qualified_name(name: &str) -> bool {
+    match name.split_once(':') {
+        Some((prefix, local)) => is_name(name) && !(is_name(prefix) && is_name(local)),
+        None => false,
+    }
+}
+
+/// A document without errors that is not well-formed because of a known bug
+/// (`bug_doctype_names_nul_and_form_feed_are_not_checked`,
+/// `bug_qualified_names_with_parts_that_are_not_names_are_not_reported`).
+fn known_silent_bug(doc: &Document) -> bool {
+    let bad_qualified = doc.root().descendants().any(|n| {
+        n.is_element()
+            && (bad_qualified_name(n.name())
+                || n.attributes().any(|a| bad_qualified_name(a.name())))
+    });
+    if bad_qualified {
+        return true;
+    }
+    let silent_character = doc
+        .source()
+        .match_indices(['\0', '\u{C}'])
+        .any(|(at, _)| in_doctype(doc, at));
+    let bad_name = doc
+        .root()
+        .children()
+        .any(|n| n.is_doctype() && !is_name(n.name()));
+    silent_character || bad_name
+}
+
+/// Text that parses without errors is well-formed: roxmltree accepts it.
+/// (Unless it has an internal subset, whose declarations xml5dom does not
+/// check yet; docs/conformance.md.)
+fn check_error_free_is_well_formed(doc: &Document) -> Result<(), String> {
+    let subset = doc.root().children().any(|n| n.internal_subset().is_some());
+    if !doc.errors().is_empty() || subset {
+        return Ok(());
+    }
+    if known_silent_bug(doc) {
+        tally(|t| t.known_silent_bugs += 1);
+        return Ok(());
+    }
+    strict(doc.source()).map_err(|e| format!("no errors, but roxmltree rejects it: {e}"))?;
+    tally(|t| t.confirmed_well_formed += 1);
+    Ok(())
+}
+
+/// `max` of each limit is never exceeded in the tree.
+fn check_limits(doc: &Document, limits: &Limits) -> Result<(), String> {
+    let depth_errors = doc
+        .errors()
+        .iter()
+        .filter(|e| e.code == ErrorCode::ElementDepthLimit)
+        .count();
+    if depth_errors > 1 {
+        return Err(format!("{depth_errors} element-depth-limit errors"));
+    }
+    let mut depths = std::collections::HashMap::new();
+    for node in doc.root().descendants() {
+        let parent_depth = node
+            .parent()
+            .map_or(0, |p| depths.get(&p.id()).copied().unwrap_or(0));
+        let depth = parent_depth + usize::from(node.is_element());
+        depths.insert(node.id(), depth);
+        if limits.max_element_depth.is_some_and(|max| depth > max) {
+            return Err(format!("{node:?} at depth {depth}"));
+        }
+        if node.attributes().len() > limits.max_attributes {
+            return Err(format!(
+                "{node:?} keeps {} attributes",
+                node.attributes().len()
+            ));
+        }
+        // The limit is on the names of elements, attributes, PI targets and
+        // entities; not on DOCTYPE names.
+        let long = |name: &str| name.len() > limits.max_name_length;
+        if (node.is_element() || node.is_processing_instruction()) && long(node.name())
+            || node.attributes().any(|a| long(a.name()))
+        {
+            return Err(format!("{node:?}: a name past the limit"));
+        }
+    }
+    Ok(())
+}
+
+/// Every check of a damaged (or any) input, through every entry point.
+fn check_input(bytes: &[u8], options: &ParseOptions, cuts: &[usize]) -> Result<(), String> {
+    let doc = Document::parse_bytes_with(bytes, options);
+    check_document(&doc).map_err(|e| format!("parse_bytes: {e}"))?;
+    check_limits(&doc, &options.limits).map_err(|e| format!("parse_bytes: {e}"))?;
+    check_output(&doc).map_err(|e| format!("parse_bytes: {e}"))?;
+
+    let mut parser = Parser::new(options.clone());
+    let mut from = 0;
+    for &cut in cuts {
+        parser.feed(&bytes[from..cut]);
+        from = cut;
+    }
+    parser.feed(&bytes[from..]);
+    let chunked = parser.finish();
+    if chunked.to_tree_dump() != doc.to_tree_dump() || error_list(&chunked) != error_list(&doc) {
+        return Err(format!(
+            "fed in chunks cut at {cuts:?}: another tree or errors\n{:?}\nvs\n{:?}",
+            error_list(&chunked),
+            error_list(&doc)
+        ));
+    }
+
+    let text = String::from_utf8_lossy(bytes);
+    let from_text = Document::parse_with(&text, options);
+    check_document(&from_text).map_err(|e| format!("parse: {e}"))?;
+    check_limits(&from_text, &options.limits).map_err(|e| format!("parse: {e}"))?;
+    check_output(&from_text).map_err(|e| format!("parse: {e}"))?;
+    check_error_free_is_well_formed(&from_text)?;
+
+    // Bytes read as UTF-8 decode as the lossy text does (one U+FFFD per
+    // maximal ill-formed subsequence), so they give the same tree, and the
+    // same errors but for decoding's own.
+    if doc.encoding() == encoding_rs::UTF_8 && !doc.had_byte_order_mark() {
+        if doc.source() != text {
+            return Err("UTF-8 bytes decoded otherwise than the lossy text".into());
+        }
+        let mut errors = error_list(&doc);
+        errors.retain(|&(_, code)| !is_decoding_error(code));
+        if from_text.to_tree_dump() != doc.to_tree_dump() || errors != error_list(&from_text) {
+            return Err(format!(
+                "bytes and text give another tree or errors\n{errors:?}\nvs\n{:?}",
+                error_list(&from_text)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs `check`, turning a panic or an `Err` into a failure that prints the
+/// case and its input.
+fn run_case(
+    what: &str,
+    seed: u64,
+    case: u64,
+    input: &[u8],
+    check: impl FnOnce() -> Result<(), String>,
+) {
+    let outcome = catch_unwind(AssertUnwindSafe(check));
+    let problem = match outcome {
+        Ok(Ok(())) => return,
+        Ok(Err(problem)) => problem,
+        Err(_) => "panicked (the message is above)".to_owned(),
+    };
+    panic!(
+        "{what}, case {case} of seed {seed:#x} (Rng::for_case({seed:#x}, {case})): {problem}\n\
+         input ({} bytes): b\"{}\"",
+        input.len(),
+        input.escape_ascii()
+    );
+}
+
+/// Little-endian or big-endian UTF-16 with a BOM.
+fn utf16(text: &str, little: bool) -> Vec<u8> {
+    let mut bytes = if little {
+        vec![0xFF, 0xFE]
+    } else {
+        vec![0xFE, 0xFF]
+    };
+    for unit in text.encode_utf16() {
+        bytes.extend(if little {
+            unit.to_le_bytes()
+        } else {
+            unit.to_be_bytes()
+        });
+    }
+    bytes
+}
+
+/// The generated document in UTF-16, its declaration saying so.
+fn as_utf16(generated: &Generated, little: bool) -> (String, Vec<u8>) {
+    let mut text = generated.text.clone();
+    if let Some(label) = &generated.label {
+        text.replace_range(label.clone(), "UTF-16");
+    }
+    let bytes = utf16(&text, little);
+    (text, bytes)
+}
+
+// ----- Agreement with roxmltree ------------------------------------------------
+
+fn strict(text: &str) -> Result<roxmltree::Document<'_>, String> {
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    roxmltree::Document::parse_with_options(text, options).map_err(|e| e.to_string())
+}
+
+/// The nodes inside the root element, as (kind, name or target, text), in
+/// document order: elements with their namespace, text, comments, PIs;
+/// attributes (namespace declarations aside) sorted.
+fn ours(doc: &Document, attributes: bool, text: bool) -> Vec<String> {
+    let Some(root) = doc.root_element() else {
+        return vec!["no root".into()];
+    };
+    let mut out = Vec::new();
+    for node in std::iter::once(root).chain(root.descendants()) {
+        out.push(describe_ours(node, attributes, text));
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+fn describe_ours(node: Node<'_>, attributes: bool, text: bool) -> String {
+    if node.is_element() {
+        let mut line = format!(
+            "element {{{}}}{}",
+            node.namespace().unwrap_or(""),
+            node.local_name()
+        );
+        if attributes {
+            let mut list: Vec<String> = node
+                .attributes()
+                .filter(|a| a.declared_prefix().is_none())
+                .map(|a| {
+                    format!(
+                        "{{{}}}{}={:?}",
+                        a.namespace().unwrap_or(""),
+                        a.local_name(),
+                        a.value()
+                    )
+                })
+                .collect();
+            list.sort();
+            line.push_str(&list.join(" "));
+        }
+        line
+    } else if node.is_text() {
+        if text {
+            format!("text {:?}", node.text().unwrap_or(""))
+        } else {
+            String::new()
+        }
+    } else if node.is_comment() {
+        format!("comment {:?}", node.text().unwrap_or(""))
+    } else if node.is_processing_instruction() {
+        format!("pi {} {:?}", node.name(), node.text().unwrap_or(""))
+    } else {
+        format!("{:?}", node.node_type())
+    }
+}
+
+fn theirs(doc: &roxmltree::Document<'_>, attributes: bool, text: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for node in doc.root_element().descendants() {
+        let line = match node.node_type() {
+            roxmltree::NodeType::Element => {
+                let name = node.tag_name();
+                let mut line = format!(
+                    "element {{{}}}{}",
+                    name.namespace().unwrap_or(""),
+                    name.name()
+                );
+                if attributes {
+                    let mut list: Vec<String> = node
+                        .attributes()
+                        .map(|a| {
+                            format!(
+                                "{{{}}}{}={:?}",
+                                a.namespace().unwrap_or(""),
+                                a.name(),
+                                a.value()
+                            )
+                        })
+                        .collect();
+                    list.sort();
+                    line.push_str(&list.join(" "));
+                }
+                line
+            }
+            // roxmltree leaves a CR before a reference as it is (XML 1.0
+            // §2.11 makes every CR a line feed; these documents have no
+            // `&#13;`).
+            // It also makes an empty text node of `<![CDATA[]]>`.
+            roxmltree::NodeType::Text if text && node.text() == Some("") => String::new(),
+            roxmltree::NodeType::Text if text => {
+                let text = node.text().unwrap_or("").replace("\r\n", "\n");
+                format!("text {:?}", text.replace('\r', "\n"))
+            }
+            roxmltree::NodeType::Text => String::new(),
+            roxmltree::NodeType::Comment => format!("comment {:?}", node.text().unwrap_or("")),
+            roxmltree::NodeType::PI => {
+                let pi = node.pi().expect("a PI");
+                format!("pi {} {:?}", pi.target, pi.value.unwrap_or(""))
+            }
+            roxmltree::NodeType::Root => "root".into(),
+        };
+        out.push(line);
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// A generated document: well-formed for roxmltree, no errors for us (but
+/// entity references while entities are not expanded), the same tree as
+/// roxmltree's, lossless output, the same tree from UTF-8 bytes, UTF-16 and
+/// text, and every invariant.
+fn check_generated(generated: &Generated) -> Result<(), String> {
+    let text = &generated.text;
+    let strict_doc = strict(text).map_err(|e| format!("roxmltree rejects it: {e}"))?;
+    tally(|t| t.confirmed_well_formed += 1);
+    let doc = Document::parse(text);
+    check_document(&doc)?;
+    let unexpected: Vec<_> = doc
+        .errors()
+        .iter()
+        .filter(|e| {
+            let reference = matches!(
+                e.code,
+                ErrorCode::UnknownNamedCharacterReference | ErrorCode::UndeclaredEntity
+            );
+            !(reference && generated.entity_refs.contains(&e.offset))
+        })
+        .collect();
+    if !unexpected.is_empty() {
+        return Err(format!("errors in a well-formed document: {unexpected:?}"));
+    }
+    // While entities are not expanded their references are errors, and the
+    // output is repaired; so compare the output only without them.
+    if doc.errors().is_empty() {
+        check_output(&doc)?;
+    }
+    let plain = generated.entity_refs.is_empty();
+    let (ours, theirs) = (
+        ours(&doc, plain && !generated.attlist, plain),
+        theirs(&strict_doc, plain && !generated.attlist, plain),
+    );
+    if ours != theirs {
+        let at = ours.iter().zip(&theirs).position(|(a, b)| a != b);
+        return Err(format!(
+            "another tree than roxmltree's (first difference at {at:?}):\nours:   {ours:?}\ntheirs: {theirs:?}"
+        ));
+    }
+    let from_bytes = Document::parse_bytes(text.as_bytes());
+    if from_bytes.to_tree_dump() != doc.to_tree_dump()
+        || error_list(&from_bytes) != error_list(&doc)
+    {
+        return Err("parse_bytes gives another tree or errors than parse".into());
+    }
+    for little in [true, false] {
+        let (text16, bytes) = as_utf16(generated, little);
+        let doc16 = Document::parse_bytes(&bytes);
+        check_document(&doc16)?;
+        let codes = |d: &Document| d.errors().iter().map(|e| e.code).collect::<Vec<_>>();
+        if doc16.source() != text16
+            || doc16.to_tree_dump() != doc.to_tree_dump()
+            || codes(&doc16) != codes(&doc)
+        {
+            return Err(format!(
+                "UTF-16 (little-endian: {little}) gives another text, tree or errors: {:?}",
+                doc16.errors()
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ----- The tests ---------------------------------------------------------------
+
+#[test]
+fn generated_documents_are_well_formed_and_parse_without_errors() {
+    const SEED: u64 = 0x00C0_FFEE;
+    let mut with_doctype = 0;
+    let mut with_references = 0;
+    for case in 0..1200 {
+        let mut rng = Rng::for_case(SEED, case);
+        let generated = generate(&mut rng);
+        with_doctype += usize::from(generated.text.contains("<!DOCTYPE"));
+        with_references += usize::from(!generated.entity_refs.is_empty());
+        run_case("well-formed", SEED, case, generated.text.as_bytes(), || {
+            check_generated(&generated)
+        });
+    }
+    report("well-formed");
+    eprintln!("  {with_doctype} with a DOCTYPE, {with_references} with entity references");
+    assert!(
+        with_doctype > 400 && with_references > 100,
+        "{with_doctype} {with_references}"
+    );
+}
+
+/// Random chunk boundaries for the push parser.
+fn cuts(rng: &mut Rng, len: usize) -> Vec<usize> {
+    let mut cuts: Vec<usize> = (0..rng.below(4)).map(|_| rng.below(len + 1)).collect();
+    cuts.sort_unstable();
+    cuts
+}
+
+/// `cases` generated documents, encoded by `encode`, each damaged `damages`
+/// times (a number in the range), checked with `options`.
+fn damaged_cases(
+    seed: u64,
+    cases: u64,
+    damages: (usize, usize),
+    options: &ParseOptions,
+    encode: fn(&mut Rng, &Generated) -> Vec<u8>,
+) {
+    for case in 0..cases {
+        let mut rng = Rng::for_case(seed, case);
+        let generated = generate(&mut rng);
+        let mut bytes = encode(&mut rng, &generated);
+        for _ in 0..rng.between(damages.0, damages.1) {
+            damage(&mut rng, &mut bytes);
+        }
+        let cuts = cuts(&mut rng, bytes.len());
+        run_case("damaged", seed, case, &bytes, || {
+            check_input(&bytes, options, &cuts)
+        });
+    }
+    report(&format!("{cases} damaged inputs (seed {seed:#x})"));
+}
+
+fn utf8(_: &mut Rng, generated: &Generated) -> Vec<u8> {
+    generated.text.clone().into_bytes()
+}
+
+#[test]
+fn damaged_documents_keep_every_invariant() {
+    damaged_cases(0xDA3A_6ED0, 3500, (1, 4), &ParseOptions::default(), utf8);
+}
+
+#[test]
+fn damaged_utf16_documents_keep_every_invariant() {
+    damaged_cases(
+        0x0016_0016,
+        700,
+        (1, 4),
+        &ParseOptions::default(),
+        |rng, g| as_utf16(g, rng.one_in(2)).1,
+    );
+}
+
+#[test]
+fn small_limits_keep_every_invariant_and_are_never_exceeded() {
+    let mut options = ParseOptions::default();
+    options.limits.max_element_depth = Some(3);
+    options.limits.max_attributes = 2;
+    options.limits.max_name_length = 3;
+    // Undamaged documents too (no damage a third of the time): they reach
+    // the limits most often.
+    damaged_cases(0x0011_3175, 800, (0, 2), &options, utf8);
+}
+
+/// The fixpoint (docs/serialization.md: the output of a document with
+/// errors parses without errors) fails for characters XML 1.0 allows and
+/// xml5dom reports: DEL and the Unicode noncharacters, literal or as
+/// references. The repairs replace only characters XML forbids, so these
+/// are written as they are and reported again.
+#[test]
+#[ignore = "bug: DEL and noncharacters survive the serializer's repairs, so the output has errors"]
+fn bug_discouraged_characters_survive_repair() {
+    for input in [
+        "<r>\u{7F}</r>",
+        "<r>&#x7F;</r>",
+        "<r>\u{FDD0}</r>",
+        "<r>&#xFDD0;</r>",
+        "<r a='\u{FDEF}'>\u{1FFFE}</r>",
+        "<r><!--\u{7F}--><?p \u{10FFFF}?></r>",
+    ] {
+        let doc = Document::parse(input);
+        assert!(!doc.errors().is_empty(), "{input:?}");
+        let out = doc.to_xml();
+        let again = Document::parse(&out);
+        assert_eq!(again.errors(), &[], "{input:?} written as {out:?}");
+    }
+}
+
+/// An attribute named like a namespace declaration that the tree builder
+/// found forbidden is renamed `_xmlns_...` by the serializer
+/// (docs/serialization.md, `invalid-name`), but the rename only turns the
+/// colons into `_`: other characters a name cannot have stay, and the
+/// output is not well-formed.
+#[test]
+#[ignore = "bug: `<r xmlns:p:q\"=''/>` is written as `<r _xmlns_p_q\"=\"\"/>`"]
+fn bug_renamed_namespace_declaration_keeps_characters_names_cannot_have() {
+    for input in [
+        "<r xmlns:p:q\"=''/>",
+        "<r xmlns:a:b<c='urn:x'/>",
+        "<r xmlns:xml:\u{0}='u'/>",
+    ] {
+        let doc = Document::parse(input);
+        let out = doc.to_xml();
+        let again = Document::parse(&out);
+        assert_eq!(again.errors(), &[], "{input:?} written as {out:?}");
+    }
+}
+
+/// Control characters XML forbids, inside a DOCTYPE's system identifier,
+/// are reported when parsed but kept by the serializer (whose
+/// `forbidden-character` repair covers text, values, comments and PIs), so
+/// the output has errors again.
+#[test]
+#[ignore = "bug: `<!DOCTYPE r SYSTEM \"a\\x04b\"><r/>` is written as it is"]
+fn bug_control_characters_in_doctype_identifiers_survive_repair() {
+    let input = "<!DOCTYPE r SYSTEM \"a\u{4}b\"><r/>";
+    let doc = Document::parse(input);
+    assert_eq!(
+        error_list(&doc),
+        [(21, ErrorCode::ControlCharacterInInputStream)]
+    );
+    let out = doc.to_xml();
+    assert_eq!(Document::parse(&out).errors(), &[], "written as {out:?}");
+}
+
+/// Inside a DOCTYPE, nothing reports a name that is not an XML `Name`, nor
+/// NUL or form feed (the tokenizer is silent there as the xml5lib suite
+/// requires, docs/conformance.md, and the well-formedness checker does not
+/// look). So these documents have no errors but are not well-formed XML
+/// (README: "a file with no errors is well-formed XML"), and `to_xml()`
+/// copies them byte for byte, NUL included.
+#[test]
+#[ignore = "bug: `<!DOCTYPE 1a><r/>`, `<!DOCTYPE a\"b><r/>`, `<!DOCTYPE r\\0><r/>` have no errors but are not well-formed"]
+fn bug_doctype_names_nul_and_form_feed_are_not_checked() {
+    for input in [
+        "<!DOCTYPE 1a><r/>",
+        "<!DOCTYPE a\"b><r/>",
+        "<!DOCTYPE a&b SYSTEM 'x'><r/>",
+        "<!DOCTYPE r\0><r/>",
+        "<!DOCTYPE r SYSTEM \"a\0b\"><r/>",
+        "<!DOCTYPE\u{C}r><r/>",
+    ] {
+        let doc = Document::parse(input);
+        assert!(strict(input).is_err(), "{input:?}");
+        assert!(!doc.errors().is_empty(), "{input:?}: no errors");
+    }
+}
+
+/// Namespaces in XML 1.0 makes both parts of a qualified name `NCName`s,
+/// but a name whose whole is an XML `Name` passes with any part after the
+/// colon: `a:0b`, `a:-x`, `xmlns:00` give no error (and are written as they
+/// are), though they are not namespace-well-formed.
+#[test]
+#[ignore = "bug: `<a:0b xmlns:a='u'/>` and `<r xmlns:00='u'/>` have no errors"]
+fn bug_qualified_names_with_parts_that_are_not_names_are_not_reported() {
+    for input in [
+        "<a:0b xmlns:a='u'/>",
+        "<r xmlns:00='u'/>",
+        "<r xmlns:-a='u'/>",
+        "<r xmlns:a='u' a:.b='1'/>",
+        "<a xmlns:a='u'><a:-x/></a>",
+    ] {
+        assert!(strict(input).is_err(), "{input:?}");
+        let doc = Document::parse(input);
+        assert!(!doc.errors().is_empty(), "{input:?}: no errors");
+    }
+}
