@@ -386,6 +386,10 @@ impl<'i> TreeBuilder<'i> {
                 return;
             }
         }
+        if self.text.len == 0 {
+            // Only empty entities: no character data, no node.
+            return;
+        }
         let range = match (self.text.verbatim, self.text.copied) {
             (Some((start, end)), _) => StrRange::new(start, end),
             (None, Some(copy)) => copy,

@@ -176,11 +176,10 @@ fn within(inner: Span, outer: Span) -> bool {
 /// Attributes: their spans lie inside their element's, in order, each value
 /// span inside its attribute's. The XML declaration starts the source.
 ///
-/// Nodes made by expanding an entity reference would have the span of the
-/// reference (the only source they have), so two siblings from one
-/// reference could share it; no such node exists yet (entities are not
-/// expanded on this branch), and when they do, this is the check to relax
-/// for them alone.
+/// Nodes made by expanding an entity reference have the span of the
+/// reference (the only source they have): it lies in the source and starts
+/// with `&`, and siblings from one reference share it, as do their
+/// attributes. Attributes an attribute-list default supplied have no span.
 pub fn check_spans(doc: &Document) -> Result<(), String> {
     let source = doc.source();
     let in_source = |span: Span| {
@@ -209,6 +208,22 @@ pub fn check_spans(doc: &Document) -> Result<(), String> {
                 source.len()
             ));
         }
+        if node.entity().is_some() {
+            if !source[span.range()].starts_with('&') || !source[span.range()].ends_with(';') {
+                return Err(format!(
+                    "{} from an entity: its span {span:?} is not a reference",
+                    label(node)
+                ));
+            }
+            let parent = node.parent().and_then(|p| p.span()).unwrap_or_default();
+            if !within(span, parent) {
+                return Err(format!(
+                    "{} from an entity: not inside its parent's span {parent:?}",
+                    label(node)
+                ));
+            }
+            continue;
+        }
         let parent = node.parent().and_then(|p| p.span()).unwrap_or_default();
         if !within(span, parent) {
             return Err(format!(
@@ -229,6 +244,12 @@ pub fn check_spans(doc: &Document) -> Result<(), String> {
         }
         let mut end_of_previous = span.start;
         for attribute in node.attributes() {
+            if attribute.is_defaulted() {
+                if attribute.span().is_some() {
+                    return Err(format!("{attribute:?} defaulted, with a span"));
+                }
+                continue;
+            }
             let Some(attribute_span) = attribute.span() else {
                 return Err(format!("{attribute:?} of {} has no span", label(node)));
             };
