@@ -667,58 +667,185 @@ fn every_byte_at_every_position_of_a_small_document() {
 
 // ----- Entities ------------------------------------------------------------------
 //
-// Entity expansion is being written on another branch. Its hostile inputs
-// go here, each with `serial()` and `measure()` as above, and its limits
-// (`max_entity_expansion_ratio`, `max_entity_expansion_bytes`,
-// `max_entity_depth`) asserted by exact error codes and offsets:
-//
-// - billion laughs (ten entities each referring ten times to the previous):
-//   `entity-expansion-limit`, memory bounded by the expansion budget;
-// - quadratic blow-up (one large entity referred to many times);
-// - recursive entities, direct and through others: `recursive-entity-reference`;
-// - entities nested past `max_entity_depth`: `entity-depth-limit`;
-// - external entities (SYSTEM, PUBLIC, NDATA) and parameter entities:
-//   `external-entity-reference`, `unread-parameter-entity`, never fetched.
-#[test]
-fn zz_probe() {
-    let serial = serial();
-    for (what, xml) in [
-        (
-            "flat 1M <a/>",
-            format!("<r>{}</r>", "<a/>".repeat(1_000_000)),
-        ),
-        (
-            "flat 1M <a/>t",
-            format!("<r>{}</r>", "<a/>t".repeat(1_000_000)),
-        ),
-        (
-            "deep 100k",
-            format!("{}{}", "<a>".repeat(100_000), "</a>".repeat(100_000)),
-        ),
-        (
-            "deep 200k",
-            format!("{}{}", "<a>".repeat(200_000), "</a>".repeat(200_000)),
-        ),
-        (
-            "deep 400k",
-            format!("{}{}", "<a>".repeat(400_000), "</a>".repeat(400_000)),
-        ),
-        (
-            "deep 200k t",
-            format!("{}{}", "<a>t".repeat(200_000), "</a>".repeat(200_000)),
-        ),
-    ] {
-        let (doc, peak) = measure(&serial, || Document::parse(&xml));
-        let nodes = doc.root().descendants().count();
-        eprintln!(
-            "{what}: {peak} bytes, {} per node ({nodes} nodes), input {}",
-            peak / nodes,
-            xml.len()
-        );
-        let mut o = ParseOptions::default();
-        o.limits.max_element_depth = Some(1000);
-        let (doc, peak) = measure(&serial, || Document::parse_with(&xml, &o));
-        let nodes = doc.root().descendants().count();
-        eprintln!("  depth 1000: {peak} bytes, {nodes} nodes");
+// The expansion budget (`Limits`, docs/robustness.md) is 10 bytes per byte
+// of input, at least 1 MiB (`ENTITY_EXPANSION_FLOOR`) and at most 64 MiB; a
+// node made by an expansion costs 128 bytes of it besides its text. So a
+// small hostile document may make about 1 MiB of expansion, and the bounds
+// below are that plus the document's own overhead.
+
+/// Ten entities, each referring ten times to the previous: 10^9 `lol`s if
+/// nothing stopped it. `first` is the innermost entity's replacement text.
+fn billion_laughs(first: &str, root: &str) -> String {
+    let mut text = format!("<!DOCTYPE lolz [<!ENTITY lol \"{first}\">");
+    text.push_str("<!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">");
+    for i in 2..=9 {
+        let refs = format!("&lol{};", i - 1).repeat(10);
+        text.push_str(&format!("<!ENTITY lol{i} \"{refs}\">"));
     }
+    text.push_str("]>");
+    text.push_str(root);
+    text
+}
+
+#[test]
+fn billion_laughs_in_text_and_attributes_stops_at_the_budget() {
+    let serial = serial();
+    let text = billion_laughs("lol", "<lolz a=\"&lol9;\">&lol9;</lolz>");
+    let started = Instant::now();
+    let (doc, peak) = measure(&serial, || Document::parse(&text));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    check_document(&doc).unwrap();
+    // The attribute comes first and spends the budget; the text reference
+    // then stays as written, without a second error.
+    let first = text.find("&lol9;").unwrap();
+    assert_eq!(errors(&doc), [(ErrorCode::EntityExpansionLimit, first)]);
+    let root = doc.root_element().unwrap();
+    assert_eq!(root.attribute("a"), Some("&lol9;"));
+    assert_eq!(root.text_content(), "&lol9;");
+    // The expansion grows one string up to the 1 MiB budget before it is
+    // given up: measured 1.0 MiB. 3 MiB.
+    assert_peak("billion laughs", peak, 3 * MIB);
+}
+
+#[test]
+fn billion_laughs_made_of_elements_stops_at_the_budget() {
+    let serial = serial();
+    let text = billion_laughs("<l/>", "<lolz>&lol9;</lolz>");
+    let started = Instant::now();
+    let (doc, peak) = measure(&serial, || Document::parse(&text));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    check_document(&doc).unwrap();
+    let codes: Vec<ErrorCode> = doc.errors().iter().map(|e| e.code).collect();
+    assert_eq!(codes, [ErrorCode::EntityExpansionLimit]);
+    let elements = doc.root().descendants().filter(|n| n.name() == "l").count();
+    // Each `<l/>` costs its 4 bytes and two nodes' worth (it and the text
+    // after it) of 128: about 4,000 of them fit in 1 MiB.
+    assert!((3_000..=5_000).contains(&elements), "{elements} elements");
+    // Measured 0.7 MiB. 2 MiB.
+    assert_peak("billion laughs of elements", peak, 2 * MIB);
+}
+
+#[test]
+fn quadratic_blow_up_stops_at_the_budget() {
+    let serial = serial();
+    // One 100 KB entity referred to 10,000 times, in text and in a value:
+    // 2 GB if expanded, from 160 KB of input.
+    let big = "x".repeat(100_000);
+    let refs = "&a;".repeat(10_000);
+    let text = format!("<!DOCTYPE r [<!ENTITY a \"{big}\">]><r v=\"{refs}\">{refs}</r>");
+    let started = Instant::now();
+    let (doc, peak) = measure(&serial, || Document::parse(&text));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    check_document(&doc).unwrap();
+    let codes: Vec<ErrorCode> = doc.errors().iter().map(|e| e.code).collect();
+    assert_eq!(codes, [ErrorCode::EntityExpansionLimit]);
+    // The budget is 10x the 160 KB input, 1.6 MB: 16 expansions fit (in
+    // the value, which comes first); the rest of the references stay as
+    // written.
+    let value = doc.root_element().unwrap().attribute("v").unwrap();
+    assert_eq!(value.matches(&big).count(), 16);
+    assert_eq!(value.len(), 16 * big.len() + (10_000 - 16) * 3);
+    let content = doc.root_element().unwrap().text_content();
+    assert_eq!(content, refs);
+    // The value and its growth (3.2 MB), the input's copy in the document
+    // (0.2 MB): measured 4.9 MiB. 8 MiB.
+    assert_peak("quadratic blow-up", peak, 8 * MIB);
+}
+
+#[test]
+fn recursive_entities_are_reported_not_followed() {
+    let serial = serial();
+    let text = "<!DOCTYPE r [<!ENTITY self \"x&self;\"><!ENTITY a \"<a>&b;</a>\">\
+                <!ENTITY b \"<b>&a;</b>\">]><r v='&self;'>&self;&a;</r>";
+    let (doc, peak) = measure(&serial, || Document::parse(text));
+    check_document(&doc).unwrap();
+    let at = |s: &str| text.find(s).unwrap();
+    assert_eq!(
+        errors(&doc),
+        [
+            (ErrorCode::RecursiveEntityReference, at("&self;'")),
+            (ErrorCode::RecursiveEntityReference, at("&self;&a;")),
+            (ErrorCode::RecursiveEntityReference, at("&a;</r>")),
+        ]
+    );
+    let root = doc.root_element().unwrap();
+    assert_eq!(root.attribute("v"), Some("x&self;"));
+    assert_eq!(root.text_content(), "x&self;&a;");
+    assert_eq!(doc.to_tree_dump().matches("<a>").count(), 1);
+    // Measured 5.7 KiB. 32 KiB.
+    assert_peak("recursive entities", peak, 32 * 1024);
+}
+
+/// Entities `e0` to `e{levels}`, each but the last an element around a
+/// reference to the next.
+fn entity_chain(levels: usize) -> String {
+    let mut text = String::from("<!DOCTYPE r [");
+    for i in 0..levels {
+        text.push_str(&format!("<!ENTITY e{i} \"<b>&e{};</b>\">", i + 1));
+    }
+    text.push_str(&format!("<!ENTITY e{levels} \"end\">]><r>&e0;</r>"));
+    text
+}
+
+#[test]
+fn entities_nested_past_the_depth_limit_on_a_small_stack() {
+    let serial = serial();
+    // 1,000 levels: cut at 16 by default; and at 64, the most any limits
+    // allow (each level nests one tokenizer), on a 1 MiB stack.
+    let text = entity_chain(1_000);
+    let reference = text.find("&e0;").unwrap();
+    for (limits, depth) in [(Limits::default(), 16), (Limits::none(), 64)] {
+        let mut options = ParseOptions::default();
+        options.limits = limits;
+        let text = text.clone();
+        let (doc, peak) = measure(&serial, || {
+            std::thread::Builder::new()
+                .stack_size(MIB)
+                .spawn(move || Document::parse_with(&text, &options))
+                .unwrap()
+                .join()
+                .unwrap()
+        });
+        check_document(&doc).unwrap();
+        assert_eq!(errors(&doc), [(ErrorCode::EntityDepthLimit, reference)]);
+        let bs = doc.root().descendants().filter(|n| n.name() == "b").count();
+        assert_eq!(bs, depth);
+        // The declarations (1,000 entities) and `depth` tokenizers: measured
+        // 0.85 MiB (the thread's own stack is not heap). 2 MiB.
+        assert_peak("entities nested past the limit", peak, 2 * MIB);
+    }
+}
+
+#[test]
+fn external_entities_and_dtds_are_never_fetched() {
+    let serial = serial();
+    let text = "<!DOCTYPE r SYSTEM \"http://example.invalid/r.dtd\" [\
+                <!ENTITY sys SYSTEM \"file:///etc/passwd\">\
+                <!ENTITY pub PUBLIC \"-//A//B//EN\" \"http://example.invalid/pub\">\
+                <!ENTITY img SYSTEM \"img.png\" NDATA png>\
+                <!ENTITY % pe SYSTEM \"http://example.invalid/pe.dtd\"> %pe;\
+                <!ENTITY later \"not declared: after an unread parameter entity\">\
+                ]><r a=\"&sys;\">&sys;&pub;&img;&later;</r>";
+    let started = Instant::now();
+    let (doc, peak) = measure(&serial, || Document::parse(text));
+    // Nothing waited for a network or a file.
+    assert!(started.elapsed() < Duration::from_secs(2));
+    check_document(&doc).unwrap();
+    let at = |s: &str| text.find(s).unwrap();
+    assert_eq!(
+        errors(&doc),
+        [
+            (ErrorCode::UnreadParameterEntity, at("%pe;")),
+            (ErrorCode::ExternalEntityReference, at("&sys;\"")),
+            (ErrorCode::ExternalEntityReference, at("&sys;&")),
+            (ErrorCode::ExternalEntityReference, at("&pub;")),
+            (ErrorCode::ExternalEntityReference, at("&img;")),
+            (ErrorCode::UnknownNamedCharacterReference, at("&later;")),
+        ]
+    );
+    let root = doc.root_element().unwrap();
+    assert_eq!(root.text_content(), "&sys;&pub;&img;&later;");
+    assert_eq!(root.attribute("a"), Some("&sys;"));
+    // Measured 5.1 KiB. 32 KiB.
+    assert_peak("external entities", peak, 32 * 1024);
 }

@@ -36,8 +36,9 @@ pub struct Declarations(Rc<Inner>);
 
 struct Inner {
     subset: InternalSubset,
-    /// The internal entities whose replacement text holds a `<`.
-    with_markup: std::collections::HashSet<Box<str>>,
+    /// The internal entities whose replacement text holds a `<`, with what
+    /// expanding one costs ([`Declarations::markup_cost`]).
+    with_markup: std::collections::HashMap<Box<str>, usize>,
     /// By element: the indices in its attribute list of the definitions
     /// with a default value.
     defaults: std::collections::HashMap<Box<str>, Vec<usize>>,
@@ -94,6 +95,10 @@ pub(crate) enum Stop {
     Markup,
 }
 
+/// The budget charge per node an expansion may make: about what the tree
+/// keeps for a node.
+pub(crate) const NODE_COST: usize = 128;
+
 /// The hard bound on entity nesting, whatever the limits say: expansion in
 /// content nests a tokenizer per level.
 pub(crate) const MAX_ENTITY_NESTING: usize = 64;
@@ -107,8 +112,14 @@ impl Declarations {
         let with_markup = subset
             .entities
             .iter()
-            .filter(|(_, e)| matches!(&e.value, EntityValue::Internal(text) if text.contains('<')))
-            .map(|(name, _)| name.clone())
+            .filter_map(|(name, e)| match &e.value {
+                EntityValue::Internal(text) if text.contains('<') => {
+                    let nodes = memchr::memchr_iter(b'<', text.as_bytes()).count() + 1;
+                    let cost = text.len().saturating_add(nodes.saturating_mul(NODE_COST));
+                    Some((name.clone(), cost))
+                }
+                _ => None,
+            })
             .collect();
         let defaults = subset
             .attribute_lists
@@ -217,7 +228,15 @@ impl Declarations {
     /// Whether the internal entity `name`'s replacement text holds a `<`
     /// (markup, unless it is in a reference's text).
     pub(crate) fn has_markup(&self, name: &str) -> bool {
-        self.0.with_markup.contains(name)
+        self.0.with_markup.contains_key(name)
+    }
+
+    /// What expanding the entity `name` (with markup) once costs in the
+    /// budget: its bytes, and [`NODE_COST`] for each node it can make (one
+    /// per `<`, and the text after the last), so that the memory its nodes
+    /// take stays in proportion to the budget.
+    pub(crate) fn markup_cost(&self, name: &str) -> usize {
+        self.0.with_markup.get(name).copied().unwrap_or(0)
     }
 
     /// Whether the budget ran out.

@@ -113,7 +113,8 @@ impl TreeBuilder<'_> {
                 Err(ExpansionStop::Markup) => {}
             }
         }
-        if let Err(error) = declarations.spend(text.len().max(1)) {
+        let cost = declarations.markup_cost(name).max(text.len()).max(1);
+        if let Err(error) = declarations.spend(cost) {
             if let Some(code) = error {
                 self.error(code, reference.start);
             }
