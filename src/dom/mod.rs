@@ -169,7 +169,7 @@ impl Names {
                     text: text.into(),
                     colon,
                     is_name: crate::tree_builder::is_name(text),
-                    bad_colon: colon.is_none() && text.contains(':'),
+                    bad_colon: text.contains(':') && !qname_parts_are_names(text, colon),
                     last_name: None,
                 });
                 self.qname_index.insert(text.into(), id);
@@ -324,6 +324,17 @@ fn cache_slot(text: &str) -> (u64, usize) {
     };
     let h = (first ^ last.rotate_left(31) ^ bytes.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     (first, (h >> 56) as usize % QNAME_CACHE_SLOTS)
+}
+
+/// Whether a name with a colon is a QName whose prefix and local part are
+/// names (Namespaces in XML 1.0 §3: both `NCName`s); a name that is not an
+/// XML name at all is reported as that instead.
+fn qname_parts_are_names(text: &str, colon: Option<usize>) -> bool {
+    use crate::tree_builder::is_name;
+    match colon {
+        Some(colon) => !is_name(text) || (is_name(&text[..colon]) && is_name(&text[colon + 1..])),
+        None => false,
+    }
 }
 
 /// Where the prefix of a QName ends: `Some` only for `prefix:local` with both

@@ -32,7 +32,7 @@ use std::fmt;
 use crate::dom::{
     Attribute, Document, Node, NodeKind, NodeType, DIRTY_SELF, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
-use crate::tree_builder::{is_forbidden_char, is_name};
+use crate::tree_builder::{is_name, is_unwritable_char};
 use crate::Span;
 
 /// How to serialize.
@@ -752,11 +752,21 @@ impl<'d> Writer<'d> {
                 self.out.push_str(" PUBLIC ");
                 push_quoted(&mut self.out, public);
                 self.out.push(' ');
-                push_quoted(&mut self.out, system);
+                let mut forbidden = false;
+                let system = replace_forbidden(system, &mut forbidden);
+                if forbidden {
+                    self.report(RepairKind::ForbiddenCharacter, node);
+                }
+                push_quoted(&mut self.out, &system);
             }
             (None, Some(system)) if quotable(system) => {
                 self.out.push_str(" SYSTEM ");
-                push_quoted(&mut self.out, system);
+                let mut forbidden = false;
+                let system = replace_forbidden(system, &mut forbidden);
+                if forbidden {
+                    self.report(RepairKind::ForbiddenCharacter, node);
+                }
+                push_quoted(&mut self.out, &system);
             }
             (None, None) => {}
             _ => self.report(RepairKind::DoctypeChanged, node),
@@ -990,7 +1000,7 @@ impl<'d> Writer<'d> {
         if attribute.declared_prefix().is_none() && forbidden_declaration(name) {
             // A declaration XML forbids stays an ordinary attribute.
             self.report(RepairKind::InvalidName, node);
-            return format!("_{}", name.replace(':', "_"));
+            return repaired_name(&format!("_{name}"));
         }
         self.writable_name(node, name)
     }
@@ -1141,7 +1151,7 @@ impl<'d> Writer<'d> {
             let cdata = &text[range.clone()];
             let writable = !cdata.contains("]]>")
                 && !cdata.contains('\r')
-                && !cdata.chars().any(is_forbidden_char);
+                && !cdata.chars().any(is_unwritable_char);
             if writable {
                 self.out.push_str("<![CDATA[");
                 self.out.push_str(cdata);
@@ -1289,7 +1299,7 @@ fn push_text(out: &mut String, text: &str, forbidden: &mut bool) {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '\r' => out.push_str("&#13;"),
-            c if is_forbidden_char(c) => {
+            c if is_unwritable_char(c) => {
                 *forbidden = true;
                 out.push('\u{FFFD}');
             }
@@ -1310,7 +1320,7 @@ fn push_attribute_value(out: &mut String, value: &str, quote: u8, forbidden: &mu
             '\t' => out.push_str("&#9;"),
             '\n' => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),
-            c if is_forbidden_char(c) => {
+            c if is_unwritable_char(c) => {
                 *forbidden = true;
                 out.push('\u{FFFD}');
             }
@@ -1320,10 +1330,10 @@ fn push_attribute_value(out: &mut String, value: &str, quote: u8, forbidden: &mu
 }
 
 fn replace_forbidden(text: &str, forbidden: &mut bool) -> String {
-    if text.chars().any(is_forbidden_char) {
+    if text.chars().any(is_unwritable_char) {
         *forbidden = true;
         text.chars()
-            .map(|c| if is_forbidden_char(c) { '\u{FFFD}' } else { c })
+            .map(|c| if is_unwritable_char(c) { '\u{FFFD}' } else { c })
             .collect()
     } else {
         text.to_owned()

@@ -14,7 +14,7 @@ mod attribute_lists;
 mod entities;
 mod well_formed;
 
-pub(crate) use well_formed::{is_forbidden_char, is_name, is_name_char, is_name_start_char};
+pub(crate) use well_formed::{is_name, is_name_char, is_name_start_char, is_unwritable_char};
 
 use std::collections::{HashMap, HashSet};
 
@@ -779,7 +779,7 @@ fn declaration<'a>(name: &'a str, uri: &str) -> Declaration<'a> {
     let prefix = if name == "xmlns" {
         ""
     } else if let Some(prefix) = name.strip_prefix("xmlns:") {
-        if crate::dom::qname_colon(name).is_none() {
+        if crate::dom::qname_colon(name).is_none() || !is_name(prefix) {
             return Declaration::Invalid;
         }
         prefix
@@ -972,8 +972,12 @@ impl TokenSink for TreeBuilder<'_> {
                     self.set_declarations(declarations);
                     self.checker.declarations = Some(declarations.clone());
                 }
-                self.checker
-                    .doctype(doctype.public_id, doctype.system_id, doctype.span);
+                self.checker.doctype(
+                    doctype.name,
+                    doctype.public_id,
+                    doctype.system_id,
+                    doctype.span,
+                );
                 self.report_checks();
                 let mut field = |s: Option<&str>| s.map(|s| self.string(s));
                 let data = DoctypeData {

@@ -39,6 +39,15 @@ pub(crate) fn is_forbidden_char(c: char) -> bool {
     matches!(c, '\0'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}')
 }
 
+/// Characters the serializer does not write: those XML cannot carry, and
+/// those it allows but xml5dom reports when reading them (DEL, the Unicode
+/// noncharacters; `input_char_error` in the tokenizer), so that repaired
+/// output parses without errors.
+pub(crate) fn is_unwritable_char(c: char) -> bool {
+    let n = c as u32;
+    is_forbidden_char(c) || n == 0x7F || (0xFDD0..=0xFDEF).contains(&n) || n & 0xFFFE == 0xFFFE
+}
+
 const PREDEFINED: [&str; 5] = ["amp", "lt", "gt", "apos", "quot"];
 
 /// Collects the errors found by the checks.
@@ -241,7 +250,33 @@ impl<'a> Checker<'a> {
 
     /// A DOCTYPE's identifiers: XML wants a system identifier after a public
     /// one, and public identifiers of `PubidChar`s only.
-    pub(crate) fn doctype(&mut self, public_id: Option<&str>, system_id: Option<&str>, span: Span) {
+    pub(crate) fn doctype(
+        &mut self,
+        name: Option<&str>,
+        public_id: Option<&str>,
+        system_id: Option<&str>,
+        span: Span,
+    ) {
+        // NUL and form feed, which the tokenizer takes silently in a
+        // DOCTYPE (as the suite requires), are not XML characters.
+        let raw = self.source.get(span.range()).unwrap_or_default();
+        for (at, byte) in raw.bytes().enumerate() {
+            match byte {
+                0 => self.report(ErrorCode::UnexpectedNullCharacter, span.start + at),
+                0x0C => self.report(ErrorCode::ControlCharacterInInputStream, span.start + at),
+                _ => {}
+            }
+        }
+        if let Some(name) = name {
+            if !is_name(name) {
+                let keyword = "<!DOCTYPE".len().min(raw.len());
+                let spaces = raw[keyword..]
+                    .bytes()
+                    .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0C))
+                    .count();
+                self.report(ErrorCode::InvalidName, span.start + keyword + spaces);
+            }
+        }
         if let Some(public) = public_id {
             let pubid =
                 |c: char| c.is_ascii_alphanumeric() || " \r\n-'()+,./:=?;!*#@$_%".contains(c);

@@ -5,7 +5,7 @@
 //! caller can say which input broke it. Nothing here recurses over the tree
 //! (the hostile inputs are a million deep).
 
-use xml5dom::{Document, ErrorCode, Node, NodeType, Span};
+use xml5dom::{Document, Node, NodeType, Span};
 
 /// Every check below, on a document just parsed (no edits).
 pub fn check_document(doc: &Document) -> Result<(), String> {
@@ -276,50 +276,11 @@ pub fn check_spans(doc: &Document) -> Result<(), String> {
     Ok(())
 }
 
-/// Characters XML 1.0 allows but xml5dom reports (DEL, Unicode
-/// noncharacters; docs/conformance.md).
-fn is_discouraged(c: char) -> bool {
-    let c = c as u32;
-    c == 0x7F || (0xFDD0..=0xFDEF).contains(&c) || (c & 0xFFFE == 0xFFFE && c > 0xFFFF)
-}
-
-/// Whether `offset` lies inside a DOCTYPE of `doc`.
-pub fn in_doctype(doc: &Document, offset: usize) -> bool {
-    doc.root()
-        .children()
-        .filter(|n| n.is_doctype())
-        .filter_map(|n| n.span())
-        .any(|span| span.start <= offset && offset < span.end)
-}
-
-/// An error in the output (reparsed as `again`) that a known serializer bug
-/// explains; each is shown by an ignored `bug_` test in
-/// `tests/properties.rs`. Letting these through keeps the rest checked.
-fn known_output_bug(again: &Document, error: &xml5dom::ParseError) -> bool {
-    let at = &again.source()[error.offset..];
-    let first = at.chars().next().unwrap_or(' ');
-    match error.code {
-        // bug_discouraged_characters_survive_repair
-        ErrorCode::ControlCharacterInInputStream | ErrorCode::NoncharacterInInputStream
-            if is_discouraged(first) =>
-        {
-            true
-        }
-        // bug_control_characters_in_doctype_identifiers_survive_repair
-        ErrorCode::ControlCharacterInInputStream => in_doctype(again, error.offset),
-        // bug_renamed_namespace_declaration_keeps_characters_names_cannot_have
-        ErrorCode::InvalidName => at.starts_with("_xmlns"),
-        _ => false,
-    }
-}
-
 /// The output of `to_xml()` reparses without errors (docs/serialization.md,
 /// "The fixpoint"); with no errors in the first place it is the source
 /// itself, when the document was UTF-8 and its declaration says so
 /// (otherwise the declaration is made to say UTF-8, docs/encodings.md).
-///
-/// `Ok(true)`: the output had errors, all of them explained by a known bug.
-pub fn check_output(doc: &Document) -> Result<bool, String> {
+pub fn check_output(doc: &Document) -> Result<(), String> {
     let out = doc.to_xml();
     let declared = doc.xml_declaration().and_then(|d| d.encoding.as_deref());
     let utf8 = doc.encoding() == encoding_rs::UTF_8
@@ -330,9 +291,9 @@ pub fn check_output(doc: &Document) -> Result<bool, String> {
         return Err(format!("no errors, but the output differs: {out:?}"));
     }
     let again = Document::parse(&out);
-    if !again.errors().iter().all(|e| known_output_bug(&again, e)) {
+    if !again.errors().is_empty() {
         let errors: Vec<_> = again.errors().iter().map(|e| (e.offset, e.code)).collect();
         return Err(format!("the output has errors {errors:?}\noutput: {out:?}"));
     }
-    Ok(!again.errors().is_empty())
+    Ok(())
 }
