@@ -269,15 +269,20 @@ fn changes_tree(kind: RepairKind) -> bool {
     )
 }
 
-/// The strict parser of `tests/fixpoint.rs`.
+/// The strict parser of `tests/fixpoint.rs`, less one of its own
+/// departures: roxmltree 0.21 does not bind the `xml` prefix for element
+/// names (`<xml:a/>` is an "unknown namespace prefix" to it), although
+/// Namespaces in XML binds it everywhere and libxml2 accepts such names.
 fn strict(xml: &str) -> Result<(), String> {
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
         ..roxmltree::ParsingOptions::default()
     };
-    roxmltree::Document::parse_with_options(xml, options)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    match roxmltree::Document::parse_with_options(xml, options) {
+        Ok(_) => Ok(()),
+        Err(roxmltree::Error::UnknownNamespace(prefix, _)) if prefix == "xml" => Ok(()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// `fixpoint`: `tests/fixpoint.rs`'s rules for any bytes. An input without
