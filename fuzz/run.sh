@@ -10,7 +10,7 @@
 # Needs cargo-fuzz and the nightly toolchain (docs/robustness.md).
 #
 # SANITIZER=none (the default: the crate has no unsafe code, and it runs
-# about six times faster) or SANITIZER=address picks the sanitizer. Extra
+# about three times faster) or SANITIZER=address picks the sanitizer. Extra
 # libFuzzer flags may follow the seconds, e.g. `-fork=1 -ignore_crashes=1`
 # to go on past a crash already known (each crash is still saved).
 set -euo pipefail
@@ -67,8 +67,9 @@ runs=$(final_stat number_of_executed_units)
 runs=${runs:-$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")}
 rate=$(final_stat average_exec_per_sec)
 rate=${rate:-$(field exec/s)}
+# In -fork mode, the rate over the whole run.
 elapsed=$(field time)
-if [ "${rate:-0}" = 0 ] && [ -n "$runs" ] && [ "${elapsed:-0}" -gt 0 ]; then
+if [ -n "$runs" ] && [ "${elapsed:-0}" -gt 0 ]; then
     rate=$((runs / elapsed))
 fi
 # Crash files written by this run; -fork mode also counts them itself.
