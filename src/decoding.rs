@@ -330,13 +330,28 @@ fn finish_decoded(
     mut errors: Vec<(ErrorCode, usize)>,
     anchors: Vec<(usize, usize)>,
 ) -> Decoded<'_> {
-    // Labels were read from the raw bytes; in an ASCII-compatible encoding
-    // the declaration's offsets are the same in the text (less the BOM).
+    // Labels were read from the raw bytes. The declaration is ASCII, so its
+    // offset in the text is its offset in the input moved as far as the
+    // last decoding error before it moved things (each malformed sequence
+    // became a three-byte U+FFFD), and at most a character boundary.
+    let in_text = |at: usize| {
+        let (text_at, input_at) = anchors
+            .iter()
+            .rev()
+            .find(|&&(_, input_at)| input_at <= at)
+            .copied()
+            .unwrap_or((0, sniffed.bom));
+        let mut offset = (text_at + (at - input_at)).min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    };
     if let Some(at) = sniffed.unknown_label {
-        errors.push((ErrorCode::UnknownEncoding, at.saturating_sub(sniffed.bom)));
+        errors.push((ErrorCode::UnknownEncoding, in_text(at)));
     }
     if let Some(at) = sniffed.declared_utf16_in_8_bit {
-        errors.push((ErrorCode::EncodingMismatch, at.saturating_sub(sniffed.bom)));
+        errors.push((ErrorCode::EncodingMismatch, in_text(at)));
     }
     Decoded {
         text,

@@ -149,6 +149,9 @@ pub enum RepairKind {
     /// The XML declaration's values were made valid (version `1.0`,
     /// encoding `UTF-8`, standalone dropped when invalid).
     XmlDeclarationChanged,
+    /// A CR in text or a value (from `&#13;`, which xml5dom reports, as the
+    /// suite requires) became a line feed.
+    CarriageReturn,
 }
 
 impl RepairKind {
@@ -156,6 +159,7 @@ impl RepairKind {
     pub fn as_str(self) -> &'static str {
         match self {
             RepairKind::ForbiddenCharacter => "forbidden-character",
+            RepairKind::CarriageReturn => "carriage-return",
             RepairKind::CommentText => "comment-text",
             RepairKind::InvalidName => "invalid-name",
             RepairKind::UndeclaredPrefix => "undeclared-prefix",
@@ -322,6 +326,9 @@ struct Frame {
     bindings: usize,
     /// Whether it wrote any child (for pretty printing).
     wrote_child: bool,
+    /// The name its start tag was written with, where a namespace fixup
+    /// renamed it: the end tag must match.
+    renamed: Option<String>,
 }
 
 struct Writer<'d> {
@@ -342,6 +349,9 @@ struct Writer<'d> {
     bindings: HashMap<String, Vec<String>>,
     log: Vec<String>,
     generated_prefixes: usize,
+    /// The name the start tag being written was given by a namespace fixup,
+    /// until its end tag uses it.
+    renamed: Option<String>,
 }
 
 impl<'d> Writer<'d> {
@@ -358,6 +368,7 @@ impl<'d> Writer<'d> {
             bindings: HashMap::new(),
             log: Vec::new(),
             generated_prefixes: 0,
+            renamed: None,
         }
     }
 
@@ -541,6 +552,7 @@ impl<'d> Writer<'d> {
                     depth: 0,
                     bindings: self.log.len(),
                     wrote_child: false,
+                    renamed: None,
                 });
                 true
             }
@@ -587,6 +599,7 @@ impl<'d> Writer<'d> {
                 push_indent(&mut self.out, width * (frame.depth - 1));
             }
         }
+        self.renamed = frame.renamed;
         self.end_tag(node);
         self.unwind(frame.bindings);
     }
@@ -802,15 +815,18 @@ impl<'d> Writer<'d> {
         let has_children = node.has_children();
         self.start_tag(node, has_children);
         if !has_children {
+            self.renamed = None;
             self.unwind(bindings);
             return false;
         }
+        let renamed = self.renamed.take();
         self.frames.push(Frame {
             indent_children,
             untouchable,
             depth,
             bindings,
             wrote_child: false,
+            renamed,
         });
         true
     }
@@ -824,6 +840,7 @@ impl<'d> Writer<'d> {
         };
         let source_tag = self.source_span(node);
         let fixup = self.fixup(node);
+        self.renamed = fixup.element_name.clone();
         match source_tag {
             Some(span) if data.dirty & DIRTY_SELF == 0 && fixup.renames_nothing() => {
                 // The original start tag, with declarations added before its
@@ -985,6 +1002,17 @@ impl<'d> Writer<'d> {
         repaired
     }
 
+    /// An element's name in the output: as an attribute's, and an element
+    /// may not have the prefix `xmlns` (Namespaces in XML 1.0 §3).
+    fn writable_element_name(&mut self, node: Node<'_>) -> String {
+        let name = node.name();
+        if name.starts_with("xmlns:") {
+            self.report(RepairKind::InvalidName, node);
+            return repaired_name(name);
+        }
+        self.writable_name(node, name)
+    }
+
     /// An attribute's name in the output.
     fn attribute_name(
         &mut self,
@@ -1009,7 +1037,7 @@ impl<'d> Writer<'d> {
     fn fresh_start_tag(&mut self, node: Node<'d>, has_children: bool, fixup: &Fixup) {
         let name = match &fixup.element_name {
             Some(name) => name.clone(),
-            None => self.writable_name(node, node.name()),
+            None => self.writable_element_name(node),
         };
         self.out.push('<');
         self.out.push_str(&name);
@@ -1042,12 +1070,28 @@ impl<'d> Writer<'d> {
         self.push_name_and_value(node, name, value, b'"');
     }
 
+    /// `text`, with each CR a line feed when repairing: xml5dom reports a
+    /// CR even written as a reference (the suite's `control-character-reference`),
+    /// and a literal one is a line end, so repaired output cannot carry it.
+    fn without_carriage_returns<'t>(
+        &mut self,
+        node: Node<'_>,
+        text: &'t str,
+    ) -> std::borrow::Cow<'t, str> {
+        if self.repair && text.contains('\r') {
+            self.report(RepairKind::CarriageReturn, node);
+            return text.replace('\r', "\n").into();
+        }
+        text.into()
+    }
+
     fn push_name_and_value(&mut self, node: Node<'_>, name: &str, value: &str, quote: u8) {
         self.out.push_str(name);
         self.out.push('=');
         self.out.push(quote as char);
         let mut forbidden = false;
-        push_attribute_value(&mut self.out, value, quote, &mut forbidden);
+        let value = self.without_carriage_returns(node, value);
+        push_attribute_value(&mut self.out, &value, quote, &mut forbidden);
         if forbidden {
             self.report(RepairKind::ForbiddenCharacter, node);
         }
@@ -1072,7 +1116,7 @@ impl<'d> Writer<'d> {
         match &fixup.element_name {
             Some(name) => self.out.push_str(name),
             None => {
-                let name = self.writable_name(node, node.name());
+                let name = self.writable_element_name(node);
                 self.out.push_str(&name);
             }
         }
@@ -1118,6 +1162,12 @@ impl<'d> Writer<'d> {
     }
 
     fn end_tag(&mut self, node: Node<'_>) {
+        if let Some(name) = self.renamed.take() {
+            self.out.push_str("</");
+            self.out.push_str(&name);
+            self.out.push('>');
+            return;
+        }
         let data = self.doc.data(node.id().0);
         if let (Some(span), Some(end)) = (self.source_span(node), data.end_tag()) {
             let source = self.source();
@@ -1130,7 +1180,10 @@ impl<'d> Writer<'d> {
     }
 
     fn fresh_end_tag(&mut self, node: Node<'_>) {
-        let name = repaired_qname(node.name());
+        let name = match node.name() {
+            name if name.starts_with("xmlns:") => repaired_name(name),
+            name => repaired_qname(name),
+        };
         self.out.push_str("</");
         self.out.push_str(&name);
         self.out.push('>');
@@ -1143,7 +1196,8 @@ impl<'d> Writer<'d> {
             self.out.push_str(&self.source()[span.range()]);
             return;
         }
-        let text = node.text().unwrap_or("");
+        let text = self.without_carriage_returns(node, node.text().unwrap_or(""));
+        let text = &*text;
         let mut forbidden = false;
         let mut at = 0;
         for range in node.cdata_ranges() {

@@ -1,0 +1,8 @@
+//! The checks the fuzz targets run. They live in `tests/common/fuzz_checks.rs`
+//! so that `tests/regressions.rs` runs exactly the same assertions on every
+//! saved crash input.
+
+#[path = "../../tests/common/fuzz_checks.rs"]
+mod checks;
+
+pub use checks::{fixpoint, parse_bytes, random_chunks, xpath};

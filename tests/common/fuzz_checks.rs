@@ -1,0 +1,544 @@
+//! The checks of the fuzz targets, written once: the targets of `fuzz/`
+//! include this file (`#[path]` in `fuzz/src/lib.rs`), and
+//! `tests/regressions.rs` runs every check on every saved input, so a crash
+//! found by fuzzing reproduces under `cargo test` with the same assertions.
+//!
+//! Each entry point takes arbitrary bytes and panics when a promise of the
+//! library does not hold; docs/robustness.md ("Fuzzing") lists them. "Same
+//! document" and "fixpoint" mean what `tests/encoding.rs` and
+//! `tests/fixpoint.rs` mean: the same `#document` dump
+//! ([`Document::to_tree_dump`]) and the same errors; output that parses
+//! without errors and writes itself again byte for byte.
+//!
+//! Only xml5dom's public API is used, and roxmltree as the strict parser of
+//! `tests/fixpoint.rs`.
+
+use std::collections::HashMap;
+
+use xml5dom::query::{Bindings, Value, XNode, XPath};
+use xml5dom::tokenizer::{tokenize, Event, OwnedToken, TokenList, Tokenizer};
+use xml5dom::{Document, Node, NodeId, NodeType, ParseOptions, Parser, RepairKind, Span};
+
+/// A tiny xorshift64 generator: where the chunks are cut, from one seed
+/// byte of the input, so that a failing input reproduces.
+pub struct Xorshift(u64);
+
+impl Xorshift {
+    /// A generator for `seed` (never the all-zero state).
+    pub fn new(seed: u8) -> Xorshift {
+        Xorshift(0x9E37_79B9_7F4A_7C15 ^ ((u64::from(seed) << 8) | 1))
+    }
+
+    /// The next number.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+// ----- parse_bytes --------------------------------------------------------
+
+/// `parse_bytes`: parsing any bytes gives a document whose every node,
+/// attribute, span and error is readable and consistent; it serializes.
+pub fn parse_bytes(data: &[u8]) {
+    let doc = Document::parse_bytes(data);
+    check_document(&doc);
+    let _ = doc.to_xml();
+    if let Some(root) = doc.root_element() {
+        let _ = root.to_xml();
+    }
+}
+
+/// Walks every node and checks what can be read from it: spans inside the
+/// source on character boundaries, links both ways, errors in source order
+/// at offsets inside the source whose line and column are
+/// [`Document::position`]'s.
+pub fn check_document(doc: &Document) {
+    let source = doc.source();
+    let mut previous = 0;
+    for error in doc.errors() {
+        assert!(
+            error.offset <= source.len(),
+            "{error:?} past the end of the source ({} bytes)",
+            source.len()
+        );
+        assert!(
+            source.is_char_boundary(error.offset),
+            "{error:?} inside a character"
+        );
+        assert!(error.offset >= previous, "errors not in source order");
+        previous = error.offset;
+        assert_eq!(
+            (error.line, error.column),
+            doc.position(error.offset),
+            "{error:?}: line and column are not those of its offset"
+        );
+    }
+
+    let root = doc.root();
+    assert_eq!(root.node_type(), NodeType::Document);
+    assert!(root.parent().is_none());
+    for node in std::iter::once(root).chain(root.descendants()) {
+        assert!(std::ptr::eq(node.document(), doc));
+        assert_eq!(doc.node(node.id()), Some(node));
+        if let Some(span) = node.span() {
+            check_span(source, span, "node");
+            let _ = doc.position(span.start);
+            let _ = doc.position(span.end);
+        }
+        let mut count = 0;
+        for child in node.children() {
+            assert_eq!(child.parent(), Some(node), "a child's parent link");
+            count += 1;
+        }
+        assert_eq!(node.has_children(), count > 0);
+        match node.node_type() {
+            NodeType::Document => assert_eq!(node, root, "a second document node"),
+            NodeType::Element => {
+                let _ = (node.name(), node.local_name(), node.prefix());
+                let _ = node.namespace();
+                for attribute in node.attributes() {
+                    let _ = (attribute.name(), attribute.local_name(), attribute.prefix());
+                    let _ = (attribute.namespace(), attribute.value());
+                    let _ = attribute.declared_prefix();
+                    if let Some(span) = attribute.span() {
+                        check_span(source, span, "attribute");
+                    }
+                    if let Some(span) = attribute.value_span() {
+                        check_span(source, span, "attribute value");
+                    }
+                }
+            }
+            NodeType::Text => {
+                let text = node.text().expect("a text node has text");
+                for range in node.cdata_ranges() {
+                    assert!(
+                        range.start <= range.end
+                            && range.end <= text.len()
+                            && text.is_char_boundary(range.start)
+                            && text.is_char_boundary(range.end),
+                        "CDATA range {range:?} in a text of {} bytes",
+                        text.len()
+                    );
+                }
+            }
+            NodeType::Comment => assert!(node.text().is_some()),
+            NodeType::ProcessingInstruction => {
+                let _ = node.name();
+                assert!(node.text().is_some());
+            }
+            NodeType::Doctype => {
+                let _ = (node.name(), node.public_id(), node.system_id());
+                let _ = node.internal_subset();
+            }
+        }
+    }
+}
+
+fn check_span(source: &str, span: Span, what: &str) {
+    assert!(
+        span.start <= span.end
+            && span.end <= source.len()
+            && source.is_char_boundary(span.start)
+            && source.is_char_boundary(span.end),
+        "{what} span {span:?} in a source of {} bytes",
+        source.len()
+    );
+}
+
+// ----- random_chunks ------------------------------------------------------
+
+/// Cut points in `0..len`, increasing, from `rng`: one of four shapes (every
+/// byte, small chunks, larger chunks, a few cuts anywhere) picked by `shape`.
+fn cuts(len: usize, rng: &mut Xorshift, shape: u8) -> Vec<usize> {
+    let mut out = Vec::new();
+    match shape % 4 {
+        0 => out.extend(1..len),
+        3 => {
+            for _ in 0..rng.below(4) + 1 {
+                out.push(rng.below(len));
+            }
+            out.sort_unstable();
+            out.dedup();
+        }
+        shape => {
+            let longest = if shape == 1 { 8 } else { 200 };
+            let mut at = 0;
+            loop {
+                at += 1 + rng.below(longest);
+                if at >= len {
+                    break;
+                }
+                out.push(at);
+            }
+        }
+    }
+    out.retain(|&at| at > 0 && at < len);
+    out
+}
+
+/// The same cuts moved back to character boundaries of `text`.
+fn char_cuts(text: &str, rng: &mut Xorshift, shape: u8) -> Vec<usize> {
+    let mut out: Vec<usize> = cuts(text.len(), rng, shape)
+        .into_iter()
+        .map(|mut at| {
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        })
+        .filter(|&at| at > 0)
+        .collect();
+    out.dedup();
+    out
+}
+
+/// `random_chunks`: the first byte seeds where the rest is cut; fed to
+/// [`Parser`] in those chunks it gives the same document (source, encoding,
+/// dump, errors) as [`Document::parse_bytes`] on the whole; and the
+/// tokenizer fed the decoded text in chunks gives the same events as
+/// [`tokenize`] on the whole, with every span inside the text.
+pub fn random_chunks(data: &[u8]) {
+    let Some((&seed, payload)) = data.split_first() else {
+        return;
+    };
+    let mut rng = Xorshift::new(seed);
+    let whole = Document::parse_bytes(payload);
+
+    let mut parser = Parser::new(ParseOptions::default());
+    let mut from = 0;
+    for at in cuts(payload.len(), &mut rng, seed) {
+        parser.feed(&payload[from..at]);
+        from = at;
+    }
+    parser.feed(&payload[from..]);
+    let chunked = parser.finish();
+    assert_eq!(chunked.encoding(), whole.encoding(), "encoding");
+    assert_eq!(chunked.source(), whole.source(), "decoded text");
+    assert_eq!(chunked.to_tree_dump(), whole.to_tree_dump(), "tree");
+    assert_eq!(chunked.errors(), whole.errors(), "errors");
+
+    let text = whole.source();
+    let all_at_once = tokenize(text, TokenList::default());
+    check_token_spans(text, &all_at_once);
+    let mut tokenizer = Tokenizer::new(TokenList::default());
+    let mut from = 0;
+    for at in char_cuts(text, &mut rng, seed >> 2) {
+        tokenizer.feed(&text[from..at]);
+        from = at;
+    }
+    tokenizer.feed(&text[from..]);
+    assert_eq!(tokenizer.finish(), all_at_once, "tokens");
+}
+
+/// Every token span inside `text` on character boundaries, every error
+/// inside it, and one `EndOfFile`, last (as `tests/random_chunks.rs`).
+fn check_token_spans(text: &str, out: &TokenList) {
+    let mut saw_end = false;
+    for event in &out.events {
+        match event {
+            Event::Token(token) => {
+                assert!(!saw_end, "a token after EndOfFile");
+                check_span(text, token.span(), "token");
+                saw_end = matches!(token, OwnedToken::EndOfFile { .. });
+            }
+            Event::Error(error) => {
+                assert!(error.offset <= text.len(), "{error:?}");
+                assert!(error.line >= 1 && error.column >= 1, "{error:?}");
+            }
+        }
+    }
+    assert!(saw_end, "no EndOfFile");
+}
+
+// ----- fixpoint -----------------------------------------------------------
+
+/// Repairs that change what the `#document` dump shows (the internal subset
+/// and the XML declaration are not in it): `tests/fixpoint.rs`'s rule.
+fn changes_tree(kind: RepairKind) -> bool {
+    !matches!(
+        kind,
+        RepairKind::InternalSubsetDropped | RepairKind::XmlDeclarationChanged
+    )
+}
+
+/// The strict parser of `tests/fixpoint.rs`, less one of its own
+/// departures: roxmltree 0.21 does not bind the `xml` prefix for element
+/// names (`<xml:a/>` is an "unknown namespace prefix" to it), although
+/// Namespaces in XML binds it everywhere and libxml2 accepts such names.
+fn strict(xml: &str) -> Result<(), String> {
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    match roxmltree::Document::parse_with_options(xml, options) {
+        Ok(_) => Ok(()),
+        Err(roxmltree::Error::UnknownNamespace(prefix, _)) if prefix == "xml" => Ok(()),
+        // Its own guard against entity bombs, which turns down documents
+        // whose entities nest a few levels (xml5dom's limits are checked
+        // by its own tests).
+        Err(roxmltree::Error::EntityReferenceLoop(_)) => Ok(()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The tree as [`Document::to_tree_dump`] prints it, but with adjacent text
+/// nodes as one: the text at the edges of an entity's expansion is a node of
+/// its own (docs/conformance.md, "Internal subset, entities and limits"),
+/// and written out it is one with its neighbours.
+pub fn merged_text_dump(doc: &Document) -> String {
+    use xml5dom::Edge;
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for edge in doc.root().traverse() {
+        match edge {
+            Edge::Open(node) if node.is_text() => {
+                if node.prev_sibling().is_some_and(|p| p.is_text()) {
+                    continue;
+                }
+                let mut text = String::new();
+                let mut next = Some(node);
+                while let Some(n) = next.filter(|n| n.is_text()) {
+                    text.push_str(n.text().unwrap_or(""));
+                    next = n.next_sibling();
+                }
+                out.push_str(&format!("{}{text:?}\n", "  ".repeat(depth)));
+            }
+            Edge::Open(node) => {
+                out.push_str(&format!("{}{:?}\n", "  ".repeat(depth), node.name()));
+                for a in node.attributes() {
+                    out.push_str(&format!(
+                        "{}  @{{{}}}{}={:?}\n",
+                        "  ".repeat(depth),
+                        a.namespace().unwrap_or(""),
+                        a.name(),
+                        a.value()
+                    ));
+                }
+                if !node.is_document() {
+                    out.push_str(&format!(
+                        "{}  ns={:?}\n",
+                        "  ".repeat(depth),
+                        node.namespace()
+                    ));
+                }
+                depth += 1;
+            }
+            Edge::Close(node) if node.is_text() => {}
+            Edge::Close(_) => depth = depth.saturating_sub(1),
+        }
+    }
+    out
+}
+
+/// `fixpoint`: `tests/fixpoint.rs`'s rules for any bytes. An input without
+/// errors is written back as it was (for UTF-8 input; other encodings get
+/// their declaration rewritten to UTF-8, and go on below) and is
+/// well-formed. Otherwise the output is well-formed, parses without errors,
+/// writes itself again byte for byte, and is the same tree (adjacent text
+/// nodes taken as one) unless a repair that changes the tree was reported.
+pub fn fixpoint(data: &[u8]) {
+    let doc = Document::parse_bytes(data);
+    let out = doc.serialize(&Default::default());
+    if doc.errors().is_empty() && doc.encoding().name() == "UTF-8" {
+        let input = doc.source();
+        assert_eq!(out.text, input, "lossless output for an error-free input");
+        if let Err(e) = strict(input) {
+            panic!("no parse errors, but not well-formed ({e}):\n{input:?}");
+        }
+        return;
+    }
+    if let Err(e) = strict(&out.text) {
+        panic!(
+            "repaired output not well-formed ({e})\ninput:\n{:?}\noutput:\n{:?}",
+            doc.source(),
+            out.text
+        );
+    }
+    let again = Document::parse(&out.text);
+    assert!(
+        again.errors().is_empty(),
+        "the output has errors {:?}\ninput:\n{:?}\noutput:\n{:?}",
+        again.errors(),
+        doc.source(),
+        out.text
+    );
+    assert_eq!(
+        again.to_xml(),
+        out.text,
+        "not a fixpoint\ninput:\n{:?}",
+        doc.source()
+    );
+    if !out.repairs.iter().any(|r| changes_tree(r.kind)) {
+        assert_eq!(
+            merged_text_dump(&again),
+            merged_text_dump(&doc),
+            "the tree changed without a repair\ninput:\n{:?}\noutput:\n{:?}",
+            doc.source(),
+            out.text
+        );
+    }
+}
+
+// ----- xpath --------------------------------------------------------------
+
+/// Documents for expressions that come without one, picked by the first
+/// byte.
+const XPATH_DOCUMENTS: &[&str] = &[
+    "<r xmlns:p='urn:p' a='1' b='x'><p:i n='1'>one</p:i><i n='2'>two<!--c--><?pi d?></i>\
+     <i n='3'><j><k>deep</k></j></i>tail</r>",
+    "<!DOCTYPE d><d xmlns='urn:d'><e xml:lang='en' id='x'>1.5</e><e xmlns=''>-2</e>\
+     <f><![CDATA[<g>]]></f></d>",
+    "<a><b><c><d><e><f>6</f></e></d></c></b><b2 x='y'/>text &amp; more</a>",
+    "<list><item>3</item><item>1</item><item>NaN</item><item/><item>  7 </item></list>",
+];
+
+/// `xpath`: the bytes up to the first NUL are an expression, the rest a
+/// document (without a NUL, the whole is the expression and the first byte
+/// picks one of [`XPATH_DOCUMENTS`]). Compiling may fail; evaluating from
+/// the document node, the root element and the deepest node may fail; but
+/// nothing panics, and every node-set holds nodes of the document, in
+/// document order, without duplicates, in XPath's data model.
+pub fn xpath(data: &[u8]) {
+    let (expression, doc) = match data.iter().position(|&b| b == 0) {
+        Some(nul) => (&data[..nul], Document::parse_bytes(&data[nul + 1..])),
+        None => {
+            let pick = data.first().map_or(0, |&b| usize::from(b));
+            let text = XPATH_DOCUMENTS[pick % XPATH_DOCUMENTS.len()];
+            (data, Document::parse(text))
+        }
+    };
+    let expression = String::from_utf8_lossy(expression);
+    let Ok(xpath) = XPath::compile(&expression) else {
+        return;
+    };
+    let _ = xpath.as_str();
+
+    let order = preorder(&doc);
+    let root = doc.root();
+    let mut contexts = vec![root];
+    contexts.extend(doc.root_element());
+    contexts.extend(deepest(&doc));
+
+    let all = XPath::compile("//node()")
+        .expect("`//node()` compiles")
+        .evaluate(root)
+        .expect("`//node()` evaluates");
+    let mut bindings = Bindings::new();
+    bindings
+        .variable("n", Value::Number(2.0))
+        .variable("s", Value::String("x".to_owned()))
+        .variable("b", Value::Boolean(true))
+        .variable("all", all)
+        .namespace("p", "urn:p");
+
+    for context in contexts {
+        for result in [
+            xpath.evaluate(context),
+            xpath.evaluate_with(context, &bindings),
+        ] {
+            let Ok(value) = result else {
+                continue;
+            };
+            let _ = (value.to_xpath_string(), value.to_number());
+            let _ = (value.to_boolean(), value.type_name());
+            if let Value::NodeSet(nodes) = &value {
+                check_node_set(&doc, &order, nodes);
+            }
+        }
+    }
+}
+
+/// Preorder numbers of the document's nodes.
+fn preorder(doc: &Document) -> HashMap<NodeId, usize> {
+    let root = doc.root();
+    std::iter::once(root)
+        .chain(root.descendants())
+        .enumerate()
+        .map(|(i, node)| (node.id(), i))
+        .collect()
+}
+
+/// The last of the deepest nodes (found without recursion or ancestor walks).
+fn deepest(doc: &Document) -> Option<Node<'_>> {
+    let (mut depth, mut best) = (0usize, None);
+    let mut best_depth = 0;
+    for edge in doc.root().traverse() {
+        match edge {
+            xml5dom::Edge::Open(node) => {
+                depth += 1;
+                if depth >= best_depth {
+                    (best, best_depth) = (Some(node), depth);
+                }
+            }
+            xml5dom::Edge::Close(_) => depth -= 1,
+        }
+    }
+    best
+}
+
+/// A node-set: nodes of `doc`, in document order (libxml2's: an element,
+/// then its attributes in order, then its namespace nodes, whose order among
+/// themselves is the implementation's), each once; no DOCTYPE, no text
+/// outside the root element, no namespace declaration as an attribute.
+fn check_node_set(doc: &Document, order: &HashMap<NodeId, usize>, nodes: &[XNode<'_>]) {
+    let mut previous: Option<(usize, u8, usize)> = None;
+    let mut prefixes: Vec<&str> = Vec::new();
+    for node in nodes {
+        let (owner, class, index) = match node {
+            XNode::Node(n) => {
+                assert_ne!(n.node_type(), NodeType::Doctype, "a DOCTYPE in a node-set");
+                if n.is_text() {
+                    assert!(
+                        n.parent().is_some_and(|p| p.is_element()),
+                        "text outside the root element in a node-set"
+                    );
+                }
+                (*n, 0, 0)
+            }
+            XNode::Attribute(a) => {
+                let attribute = a.attribute();
+                assert!(
+                    attribute.declared_prefix().is_none(),
+                    "a namespace declaration as an attribute node"
+                );
+                let index = a
+                    .element()
+                    .attributes()
+                    .position(|other| other.name() == attribute.name())
+                    .expect("an attribute node's attribute is its element's");
+                (a.element(), 1, index)
+            }
+            XNode::Namespace(ns) => (ns.element(), 2, 0),
+        };
+        assert!(
+            std::ptr::eq(owner.document(), doc),
+            "a node of another document"
+        );
+        let number = *order
+            .get(&owner.id())
+            .expect("a node-set node is in the document's tree");
+        let key = (number, class, index);
+        match previous {
+            Some(p) if key < p => panic!("node-set not in document order: {nodes:?}"),
+            Some(p) if key == p && class != 2 => panic!("duplicate in a node-set: {nodes:?}"),
+            Some(p) if key == p => {}
+            _ => prefixes.clear(),
+        }
+        if let XNode::Namespace(ns) = node {
+            assert!(
+                !prefixes.contains(&ns.prefix()),
+                "duplicate namespace node in a node-set: {nodes:?}"
+            );
+            prefixes.push(ns.prefix());
+        }
+        previous = Some(key);
+    }
+}

@@ -1,0 +1,223 @@
+//! Regression tests for inputs found by fuzzing (`fuzz/`, docs/robustness.md).
+//!
+//! Each input that once crashed a fuzz target is kept, minimized, as
+//! `tests/regressions/<name>.bin`. `every_saved_input_passes_every_fuzz_check`
+//! runs all four fuzz checks on every such file, with the very assertions of
+//! the fuzz targets (`tests/common/fuzz_checks.rs`, which the fuzz crate
+//! includes), so a new crash input needs only its file. A crash worth its own
+//! name also gets a test here, named after what it exercises, that reads its
+//! file (or holds its bytes inline) and runs the target's check.
+//!
+//! A crash not fixed yet would be listed in [`OPEN`] (its test ignored, its
+//! file skipped by the sweep) until it is; none is open now.
+
+#[path = "common/fuzz_checks.rs"]
+mod fuzz_checks;
+
+use std::path::{Path, PathBuf};
+
+use xml5dom::{Document, ErrorCode};
+
+/// A fuzz check: arbitrary bytes in, a panic if a promise does not hold.
+type Check = fn(&[u8]);
+
+/// Every fuzz target's check, by target name.
+const CHECKS: [(&str, Check); 4] = [
+    ("parse_bytes", fuzz_checks::parse_bytes),
+    ("random_chunks", fuzz_checks::random_chunks),
+    ("fixpoint", fuzz_checks::fixpoint),
+    ("xpath", fuzz_checks::xpath),
+];
+
+/// Saved inputs of crashes that are not fixed yet (file names without
+/// `.bin`), each with an ignored test below.
+const OPEN: &[&str] = &[];
+
+fn regressions_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions")
+}
+
+/// The saved inputs but the open ones, sorted by name.
+fn saved_inputs() -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(regressions_dir()) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .map(|entry| entry.expect("readable directory").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "bin"))
+        .filter(|path| {
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            !OPEN.contains(&stem)
+        })
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// Runs one check and names the file and check if it panics.
+fn run(path: &Path, name: &str, check: Check, data: &[u8]) {
+    let outcome = std::panic::catch_unwind(|| check(data));
+    if let Err(panic) = outcome {
+        let message = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("(no message)");
+        panic!("{}: the {name} check failed: {message}", path.display());
+    }
+}
+
+#[test]
+fn every_saved_input_passes_every_fuzz_check() {
+    let inputs = saved_inputs();
+    for path in &inputs {
+        let data = std::fs::read(path).expect("readable input");
+        for (name, check) in CHECKS {
+            run(path, name, check, &data);
+        }
+    }
+    eprintln!(
+        "regressions: {} saved inputs, each through the {} fuzz checks",
+        inputs.len(),
+        CHECKS.len()
+    );
+}
+
+/// The checks hold on the inputs the fuzz seeds start from, so a seed that
+/// fails is caught here before a fuzz run reports it as a crash.
+#[test]
+fn the_fuzz_seeds_pass_their_checks() {
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
+    for (name, check) in CHECKS {
+        let Ok(entries) = std::fs::read_dir(seeds.join(name)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.expect("readable directory").path();
+            let data = std::fs::read(&path).expect("readable seed");
+            run(&path, name, check, &data);
+        }
+    }
+}
+
+/// The bytes of `tests/regressions/<name>.bin`.
+fn saved(name: &str) -> (PathBuf, Vec<u8>) {
+    let path = regressions_dir().join(format!("{name}.bin"));
+    let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    (path, data)
+}
+
+/// Runs the check of `target` on the saved input `name`.
+fn check_saved(name: &str, target: &str) {
+    let (path, data) = saved(name);
+    let (_, check) = CHECKS
+        .iter()
+        .find(|(t, _)| *t == target)
+        .expect("a fuzz target");
+    run(&path, target, *check, &data);
+}
+
+/// The error with `code` must point at the encoding label in the decoded
+/// text (`label` then its closing quote).
+fn points_at_label(name: &str, code: ErrorCode, label: &str) {
+    let (_, data) = saved(name);
+    let doc = Document::parse_bytes(&data);
+    let error = doc
+        .errors()
+        .iter()
+        .find(|e| e.code == code)
+        .unwrap_or_else(|| panic!("no {code} error in {:?}", doc.errors()));
+    let at = doc.source().get(error.offset..);
+    assert!(
+        at.is_some_and(|rest| rest.starts_with(&format!("{label}\""))),
+        "{error:?} does not point at the label in {:?}",
+        doc.source()
+    );
+}
+
+// ----- Crashes found by the validation runs of 2026-11-21, all fixed --------
+
+/// Found by `parse_bytes`: an unknown label in the XML declaration was
+/// reported at its offset in the raw bytes, which is not its offset in the
+/// decoded text once invalid bytes before it became U+FFFD (three bytes
+/// each); it fell inside a U+FFFD. Now it is moved with the decoding.
+#[test]
+fn unknown_encoding_label_after_invalid_bytes_is_reported_at_its_text_offset() {
+    check_saved("unknown-encoding-label-after-invalid-bytes", "parse_bytes");
+    points_at_label(
+        "unknown-encoding-label-after-invalid-bytes",
+        ErrorCode::UnknownEncoding,
+        "x",
+    );
+}
+
+/// Found by `parse_bytes`: the same for a declaration that says UTF-16 in
+/// a document that is not (`encoding-mismatch`).
+#[test]
+fn utf16_label_after_invalid_bytes_is_reported_at_its_text_offset() {
+    check_saved("utf16-label-after-invalid-bytes", "parse_bytes");
+    points_at_label(
+        "utf16-label-after-invalid-bytes",
+        ErrorCode::EncodingMismatch,
+        "UTF-16",
+    );
+}
+
+/// Found by `fixpoint`: DEL (U+007F) was written as it is, and the parser
+/// reports it (`control-character-in-input-stream`) when the output is read
+/// again. The repair now replaces it (`forbidden-character`).
+#[test]
+fn del_character_is_repaired_or_accepted() {
+    check_saved("del-character-written-raw", "fixpoint");
+}
+
+/// Found by `fixpoint`: a noncharacter (U+FDD0 here; also U+1FFFE and the
+/// like) was written as it is, and the parser reports it
+/// (`noncharacter-in-input-stream`) when the output is read again. The
+/// repair now replaces it (`forbidden-character`).
+#[test]
+fn noncharacter_is_repaired_or_accepted() {
+    check_saved("noncharacter-written-raw", "fixpoint");
+}
+
+/// Found by `fixpoint` (from `<a>&#xD`): a CR in text was written as
+/// `&#13;`, which the parser reports as `control-character-reference` (as
+/// the suite requires, though XML 1.0 allows it); so the output never
+/// parsed without errors. Repaired output now writes a line feed
+/// (`carriage-return`).
+#[test]
+fn cr_character_reference_is_repaired_to_a_line_feed() {
+    check_saved("cr-character-reference-reported-as-control", "fixpoint");
+}
+
+/// Found by `fixpoint`: the invalid-name repair of an attribute named
+/// `xmlns:b:"c` gave `_xmlns_b_"c`, keeping the `"` (also `<`, `&`, `?`,
+/// controls), so the output was not well-formed.
+#[test]
+fn repaired_attribute_names_are_names() {
+    check_saved("attribute-name-repair-keeps-quote", "fixpoint");
+}
+
+/// Found by `fixpoint`: under `xmlns:p=""`, `<p:a>` was written with a new
+/// prefix (`<ns1:a ... xmlns:ns1="urn:xml5dom:undeclared:p">`) but its end
+/// tag as `</p:a>`: the output was not well-formed.
+#[test]
+fn undeclared_prefix_repair_renames_the_end_tag_too() {
+    check_saved("undeclared-prefix-repair-end-tag", "fixpoint");
+}
+
+/// Found by `fixpoint`: an element named `xmlns:a` was written as it is;
+/// the prefix `xmlns` must not be used on elements, and the parser reports
+/// `invalid-qualified-name` when the output is read again.
+#[test]
+fn xmlns_prefixed_element_names_are_repaired() {
+    check_saved("xmlns-prefixed-element-name", "fixpoint");
+}
+
+/// Found by `fixpoint`: a control character in a DOCTYPE's system
+/// identifier was written as it is, and the parser reports it
+/// (`control-character-in-input-stream`) when the output is read again.
+#[test]
+fn doctype_system_identifier_control_characters_are_repaired() {
+    check_saved("doctype-system-id-control-character", "fixpoint");
+}
