@@ -221,3 +221,15 @@ fn xmlns_prefixed_element_names_are_repaired() {
 fn doctype_system_identifier_control_characters_are_repaired() {
     check_saved("doctype-system-id-control-character", "fixpoint");
 }
+
+// ----- Found by the long runs of 2026-11-21 ------------------------------------
+
+/// Found by `parse_bytes`: an error in an internal subset with CR LF line
+/// ends (and NULs) was reported at its offset in the normalized subset,
+/// which here fell between a CR and its LF, where the tokenizer and
+/// `Document::position` count lines differently. Subset errors are now
+/// mapped back to the source.
+#[test]
+fn internal_subset_errors_between_cr_and_lf_keep_their_positions() {
+    check_saved("subset-error-between-cr-and-lf", "parse_bytes");
+}

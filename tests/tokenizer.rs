@@ -2135,3 +2135,28 @@ fn chunks_long_mixed_text() {
     }
     assert_chunk_independent(&input);
 }
+
+#[test]
+fn internal_subset_errors_are_at_their_source_offsets() {
+    // The subset is read normalized (CR LF one LF, NUL three bytes of
+    // U+FFFD); its errors still point into the source, at the `<!` of each
+    // malformed declaration (and at the NULs, stray text), with the
+    // positions of those offsets.
+    let input = "<!DOCTYPE a [\r\n<!x>\r<!y>\0\0<!z>]><a/>";
+    let out = tokenize(input, TokenList::default());
+    let malformed: Vec<(usize, u32, u32)> = out
+        .errors()
+        .filter(|e| e.code.as_str() == "malformed-declaration")
+        .map(|e| (e.offset, e.line, e.column))
+        .collect();
+    let at = |s: &str| input.find(s).unwrap();
+    assert_eq!(
+        malformed,
+        [
+            (at("<!x"), 2, 1),
+            (at("<!y"), 3, 1),
+            (at("\0"), 3, 5),
+            (at("<!z"), 3, 7)
+        ]
+    );
+}

@@ -649,13 +649,49 @@ impl<S: TokenSink> Tokenizer<S> {
         if let Some(len) = self.input_len {
             declarations.set_input_len(len);
         }
-        for &(code, offset) in declarations.errors() {
-            // On a character boundary inside the subset, whatever the
-            // subset parser counted.
-            let mut offset = offset.clamp(start, self.pos);
-            while offset > start && !w.text.is_char_boundary(offset - w.base) {
-                offset -= 1;
+        // The subset parser counted offsets in the normalized subset (CR LF
+        // and CR made LF, NUL made U+FFFD); map them back to the source in
+        // one walk over it.
+        let raw = w.slice(start, self.pos);
+        let mut wanted: Vec<usize> = declarations
+            .errors()
+            .iter()
+            .map(|&(_, at)| at.saturating_sub(start))
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut mapped = Vec::with_capacity(wanted.len());
+        let (mut normalized, mut next) = (0, 0);
+        let mut chars = raw.char_indices().peekable();
+        while let Some(&at) = wanted.get(next) {
+            match chars.peek().copied() {
+                Some((_, c)) if normalized < at => {
+                    chars.next();
+                    normalized += match c {
+                        '\r' if chars.peek().is_some_and(|&(_, n)| n == '\n') => {
+                            chars.next();
+                            1
+                        }
+                        '\r' => 1,
+                        '\0' => '\u{FFFD}'.len_utf8(),
+                        c => c.len_utf8(),
+                    };
+                }
+                Some((raw_at, _)) => {
+                    mapped.push((at, start + raw_at));
+                    next += 1;
+                }
+                None => {
+                    mapped.push((at, start + raw.len()));
+                    next += 1;
+                }
             }
+        }
+        for &(code, offset) in declarations.errors() {
+            let relative = offset.saturating_sub(start);
+            let offset = mapped
+                .binary_search_by_key(&relative, |&(at, _)| at)
+                .map_or(start, |i| mapped[i].1);
             self.error_at(w, code, offset);
         }
         self.declarations = Some(declarations);
