@@ -116,6 +116,15 @@ fn entity_with_markup_becomes_nodes() {
 }
 
 #[test]
+fn expanded_nodes_written_alone_are_written_as_nodes() {
+    let doc = Document::parse(SIGNATURE);
+    let b = root(&doc).children().nth(1).unwrap();
+    assert_eq!(b.to_xml(), "<b>Best</b>");
+    let found = XPath::compile("//b").unwrap().select(doc.root()).unwrap();
+    assert_eq!(found[0].as_node().unwrap().to_xml(), "<b>Best</b>");
+}
+
+#[test]
 fn edits_elsewhere_keep_the_reference() {
     let mut doc = Document::parse(SIGNATURE);
     let r = root(&doc).id();

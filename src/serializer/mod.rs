@@ -203,6 +203,7 @@ impl Document {
     /// ```
     pub fn serialize(&self, options: &SerializeOptions) -> Serialized {
         let mut writer = Writer::new(self, options, self.edited);
+        writer.whole_document = true;
         writer.subtree(self.root());
         Serialized {
             text: writer.out,
@@ -352,6 +353,9 @@ struct Writer<'d> {
     /// The name the start tag being written was given by a namespace fixup,
     /// until its end tag uses it.
     renamed: Option<String>,
+    /// The whole document is written (not a subtree): entity references
+    /// may stand for the nodes their expansion made.
+    whole_document: bool,
 }
 
 impl<'d> Writer<'d> {
@@ -369,6 +373,7 @@ impl<'d> Writer<'d> {
             log: Vec::new(),
             generated_prefixes: 0,
             renamed: None,
+            whole_document: false,
         }
     }
 
@@ -628,7 +633,8 @@ impl<'d> Writer<'d> {
     /// nodes are all still there, in order and as parsed, writes the
     /// reference as it was in the source and returns the last of them.
     fn entity_reference(&mut self, node: Node<'d>) -> Option<Node<'d>> {
-        if self.repair {
+        if self.repair || !self.whole_document {
+            // A subtree written alone is written as nodes.
             return None;
         }
         let mark = self.doc.data(node.id().0).expansion;
