@@ -29,8 +29,10 @@ pub struct Limits {
     /// the input size. Default 64 MiB.
     pub max_entity_expansion_bytes: usize,
     /// Entities may refer to entities this deep (a reference in the document
-    /// is depth 1). Default 16. Past it: `entity-depth-limit`, and the
-    /// deeper reference is left unexpanded.
+    /// is depth 1). Default 16, and never more than 64 whatever is set
+    /// (expanding an entity with markup nests a tokenizer per level). Past
+    /// it: `entity-depth-limit`, and the deeper reference is left
+    /// unexpanded.
     pub max_entity_depth: usize,
     /// Elements may nest this deep; `None` (the default) is unlimited, and
     /// any depth works without recursion. Past it: `element-depth-limit`;

@@ -468,6 +468,22 @@ fn entity_depth_limit() {
 }
 
 #[test]
+fn entity_depth_counts_through_markup_and_text_entities_alike() {
+    // `m` (depth 1) holds markup; `t1` (depth 2) and `t2` (depth 3) are
+    // text, expanded another way, but their depth counts from `m`'s.
+    let text = "<!DOCTYPE r [<!ENTITY m \"<b>&t1;</b>\"><!ENTITY t1 \"&t2;\"><!ENTITY t2 \"x\">]><r>&m;</r>";
+    let mut options = ParseOptions::default();
+    options.limits.max_entity_depth = 2;
+    let doc = Document::parse_with(text, &options);
+    assert_eq!(codes(&doc), ["entity-depth-limit"]);
+    assert_eq!(root(&doc).text_content(), "&t2;");
+    options.limits.max_entity_depth = 3;
+    let doc = Document::parse_with(text, &options);
+    assert!(doc.errors().is_empty());
+    assert_eq!(root(&doc).text_content(), "x");
+}
+
+#[test]
 fn expansion_limit_stops_billion_laughs() {
     let mut text = String::from("<!DOCTYPE lolz [<!ENTITY lol \"lol\">");
     text.push_str("<!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">");

@@ -20,6 +20,7 @@
 //! [`Token::EntityReference`]: super::Token::EntityReference
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::char_ref::{self, CharRef, Replacement};
@@ -38,12 +39,12 @@ struct Inner {
     subset: InternalSubset,
     /// The internal entities whose replacement text holds a `<`, with what
     /// expanding one costs ([`Declarations::markup_cost`]).
-    with_markup: std::collections::HashMap<Box<str>, usize>,
+    with_markup: HashMap<Box<str>, usize>,
     /// By element: the indices in its attribute list of the definitions
     /// with a default value.
-    defaults: std::collections::HashMap<Box<str>, Vec<usize>>,
+    defaults: HashMap<Box<str>, Vec<usize>>,
     /// By element, then attribute name: the index of the definition.
-    positions: std::collections::HashMap<Box<str>, std::collections::HashMap<Box<str>, usize>>,
+    positions: HashMap<Box<str>, HashMap<Box<str>, usize>>,
     /// The longest declared general-entity name, in bytes.
     longest_name: usize,
     limits: Limits,
@@ -140,7 +141,7 @@ impl Declarations {
             .attribute_lists
             .iter()
             .map(|(element, list)| {
-                let mut by_name = std::collections::HashMap::new();
+                let mut by_name = HashMap::new();
                 for (i, definition) in list.iter().enumerate() {
                     by_name.entry(definition.name.clone()).or_insert(i);
                 }
@@ -311,13 +312,16 @@ impl Declarations {
     /// references resolved (declared entities first, then the character
     /// references and the HTML table, as in the tokenizer), and in an
     /// attribute value whitespace normalized (XML 1.0 §3.3.3). `entity`
-    /// names the entity `raw` is the replacement text of, if it is one.
+    /// names the entity `raw` is the replacement text of, if it is one, and
+    /// `outer_depth` counts the references already being expanded around
+    /// it (for the depth limit).
     /// Errors are pushed to `errors`. Every byte appended is taken from the
     /// budget. On `Err`, `out` was partly appended to.
     pub(crate) fn expand(
         &self,
         raw: &str,
         entity: Option<&str>,
+        outer_depth: usize,
         mode: Mode,
         out: &mut String,
         errors: &mut Vec<ErrorCode>,
@@ -364,7 +368,9 @@ impl Declarations {
                     Lookup::Internal(replacement) => {
                         if stack.iter().any(|(open, _, _)| *open == Some(name)) {
                             errors.push(ErrorCode::RecursiveEntityReference);
-                        } else if stack.len() + usize::from(entity.is_some()) > self.max_depth() {
+                        } else if outer_depth + stack.len() + usize::from(entity.is_some())
+                            > self.max_depth()
+                        {
                             errors.push(ErrorCode::EntityDepthLimit);
                         } else {
                             stack.push((Some(name), replacement, 0));

@@ -743,6 +743,7 @@ impl<S: TokenSink> Tokenizer<S> {
                 let expanded = declarations.expand(
                     text,
                     Some(name),
+                    0,
                     entities::Mode::Attribute,
                     &mut value,
                     &mut errors,

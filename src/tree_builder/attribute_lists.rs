@@ -87,6 +87,7 @@ impl TreeBuilder<'_> {
                 let expanded = declarations.expand(
                     raw,
                     None,
+                    0,
                     ExpansionMode::Attribute,
                     &mut value,
                     &mut errors,

@@ -87,6 +87,7 @@ impl TreeBuilder<'_> {
             let expanded = declarations.expand(
                 text,
                 Some(name),
+                self.entity_stack.len(),
                 ExpansionMode::Text,
                 &mut data,
                 &mut errors,
