@@ -513,3 +513,29 @@ fn expansion_limit_follows_the_options() {
     // The error is at the reference that did not fit.
     assert_eq!(doc.errors()[0].offset, text.rfind("&e;").unwrap());
 }
+
+#[test]
+fn errors_inside_expansions_are_at_the_reference() {
+    // A name too long, an attribute limit and a stray end tag, all inside
+    // an entity whose name is not ASCII: each at the reference's `&`.
+    let text = "<!DOCTYPE r [<!ENTITY é \"<abcdef x='1' y='2'/></zz>\">]><r>&é;</r>";
+    let mut options = ParseOptions::default();
+    options.limits.max_name_length = 3;
+    options.limits.max_attributes = 1;
+    let doc = Document::parse_with(text, &options);
+    let at = text.find("&é;").unwrap();
+    let errors: Vec<(&str, usize)> = doc
+        .errors()
+        .iter()
+        .map(|e| (e.code.as_str(), e.offset))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            ("attribute-limit", at),
+            ("name-length-limit", at),
+            ("stray-end-tag", at)
+        ]
+    );
+    assert_eq!(root(&doc).first_child().unwrap().name(), "abc");
+}

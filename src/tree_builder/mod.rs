@@ -236,6 +236,8 @@ impl<'i> TreeBuilder<'i> {
     }
 
     fn error(&mut self, code: ErrorCode, offset: usize) {
+        // While an entity is expanded, every error is at its reference.
+        let offset = self.reference_span().map_or(offset, |r| r.start);
         let (line, column) = self.doc.position(offset);
         self.doc.errors.push(ParseError {
             code,
