@@ -233,3 +233,15 @@ fn doctype_system_identifier_control_characters_are_repaired() {
 fn internal_subset_errors_between_cr_and_lf_keep_their_positions() {
     check_saved("subset-error-between-cr-and-lf", "parse_bytes");
 }
+
+/// Found by `fixpoint` (in a long run, as `<two-b[CDATA[日本語 \u{1FFFF}`
+/// read as attribute names): a noncharacter is a name character to XML, so
+/// the name repair kept it, and reading the output again reported it
+/// (`noncharacter-in-input-stream`). Repaired names now replace it too.
+#[test]
+fn noncharacters_in_names_are_repaired() {
+    check_saved("noncharacter-in-attribute-name", "fixpoint");
+    let (_, data) = saved("noncharacter-in-attribute-name");
+    let doc = Document::parse_bytes(&data);
+    assert_eq!(doc.to_xml(), "<a b_=\"\"/>");
+}

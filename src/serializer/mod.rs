@@ -1421,18 +1421,20 @@ fn comment_text(text: &str) -> (String, bool) {
 /// replaced by `_`, and a `_` in front if it cannot start one.
 fn repaired_name(name: &str) -> String {
     use crate::tree_builder::{is_name_char, is_name_start_char};
-    if is_name(name) && !name.contains(':') {
+    if is_name(name) && !name.contains(':') && !name.chars().any(is_unwritable_char) {
         return name.to_owned();
     }
     let mut out = String::with_capacity(name.len() + 1);
     for (i, c) in name.chars().enumerate() {
+        // Noncharacters are name characters to XML, but xml5dom reports them.
         let ok = c != ':'
+            && !is_unwritable_char(c)
             && if i == 0 {
                 is_name_start_char(c)
             } else {
                 is_name_char(c)
             };
-        if i == 0 && !ok && c != ':' && is_name_char(c) {
+        if i == 0 && !ok && c != ':' && is_name_char(c) && !is_unwritable_char(c) {
             out.push('_');
             out.push(c);
         } else {
