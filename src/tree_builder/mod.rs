@@ -303,6 +303,7 @@ impl<'i> TreeBuilder<'i> {
 
     // ----- Text ----------------------------------------------------------
 
+    #[inline(always)]
     fn push_text(&mut self, piece: Text<'_>) {
         // Where the piece is in the source, if it is exactly the source there.
         let verbatim = match piece.kind {
@@ -455,8 +456,11 @@ impl<'i> TreeBuilder<'i> {
         let qname = self.doc.names.qname(name);
         self.tag_qnames.push(qname);
         for index in 0..kept {
-            let name = tag.attributes.name_at(index);
-            let name = self.limited_name(name, self.attribute_spans(tag, index).0.start);
+            let mut name = tag.attributes.name_at(index);
+            if name.len() > self.limits.max_name_length {
+                let offset = self.attribute_spans(tag, index).0.start;
+                name = self.limited_name(name, offset);
+            }
             self.tag_declares |= name.starts_with("xmlns");
             let qname = self.doc.names.qname(name);
             self.tag_qnames.push(qname);
