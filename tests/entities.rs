@@ -10,6 +10,9 @@
 //! where docs/conformance.md ("Entities") says otherwise: the text at the
 //! edges of an entity with markup is a text node of its own.
 
+mod common;
+
+use common::entities::entity_chain;
 use pretty_assertions::assert_eq;
 use xml5dom::query::XPath;
 use xml5dom::{Document, ErrorCode, Limits, Node, ParseOptions};
@@ -442,27 +445,18 @@ fn recursive_entities_are_detected() {
     assert_eq!(codes(&doc), ["recursive-entity-reference"; 3]);
 }
 
-fn chain(levels: usize) -> String {
-    let mut text = String::from("<!DOCTYPE r [");
-    for i in 0..levels {
-        text.push_str(&format!("<!ENTITY e{i} \"<b>&e{};</b>\">", i + 1));
-    }
-    text.push_str(&format!("<!ENTITY e{levels} \"end\">]><r>&e0;</r>"));
-    text
-}
-
 #[test]
 fn entity_depth_limit() {
     // e0 .. e15 are 16 levels: allowed by default; e16 would be the 17th.
-    let doc = Document::parse(&chain(15));
+    let doc = Document::parse(&entity_chain(15));
     assert_eq!(root(&doc).text_content(), "end");
     assert!(doc.errors().is_empty());
-    let doc = Document::parse(&chain(16));
+    let doc = Document::parse(&entity_chain(16));
     assert_eq!(root(&doc).text_content(), "&e16;");
     assert_eq!(codes(&doc), ["entity-depth-limit"]);
     let mut options = ParseOptions::default();
     options.limits.max_entity_depth = 2;
-    let doc = Document::parse_with(&chain(15), &options);
+    let doc = Document::parse_with(&entity_chain(15), &options);
     assert_eq!(codes(&doc), ["entity-depth-limit"]);
     assert_eq!(root(&doc).text_content(), "&e2;");
 }

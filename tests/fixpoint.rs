@@ -17,11 +17,17 @@
 //! the declarations and reports what is malformed in them).
 
 mod common;
+// The fuzz targets' checks: the strict parser and which repairs change
+// the tree are the same here (the rest of the module is not used).
+#[allow(dead_code)]
+#[path = "common/fuzz_checks.rs"]
+mod fuzz_checks;
 
 use common::Rng;
 use std::collections::BTreeMap;
 
-use xml5dom::{Document, RepairKind};
+use fuzz_checks::{changes_tree, strict};
+use xml5dom::Document;
 
 const BASES: &[&str] = &[
     r##"<?xml version="1.0" encoding="UTF-8"?>
@@ -137,25 +143,6 @@ struct Tally {
     /// Inputs whose output needed a repair that changes the tree.
     tree_repaired: usize,
     repairs: BTreeMap<&'static str, usize>,
-}
-
-/// Repairs that change what the `#document` dump shows (the internal subset
-/// and the XML declaration are not in it).
-fn changes_tree(kind: RepairKind) -> bool {
-    !matches!(
-        kind,
-        RepairKind::InternalSubsetDropped | RepairKind::XmlDeclarationChanged
-    )
-}
-
-fn strict(xml: &str) -> Result<(), String> {
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..roxmltree::ParsingOptions::default()
-    };
-    roxmltree::Document::parse_with_options(xml, options)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
 }
 
 fn check(input: &str, tally: &mut Tally) {

@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use common::entities::entity_chain;
 use common::invariants::{check_document, check_output};
 use xml5dom::{Document, ErrorCode, Limits, ParseOptions};
 
@@ -767,17 +768,6 @@ fn recursive_entities_are_reported_not_followed() {
     assert_eq!(doc.to_tree_dump().matches("<a>").count(), 1);
     // Measured 5.7 KiB. 32 KiB.
     assert_peak("recursive entities", peak, 32 * 1024);
-}
-
-/// Entities `e0` to `e{levels}`, each but the last an element around a
-/// reference to the next.
-fn entity_chain(levels: usize) -> String {
-    let mut text = String::from("<!DOCTYPE r [");
-    for i in 0..levels {
-        text.push_str(&format!("<!ENTITY e{i} \"<b>&e{};</b>\">", i + 1));
-    }
-    text.push_str(&format!("<!ENTITY e{levels} \"end\">]><r>&e0;</r>"));
-    text
 }
 
 #[test]

@@ -262,7 +262,7 @@ fn check_token_spans(text: &str, out: &TokenList) {
 
 /// Repairs that change what the `#document` dump shows (the internal subset
 /// and the XML declaration are not in it): `tests/fixpoint.rs`'s rule.
-fn changes_tree(kind: RepairKind) -> bool {
+pub fn changes_tree(kind: RepairKind) -> bool {
     !matches!(
         kind,
         RepairKind::InternalSubsetDropped | RepairKind::XmlDeclarationChanged
@@ -273,7 +273,7 @@ fn changes_tree(kind: RepairKind) -> bool {
 /// departures: roxmltree 0.21 does not bind the `xml` prefix for element
 /// names (`<xml:a/>` is an "unknown namespace prefix" to it), although
 /// Namespaces in XML binds it everywhere and libxml2 accepts such names.
-fn strict(xml: &str) -> Result<(), String> {
+pub fn strict(xml: &str) -> Result<(), String> {
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
         ..roxmltree::ParsingOptions::default()

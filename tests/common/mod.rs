@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+pub mod entities;
 pub mod invariants;
 
 /// Cases the suite gets wrong for XML, with the output xml5dom gives
