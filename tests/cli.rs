@@ -576,3 +576,61 @@ fn query_reports_bad_expressions_and_bindings_as_caller_errors() {
         stderr(&output)
     );
 }
+
+#[test]
+fn stats_counts_what_each_document_holds_and_goes_on_past_a_missing_file() {
+    let dir = TempDir::new("stats");
+    let first = dir.write(
+        "first.xml",
+        "<a xmlns=\"urn:a\" xmlns:p=\"urn:p\"><p:b x=\"1\" p:y=\"2\">t<!--c--><?p d?></p:b><c>text &eacute;</c>\n",
+    );
+    let second = dir.write("second.xml", "<?xml version='1.0' encoding='UTF-8'?><r/>");
+    let missing = dir.path.join("missing.xml");
+    let output = Command::new(BIN)
+        .arg("stats")
+        .args([&first, &missing, &second])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("missing.xml"),
+        "{}",
+        stderr(&output)
+    );
+    // Worked out from the documents: `a`, `p:b`, `c`; two declarations and
+    // `x`, `p:y`; "t", "text é" and the final line end; `p:b` two deep;
+    // `a` and `c` in urn:a, `p:b` and `p:y` in urn:p; no `</a>`, and
+    // `&eacute;` is not XML's.
+    let expected = format!(
+        "{}
+  encoding: UTF-8 (default)
+  elements: 3
+  attributes: 4 (2 namespace declarations)
+  text nodes: 3 (8 characters)
+  comments: 1
+  processing instructions: 1
+  depth: 2
+  namespaces: 2
+    urn:a: 2
+    urn:p: 2
+  errors: 2
+    eof-in-element: 1
+    undeclared-entity: 1
+
+{}
+  encoding: UTF-8 (declared)
+  elements: 1
+  attributes: 0 (0 namespace declarations)
+  text nodes: 0 (0 characters)
+  comments: 0
+  processing instructions: 0
+  depth: 1
+  namespaces: 0
+  errors: 0
+",
+        first.display(),
+        second.display()
+    );
+    assert_eq!(stdout(&output), expected);
+}
