@@ -7,7 +7,8 @@
 //! ```text
 //! xml5dom tokens FILE     the token stream as JSON, in the xml5lib-tests format
 //! xml5dom tree FILE       the tree, in the xml5lib-tests #document format
-//! xml5dom check FILE      every parse error as path:line:column: code: message
+//! xml5dom check PATH...   every parse error as path:line:column: code: message,
+//!                         with the source line and a caret; many files, in parallel
 //! xml5dom fmt FILE        the document written back (lossless, or repaired)
 //! xml5dom canon FILE      a canonical form (C14N 1.0, or xmltest's)
 //! xml5dom query EXPR FILE an XPath 1.0 query: matching nodes, or its value
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use rayon::prelude::*;
 
 use crate::decoding::{decode, ParseOptions};
 use crate::error::Error;
@@ -57,13 +59,34 @@ enum Command {
         /// The file to read, or `-` for standard input.
         file: PathBuf,
     },
-    /// Print every parse error as `path:line:column: code: message`.
+    /// Print every parse error as `path:line:column: code: message`, then
+    /// the source line with a caret under the place.
     ///
-    /// Exits with status 0 when the file has no errors and 1 when it has.
-    /// Example: `xml5dom check feed.xml`.
+    /// Files are checked in parallel and reported in the order given (a
+    /// directory's files in name order). Exits with status 0 when no file
+    /// has errors, 1 when any has, 2 when a file cannot be read (the others
+    /// are still checked). Example: `xml5dom check -r exports/`, or
+    /// `xml5dom check --format json feed.xml`.
     Check {
-        /// The file to read, or `-` for standard input.
-        file: PathBuf,
+        /// Files, directories (with `-r`) or `-` for standard input.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Check the XML files in directories and below (by extension:
+        /// xml, svg, xhtml, rss, atom, xsl, xslt, xsd, kml, gpx, plist,
+        /// opf, xlf, resx, csproj).
+        #[arg(short, long)]
+        recursive: bool,
+        /// `human` for people; `json` for tools: one JSON object per error
+        /// and line (file, line, column, offset, code, message).
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        /// Colour the human format: `auto` when writing to a terminal (and
+        /// `NO_COLOR` is not set).
+        #[arg(long, value_enum, default_value = "auto")]
+        color: Color,
+        /// How many files to check at once (default: one per core).
+        #[arg(short, long, value_name = "N")]
+        jobs: Option<usize>,
     },
     /// Write the document back out: byte for byte if it parsed without
     /// errors, as repaired well-formed XML if not.
@@ -133,6 +156,26 @@ fn parse_binding(text: &str) -> Result<(String, String), String> {
     }
 }
 
+/// How `check` writes its findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// `path:line:column: code: message` and the source line.
+    Human,
+    /// One JSON object per error and line.
+    Json,
+}
+
+/// When to colour the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Color {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
 /// The canonical forms `canon` writes.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Form {
@@ -191,25 +234,59 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             stdout.flush()?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { file } => {
-            let doc = Document::parse_bytes_with(&read_bytes(&file)?, &options);
-            let path = file.display();
+        Command::Check {
+            paths,
+            recursive,
+            format,
+            color,
+            jobs,
+        } => {
+            let colored = match color {
+                Color::Always => true,
+                Color::Never => false,
+                Color::Auto => {
+                    use std::io::IsTerminal;
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+                }
+            };
+            let inputs = expand_paths(&paths, recursive);
+            let check = |input: &Input| match input {
+                Input::File(path) => match read_bytes(path) {
+                    Ok(bytes) => {
+                        let doc = Document::parse_bytes_with(&bytes, &options);
+                        let report = report(&path.display().to_string(), &doc, format, colored);
+                        (report, !doc.errors().is_empty(), None)
+                    }
+                    Err(error) => (String::new(), false, Some(error.to_string())),
+                },
+                Input::Unusable(message) => (String::new(), false, Some(message.clone())),
+            };
+            let outcomes: Vec<(String, bool, Option<String>)> = match jobs {
+                Some(jobs) => rayon::ThreadPoolBuilder::new()
+                    .num_threads(jobs.max(1))
+                    .build()
+                    .map_err(|e| Error::InvalidOption(e.to_string()))?
+                    .install(|| inputs.par_iter().map(check).collect()),
+                None => inputs.par_iter().map(check).collect(),
+            };
             let mut stdout = std::io::stdout().lock();
-            for error in doc.errors() {
-                writeln!(
-                    stdout,
-                    "{path}:{}:{}: {}: {}",
-                    error.line,
-                    error.column,
-                    error.code,
-                    error.code.message()
-                )?;
+            let (mut any_errors, mut any_failure) = (false, false);
+            for (report, had_errors, failure) in outcomes {
+                stdout.write_all(report.as_bytes())?;
+                any_errors |= had_errors;
+                if let Some(message) = failure {
+                    stdout.flush()?;
+                    eprintln!("xml5dom: {message}");
+                    any_failure = true;
+                }
             }
             stdout.flush()?;
-            Ok(if doc.errors().is_empty() {
-                ExitCode::SUCCESS
-            } else {
+            Ok(if any_failure {
+                ExitCode::from(2)
+            } else if any_errors {
                 ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
             })
         }
         Command::Fmt {
@@ -303,6 +380,156 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// An input of a command that takes many: a file to read, or why a path
+/// cannot be one.
+enum Input {
+    File(PathBuf),
+    Unusable(String),
+}
+
+/// The extensions `-r` takes for XML files.
+const XML_EXTENSIONS: &[&str] = &[
+    "xml", "svg", "xhtml", "rss", "atom", "xsl", "xslt", "xsd", "kml", "gpx", "plist", "opf",
+    "xlf", "resx", "csproj",
+];
+
+/// The files `paths` name, in order: files as given, the XML files of
+/// directories (with `recursive`) in name order, depth first, without
+/// recursion.
+fn expand_paths(paths: &[PathBuf], recursive: bool) -> Vec<Input> {
+    let mut inputs = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" || !path.is_dir() {
+            inputs.push(Input::File(path.clone()));
+            continue;
+        }
+        if !recursive {
+            inputs.push(Input::Unusable(format!(
+                "{} is a directory (use -r to check the files in it)",
+                path.display()
+            )));
+            continue;
+        }
+        // Directories still to read, the next one last.
+        let mut pending = vec![path.clone()];
+        while let Some(directory) = pending.pop() {
+            let entries = match std::fs::read_dir(&directory) {
+                Ok(entries) => entries,
+                Err(error) => {
+                    inputs.push(Input::Unusable(format!(
+                        "cannot read directory {}: {error}",
+                        directory.display()
+                    )));
+                    continue;
+                }
+            };
+            let mut names: Vec<PathBuf> =
+                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            names.sort();
+            let mut subdirectories = Vec::new();
+            for name in names {
+                if name.is_dir() {
+                    subdirectories.push(name);
+                } else if name
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| XML_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+                {
+                    inputs.push(Input::File(name));
+                }
+            }
+            // Depth first, in name order: the first subdirectory is read
+            // next.
+            pending.extend(subdirectories.into_iter().rev());
+        }
+    }
+    inputs
+}
+
+/// `check`'s report on one document.
+fn report(path: &str, doc: &Document, format: Format, colored: bool) -> String {
+    use std::fmt::Write as _;
+
+    let mut out = String::new();
+    for error in doc.errors() {
+        match format {
+            Format::Json => {
+                out.push_str("{\"file\": ");
+                crate::tokenizer::push_json_string(&mut out, path);
+                let _ = write!(
+                    out,
+                    ", \"line\": {}, \"column\": {}, \"offset\": {}, \"code\": ",
+                    error.line, error.column, error.offset
+                );
+                crate::tokenizer::push_json_string(&mut out, error.code.as_str());
+                out.push_str(", \"message\": ");
+                crate::tokenizer::push_json_string(&mut out, error.code.message());
+                out.push_str("}\n");
+            }
+            Format::Human => {
+                let (bold, red, reset) = if colored {
+                    ("\x1b[1m", "\x1b[1;31m", "\x1b[0m")
+                } else {
+                    ("", "", "")
+                };
+                let _ = writeln!(
+                    out,
+                    "{bold}{path}:{}:{}:{reset} {red}{}{reset}: {}",
+                    error.line,
+                    error.column,
+                    error.code,
+                    error.code.message()
+                );
+                push_snippet(&mut out, doc.source(), error.offset, error.line, red, reset);
+            }
+        }
+    }
+    out
+}
+
+/// The source line of `offset` under a gutter with its number, and a caret
+/// under the offset's character. A long line is shown around the caret.
+fn push_snippet(out: &mut String, source: &str, offset: usize, line: u32, red: &str, reset: &str) {
+    use std::fmt::Write as _;
+
+    const WIDTH: usize = 100;
+    let offset = offset.min(source.len());
+    let start = source[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let end = source[offset..]
+        .find(['\n', '\r'])
+        .map_or(source.len(), |i| offset + i);
+    let before: Vec<char> = source[start..offset].chars().collect();
+    let after: Vec<char> = source[offset..end].chars().collect();
+    // At most WIDTH characters: the caret's context on both sides.
+    let skip = before.len().saturating_sub(WIDTH / 2);
+    let keep_after = WIDTH.saturating_sub(before.len() - skip);
+    let shown = |c: &char| {
+        if c.is_control() && *c != '\t' {
+            ' '
+        } else {
+            *c
+        }
+    };
+    let mut text: String = before[skip..].iter().map(shown).collect();
+    let mut caret: String = before[skip..]
+        .iter()
+        .map(|&c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    if skip > 0 {
+        text.insert(0, '…');
+        caret.insert(0, ' ');
+    }
+    text.extend(after.iter().take(keep_after).map(shown));
+    if after.len() > keep_after {
+        text.push('…');
+    }
+    let number = line.to_string();
+    let gutter = " ".repeat(number.len());
+    let _ = writeln!(out, "{gutter} |");
+    let _ = writeln!(out, "{number} | {text}");
+    let _ = writeln!(out, "{gutter} | {caret}{red}^{reset}");
 }
 
 /// What `stats` prints for one document.

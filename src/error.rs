@@ -618,6 +618,9 @@ pub enum Error {
     /// An encoding label that the WHATWG Encoding Standard does not know.
     #[error("unknown encoding: {0:?}")]
     UnknownEncoding(String),
+    /// A command-line option that cannot be used as given.
+    #[error("invalid option: {0}")]
+    InvalidOption(String),
     /// A tree edit that cannot be done: the node was removed, the edit would
     /// make a cycle, or the node cannot hold (or be) what was asked.
     #[error("invalid edit: {0}")]

@@ -354,14 +354,179 @@ fn check_prints_each_error_with_its_position_and_exits_1() {
     let output = run_on("check", &path);
     assert_eq!(output.status.code(), Some(1));
     let shown = path.display().to_string();
+    // Each error, then its source line under a gutter and a caret under the
+    // column (no colour: standard output is not a terminal).
     assert_eq!(
         stdout(&output),
         format!(
-            "{shown}:2:12: duplicate-attribute: attribute given twice; the second one is dropped\n\
-             {shown}:3:1: mismatched-end-tag: end tag does not match the current element; the elements inside it are closed\n"
+            "{shown}:2:12: duplicate-attribute: attribute given twice; the second one is dropped\n  \
+             |\n\
+             2 |   <b x='1' x='2'>\n  \
+             |            ^\n\
+             {shown}:3:1: mismatched-end-tag: end tag does not match the current element; the elements inside it are closed\n  \
+             |\n\
+             3 | </a>\n  \
+             | ^\n"
         )
     );
     assert!(output.stderr.is_empty());
+}
+
+/// A snapshot of the human-readable diagnostics for a document with
+/// several kinds of error, colour off; worked out by hand from the
+/// document (columns count characters, the tab is one; the caret line
+/// keeps the tab so that it lines up).
+#[test]
+fn check_diagnostics_snapshot() {
+    let dir = TempDir::new("check-snapshot");
+    let path = dir.write(
+        "feed.xml",
+        "<feed>\n\t<entry id=1 id=2>Tom & Jérôme</entry>\n  <title>a</titel>\n",
+    );
+    let output = Command::new(BIN)
+        .args(["check", "--color", "never"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let p = path.display();
+    let expected = format!(
+        "{p}:2:12: unquoted-attribute-value: attribute value without quotes
+  |
+2 | \t<entry id=1 id=2>Tom & Jérôme</entry>
+  | \t          ^
+{p}:2:14: duplicate-attribute: attribute given twice; the second one is dropped
+  |
+2 | \t<entry id=1 id=2>Tom & Jérôme</entry>
+  | \t            ^
+{p}:2:23: bare-ampersand: `&` that starts no reference; kept as text
+  |
+2 | \t<entry id=1 id=2>Tom & Jérôme</entry>
+  | \t                     ^
+{p}:3:11: stray-end-tag: end tag for an element that is not open; ignored
+  |
+3 |   <title>a</titel>
+  |           ^
+{p}:4:1: eof-in-element: end of input with elements still open; they are closed
+  |
+4 | 
+  | ^
+"
+    );
+    assert_eq!(stdout(&output), expected);
+}
+
+#[test]
+fn check_colours_only_when_asked_or_on_a_terminal() {
+    let dir = TempDir::new("check-colour");
+    let path = dir.write("a.xml", "<a>");
+    let coloured = Command::new(BIN)
+        .args(["check", "--color", "always"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(stdout(&coloured).contains("\x1b[1;31meof-in-element\x1b[0m"));
+    // Not a terminal: plain.
+    let plain = run_on("check", &path);
+    assert!(!stdout(&plain).contains('\x1b'));
+}
+
+#[test]
+fn check_json_has_one_object_per_error() {
+    let dir = TempDir::new("check-json");
+    let path = dir.write("a.xml", "<a x=1>\n&bogus;</a");
+    let output = Command::new(BIN)
+        .args(["check", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let objects: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect();
+    let doc = xml5dom::Document::parse_bytes(&std::fs::read(&path).unwrap());
+    assert_eq!(objects.len(), doc.errors().len());
+    for (object, error) in objects.iter().zip(doc.errors()) {
+        assert_eq!(object["file"], path.display().to_string());
+        assert_eq!(object["line"], error.line);
+        assert_eq!(object["column"], error.column);
+        assert_eq!(object["offset"], error.offset);
+        assert_eq!(object["code"], error.code.as_str());
+        assert_eq!(object["message"], error.code.message());
+    }
+    assert_eq!(objects[0]["code"], "unquoted-attribute-value");
+}
+
+#[test]
+fn check_many_files_in_order_and_goes_on_past_a_bad_one() {
+    let dir = TempDir::new("check-many");
+    let good = dir.write("good.xml", "<a/>");
+    let bad = dir.write("bad.xml", "<a>");
+    let missing = dir.path.join("missing.xml");
+    let output = Command::new(BIN)
+        .arg("check")
+        .args([&bad, &missing, &good, &bad])
+        .output()
+        .unwrap();
+    // Unreadable beats broken: 2.
+    assert_eq!(output.status.code(), Some(2));
+    let text = stdout(&output);
+    let headers: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with(' ') && !l.contains(" | "))
+        .map(|l| l.split(": ").next().unwrap_or(""))
+        .collect();
+    let b = format!("{}:1:4", bad.display());
+    assert_eq!(headers, [b.as_str(), b.as_str()]);
+    assert!(stderr(&output).contains("missing.xml"));
+    // Only good files: 0; a broken one among them: 1.
+    let clean = Command::new(BIN)
+        .arg("check")
+        .args([&good, &good])
+        .output()
+        .unwrap();
+    assert_eq!(clean.status.code(), Some(0));
+    let broken = Command::new(BIN)
+        .arg("check")
+        .args([&good, &bad])
+        .output()
+        .unwrap();
+    assert_eq!(broken.status.code(), Some(1));
+}
+
+#[test]
+fn check_walks_a_directory_tree_with_r() {
+    let dir = TempDir::new("check-tree");
+    std::fs::create_dir_all(dir.path.join("b/c")).unwrap();
+    dir.write("a.xml", "<a>");
+    dir.write("b/c/d.svg", "<svg>");
+    dir.write("b/e.XML", "<e/>");
+    dir.write("b/notes.txt", "<not xml");
+    let without = run_on("check", &dir.path);
+    assert_eq!(without.status.code(), Some(2));
+    assert!(stderr(&without).contains("-r"));
+    let output = Command::new(BIN)
+        .args(["check", "-r", "--jobs", "2"])
+        .arg(&dir.path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let files: Vec<String> = stdout(&output)
+        .lines()
+        .filter(|l| l.contains(": eof-in-element"))
+        .map(|l| {
+            let path = l.split(':').next().unwrap_or("");
+            Path::new(path)
+                .strip_prefix(&dir.path)
+                .unwrap()
+                .display()
+                .to_string()
+        })
+        .collect();
+    // Name order, depth first; `e.XML` has no error, `notes.txt` is not XML.
+    assert_eq!(files, ["a.xml", "b/c/d.svg"]);
 }
 
 #[test]

@@ -47,6 +47,7 @@ mod token;
 pub use entities::Declarations;
 pub(crate) use entities::{Lookup as EntityLookup, Mode as ExpansionMode, Stop as ExpansionStop};
 pub(crate) use internal_subset::{AttributeType, DefaultValue};
+pub(crate) use json::push_json_string;
 pub use json::SuiteJson;
 pub use owned::{Event, OwnedAttribute, OwnedToken, TokenList};
 pub use token::{
