@@ -15,7 +15,7 @@
 //! xml5dom stats FILE...   counts, depth, namespaces, encoding, errors by code
 //! ```
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -33,11 +33,28 @@ use crate::Document;
 #[command(
     name = "xml5dom",
     version,
-    about = "Load any XML, however broken, the way XML5 recovers, and show what came out."
+    about = "Load any XML, however broken, the way XML5 recovers, and show what came out.",
+    after_help = "Every subcommand takes files, directories (with -r) or - for standard \
+                  input, works on them in parallel, and reports them in the order given.\n\
+                  Exit status: 0 done (and clean, for check and fmt --check), 1 findings, \
+                  2 a file could not be read or an option is wrong."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Take the XML files in directories and below (by extension: xml, svg,
+    /// xhtml, rss, atom, xsl, xslt, xsd, kml, gpx, plist, opf, xlf, resx,
+    /// csproj). Example: `xml5dom check -r exports/`.
+    #[arg(short, long, global = true)]
+    recursive: bool,
+    /// How many files to work on at once (default: one per core).
+    /// Example: `--jobs 1`.
+    #[arg(short, long, global = true, value_name = "N")]
+    jobs: Option<usize>,
+    /// No progress bar (it is shown on a terminal only, for many files or
+    /// one over 4 MB). Example: `xml5dom check -q -r big/`.
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -46,80 +63,94 @@ enum Command {
     ///
     /// Example: `xml5dom tokens feed.xml` prints
     /// `[["StartTag", "feed", {}], ["Character", "\n"], ...]`, with a
-    /// "ParseError" marker wherever the input breaks the rules.
+    /// "ParseError" marker wherever the input breaks the rules. With several
+    /// files, each one's output follows a `==> FILE <==` line.
     Tokens {
-        /// The file to read, or `-` for standard input.
-        file: PathBuf,
+        /// Files, directories (with `-r`) or `-` for standard input.
+        /// Example: `feed.xml`.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
     },
     /// Print the document tree in the xml5lib-tests `#document` format.
     ///
     /// Example: `xml5dom tree feed.xml` prints `| <feed>`, then its
     /// attributes and children indented two spaces per level.
     Tree {
-        /// The file to read, or `-` for standard input.
-        file: PathBuf,
+        /// Files, directories (with `-r`) or `-` for standard input.
+        /// Example: `feed.xml`.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
     },
     /// Print every parse error as `path:line:column: code: message`, then
     /// the source line with a caret under the place.
     ///
-    /// Files are checked in parallel and reported in the order given (a
-    /// directory's files in name order). Exits with status 0 when no file
-    /// has errors, 1 when any has, 2 when a file cannot be read (the others
-    /// are still checked). Example: `xml5dom check -r exports/`, or
-    /// `xml5dom check --format json feed.xml`.
+    /// Exits with status 0 when no file has errors, 1 when any has, 2 when
+    /// a file cannot be read (the others are still checked). Example:
+    /// `xml5dom check -r exports/`, or `xml5dom check --format json
+    /// feed.xml`.
     Check {
         /// Files, directories (with `-r`) or `-` for standard input.
+        /// Example: `feed.xml config/`.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// Check the XML files in directories and below (by extension:
-        /// xml, svg, xhtml, rss, atom, xsl, xslt, xsd, kml, gpx, plist,
-        /// opf, xlf, resx, csproj).
-        #[arg(short, long)]
-        recursive: bool,
         /// `human` for people; `json` for tools: one JSON object per error
-        /// and line (file, line, column, offset, code, message).
+        /// and line (file, line, column, offset, code, message). Example:
+        /// `--format json`.
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         /// Colour the human format: `auto` when writing to a terminal (and
-        /// `NO_COLOR` is not set).
+        /// `NO_COLOR` is not set). Example: `--color never`.
         #[arg(long, value_enum, default_value = "auto")]
         color: Color,
-        /// How many files to check at once (default: one per core).
-        #[arg(short, long, value_name = "N")]
-        jobs: Option<usize>,
     },
     /// Write the document back out: byte for byte if it parsed without
     /// errors, as repaired well-formed XML if not.
     ///
     /// Repairs (what XML could not carry) are listed on standard error.
-    /// Example: `xml5dom fmt --pretty=4 feed.xml > feed.pretty.xml`.
+    /// Example: `xml5dom fmt --pretty=4 feed.xml > feed.pretty.xml`, or
+    /// `xml5dom fmt --in-place -r site/`.
     Fmt {
         /// Indent element-only content, by N spaces per level (2 if `=N` is
-        /// left out).
+        /// left out). Example: `--pretty=4`.
         #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "2")]
         pretty: Option<usize>,
         /// Write in this encoding (a WHATWG label such as `utf-8`,
         /// `shift_jis`, `utf-16le`); by default, the file's own encoding.
+        /// Example: `--encoding utf-8`.
         #[arg(long, value_name = "LABEL")]
         encoding: Option<String>,
-        /// The file to read, or `-` for standard input.
-        file: PathBuf,
+        /// Write each file back in place (through a temporary file renamed
+        /// over it, keeping its permissions) instead of to standard output.
+        /// Example: `xml5dom fmt --in-place --pretty feed.xml`.
+        #[arg(long, conflicts_with = "check")]
+        in_place: bool,
+        /// Write nothing: print the files formatting would change, and exit
+        /// with status 1 if there are any. Example: `xml5dom fmt --check -r .`.
+        #[arg(long)]
+        check: bool,
+        /// Files, directories (with `-r`) or `-` for standard input.
+        /// Example: `feed.xml`.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
     },
     /// Write a canonical form of the document.
     ///
     /// Example: `xml5dom canon --form c14n-comments signed.xml`.
     Canon {
-        /// Which canonical form.
+        /// Which canonical form. Example: `--form xmltest`.
         #[arg(long, value_enum, default_value = "c14n")]
         form: Form,
-        /// The file to read, or `-` for standard input.
-        file: PathBuf,
+        /// Files, directories (with `-r`) or `-` for standard input.
+        /// Example: `signed.xml`.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
     },
-    /// Evaluate an XPath 1.0 expression against the document.
+    /// Evaluate an XPath 1.0 expression against each document.
     ///
     /// A node-set prints one node per line: elements (and comments, PIs)
     /// as XML, attributes as `name="value"`, text as the text itself. Any
-    /// other result prints its value. Prefixes declared on the document
+    /// other result prints its value. With several files, each line starts
+    /// with the file's path and `: `. Prefixes declared on the document
     /// element are bound unless `--ns` binds them otherwise.
     ///
     /// Example: `xml5dom query --ns a=http://www.w3.org/2005/Atom
@@ -127,24 +158,33 @@ enum Command {
     /// data.xml`.
     Query {
         /// Bind a namespace prefix for the expression, as PREFIX=URI
-        /// (repeatable).
+        /// (repeatable). Example: `--ns a=http://www.w3.org/2005/Atom`.
         #[arg(long = "ns", value_name = "PREFIX=URI", value_parser = parse_binding)]
         namespaces: Vec<(String, String)>,
-        /// The XPath 1.0 expression.
+        /// The XPath 1.0 expression. Example: `'//item[@id]/title'`.
         expression: String,
-        /// The file to read, or `-` for standard input.
-        file: PathBuf,
+        /// Files, directories (with `-r`) or `-` for standard input.
+        /// Example: `data.xml`.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
     },
     /// Print what each document holds: nodes by kind, attributes, depth,
     /// namespaces, the encoding and the parse errors by code.
     ///
-    /// A file that cannot be read is reported on standard error and the
-    /// others go on (exit status 2 then). Example: `xml5dom stats
-    /// feed.xml config.xml`.
+    /// Example: `xml5dom stats feed.xml config.xml`.
     Stats {
-        /// The files to read (`-` for standard input).
+        /// Files, directories (with `-r`) or `-` for standard input.
+        /// Example: `feed.xml config.xml`.
         #[arg(required = true)]
-        files: Vec<PathBuf>,
+        paths: Vec<PathBuf>,
+    },
+    /// Print a completion script for a shell, generated from these
+    /// arguments.
+    ///
+    /// Example: `xml5dom completions bash > ~/.local/share/bash-completion/completions/xml5dom`.
+    Completions {
+        /// The shell. Example: `zsh`.
+        shell: clap_complete::Shell,
     },
 }
 
@@ -201,7 +241,12 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    match run(cli.command) {
+    let settings = Settings {
+        recursive: cli.recursive,
+        jobs: cli.jobs,
+        quiet: cli.quiet,
+    };
+    match run(cli.command, &settings) {
         Ok(code) => code,
         // The reader went away (`xml5dom tree big.xml | head`): stop quietly.
         Err(Error::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -214,85 +259,84 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(command: Command) -> Result<ExitCode, Error> {
+/// The options every subcommand shares.
+struct Settings {
+    recursive: bool,
+    jobs: Option<usize>,
+    quiet: bool,
+}
+
+/// What a subcommand made of one file.
+#[derive(Default)]
+struct Outcome {
+    /// For standard output.
+    out: Vec<u8>,
+    /// For standard error (whole lines).
+    notes: String,
+    /// Something was found: parse errors (`check`), a file to change
+    /// (`fmt --check`).
+    findings: bool,
+    /// The file could not be worked on (read, or written back).
+    failure: Option<String>,
+}
+
+/// How a batch lays out its files' outputs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Each output as it is (it names its file, or there is one file).
+    Plain,
+    /// With several files, a `==> FILE <==` line before each output.
+    Banners,
+    /// A blank line between outputs.
+    Separated,
+}
+
+fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
     let options = ParseOptions::default();
+    let parse = |bytes: &[u8]| Document::parse_bytes_with(bytes, &options);
     match command {
-        Command::Tokens { file } => {
-            let bytes = read_bytes(&file)?;
+        Command::Tokens { paths } => batch(&paths, settings, Layout::Banners, |_, bytes, _| {
             let text = decode(&bytes, &options).text;
-            let json = tokenize(&text, SuiteJson::default()).finish();
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(json.as_bytes())?;
-            stdout.write_all(b"\n")?;
-            stdout.flush()?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Tree { file } => {
-            let doc = Document::parse_bytes_with(&read_bytes(&file)?, &options);
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(doc.to_tree_dump().as_bytes())?;
-            stdout.flush()?;
-            Ok(ExitCode::SUCCESS)
+            let mut json = tokenize(&text, SuiteJson::default()).finish();
+            json.push('\n');
+            Outcome {
+                out: json.into_bytes(),
+                ..Outcome::default()
+            }
+        }),
+        Command::Tree { paths } => {
+            batch(&paths, settings, Layout::Banners, |_, bytes, _| Outcome {
+                out: parse(&bytes).to_tree_dump().into_bytes(),
+                ..Outcome::default()
+            })
         }
         Command::Check {
             paths,
-            recursive,
             format,
             color,
-            jobs,
         } => {
             let colored = match color {
                 Color::Always => true,
                 Color::Never => false,
                 Color::Auto => {
-                    use std::io::IsTerminal;
                     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
                 }
             };
-            let inputs = expand_paths(&paths, recursive);
-            let check = |input: &Input| match input {
-                Input::File(path) => match read_bytes(path) {
-                    Ok(bytes) => {
-                        let doc = Document::parse_bytes_with(&bytes, &options);
-                        let report = report(&path.display().to_string(), &doc, format, colored);
-                        (report, !doc.errors().is_empty(), None)
-                    }
-                    Err(error) => (String::new(), false, Some(error.to_string())),
-                },
-                Input::Unusable(message) => (String::new(), false, Some(message.clone())),
-            };
-            let outcomes: Vec<(String, bool, Option<String>)> = match jobs {
-                Some(jobs) => rayon::ThreadPoolBuilder::new()
-                    .num_threads(jobs.max(1))
-                    .build()
-                    .map_err(|e| Error::InvalidOption(e.to_string()))?
-                    .install(|| inputs.par_iter().map(check).collect()),
-                None => inputs.par_iter().map(check).collect(),
-            };
-            let mut stdout = std::io::stdout().lock();
-            let (mut any_errors, mut any_failure) = (false, false);
-            for (report, had_errors, failure) in outcomes {
-                stdout.write_all(report.as_bytes())?;
-                any_errors |= had_errors;
-                if let Some(message) = failure {
-                    stdout.flush()?;
-                    eprintln!("xml5dom: {message}");
-                    any_failure = true;
+            batch(&paths, settings, Layout::Plain, |path, bytes, _| {
+                let doc = parse(&bytes);
+                Outcome {
+                    out: report(&path.display().to_string(), &doc, format, colored).into_bytes(),
+                    findings: !doc.errors().is_empty(),
+                    ..Outcome::default()
                 }
-            }
-            stdout.flush()?;
-            Ok(if any_failure {
-                ExitCode::from(2)
-            } else if any_errors {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
             })
         }
         Command::Fmt {
             pretty,
             encoding,
-            file,
+            in_place,
+            check,
+            paths,
         } => {
             let encoding = match encoding {
                 None => OutputEncoding::Original,
@@ -301,85 +345,254 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                         .ok_or(Error::UnknownEncoding(label))?,
                 ),
             };
-            let doc = Document::parse_bytes_with(&read_bytes(&file)?, &options);
-            let (bytes, repairs) = doc.to_bytes(&SerializeOptions { pretty, encoding });
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(&bytes)?;
-            stdout.flush()?;
-            let path = file.display();
-            for repair in &repairs {
-                match repair.offset {
-                    Some(offset) => {
-                        let (line, column) = doc.position(offset);
-                        eprintln!("{path}:{line}:{column}: repaired: {}", repair.kind);
+            let serialize = SerializeOptions { pretty, encoding };
+            batch(&paths, settings, Layout::Banners, |path, bytes, _| {
+                let doc = parse(&bytes);
+                let (written, repairs) = doc.to_bytes(&serialize);
+                let mut outcome = Outcome::default();
+                let shown = path.display();
+                for repair in &repairs {
+                    match repair.offset {
+                        Some(offset) => {
+                            let (line, column) = doc.position(offset);
+                            outcome.notes.push_str(&format!(
+                                "{shown}:{line}:{column}: repaired: {}\n",
+                                repair.kind
+                            ));
+                        }
+                        None => outcome
+                            .notes
+                            .push_str(&format!("{shown}: repaired: {}\n", repair.kind)),
                     }
-                    None => eprintln!("{path}: repaired: {}", repair.kind),
                 }
-            }
-            Ok(ExitCode::SUCCESS)
+                if check {
+                    if written != bytes {
+                        outcome.out = format!("{shown}\n").into_bytes();
+                        outcome.findings = true;
+                    }
+                } else if in_place {
+                    if written != bytes {
+                        if let Err(message) = write_in_place(path, &written) {
+                            outcome.failure = Some(message);
+                        }
+                    }
+                } else {
+                    outcome.out = written;
+                }
+                outcome
+            })
         }
-        Command::Canon { form, file } => {
-            let doc = Document::parse_bytes_with(&read_bytes(&file)?, &options);
+        Command::Canon { form, paths } => {
             let form = match form {
                 Form::C14n => CanonicalForm::C14n,
                 Form::C14nComments => CanonicalForm::C14nWithComments,
                 Form::Xmltest => CanonicalForm::XmlTest,
             };
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(canonicalize(&doc, form).as_bytes())?;
-            stdout.flush()?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Stats { files } => {
-            let mut stdout = std::io::stdout().lock();
-            let mut unreadable = false;
-            for (index, file) in files.iter().enumerate() {
-                let bytes = match read_bytes(file) {
-                    Ok(bytes) => bytes,
-                    Err(error) => {
-                        eprintln!("xml5dom: {error}");
-                        unreadable = true;
-                        continue;
-                    }
-                };
-                let doc = Document::parse_bytes_with(&bytes, &options);
-                if index > 0 {
-                    writeln!(stdout)?;
-                }
-                stdout.write_all(stats(&file.display().to_string(), &doc).as_bytes())?;
-            }
-            stdout.flush()?;
-            Ok(if unreadable {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
+            batch(&paths, settings, Layout::Banners, |_, bytes, _| Outcome {
+                out: canonicalize(&parse(&bytes), form).into_bytes(),
+                ..Outcome::default()
             })
         }
         Command::Query {
             namespaces,
             expression,
-            file,
+            paths,
         } => {
             let xpath = XPath::compile(&expression)?;
-            let doc = Document::parse_bytes_with(&read_bytes(&file)?, &options);
-            let mut bindings = Bindings::new();
-            for (prefix, uri) in &namespaces {
-                bindings.namespace(prefix, uri);
-            }
-            let value = xpath.evaluate_with(doc.root(), &bindings)?;
-            let mut stdout = std::io::stdout().lock();
-            match value {
-                Value::NodeSet(nodes) => {
-                    for node in nodes {
-                        writeln!(stdout, "{}", show_node(node))?;
+            batch(&paths, settings, Layout::Plain, |path, bytes, many| {
+                let doc = parse(&bytes);
+                let mut bindings = Bindings::new();
+                for (prefix, uri) in &namespaces {
+                    bindings.namespace(prefix, uri);
+                }
+                let prefix = if many {
+                    format!("{}: ", path.display())
+                } else {
+                    String::new()
+                };
+                let mut out = String::new();
+                match xpath.evaluate_with(doc.root(), &bindings) {
+                    Ok(Value::NodeSet(nodes)) => {
+                        for node in nodes {
+                            out.push_str(&prefix);
+                            out.push_str(&show_node(node));
+                            out.push('\n');
+                        }
+                    }
+                    Ok(other) => {
+                        out.push_str(&prefix);
+                        out.push_str(&other.to_xpath_string());
+                        out.push('\n');
+                    }
+                    Err(error) => {
+                        let failure = if many {
+                            format!("{}: {error}", path.display())
+                        } else {
+                            error.to_string()
+                        };
+                        return Outcome {
+                            failure: Some(failure),
+                            ..Outcome::default()
+                        };
                     }
                 }
-                other => writeln!(stdout, "{}", other.to_xpath_string())?,
+                Outcome {
+                    out: out.into_bytes(),
+                    ..Outcome::default()
+                }
+            })
+        }
+        Command::Stats { paths } => batch(&paths, settings, Layout::Separated, |path, bytes, _| {
+            Outcome {
+                out: stats(&path.display().to_string(), &parse(&bytes)).into_bytes(),
+                ..Outcome::default()
             }
+        }),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            let mut stdout = std::io::stdout().lock();
+            clap_complete::generate(shell, &mut command, "xml5dom", &mut stdout);
             stdout.flush()?;
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Works on every file `paths` name, in parallel, and writes the outcomes
+/// in order: the outputs to standard output, notes and failures to
+/// standard error. `job` gets the path, the file's bytes and whether there
+/// are several files. Exit status: 2 if any file failed, else 1 if any had
+/// findings, else 0.
+fn batch<F>(
+    paths: &[PathBuf],
+    settings: &Settings,
+    layout: Layout,
+    job: F,
+) -> Result<ExitCode, Error>
+where
+    F: Fn(&Path, Vec<u8>, bool) -> Outcome + Sync,
+{
+    let inputs = expand_paths(paths, settings.recursive);
+    let many = inputs.len() > 1;
+    let progress = progress_bar(&inputs, settings.quiet);
+    let work = |input: &Input| {
+        let outcome = match input {
+            Input::File(path) => match read_bytes(path) {
+                Ok(bytes) => job(path, bytes, many),
+                Err(error) => Outcome {
+                    failure: Some(error.to_string()),
+                    ..Outcome::default()
+                },
+            },
+            Input::Unusable(message) => Outcome {
+                failure: Some(message.clone()),
+                ..Outcome::default()
+            },
+        };
+        progress.inc(1);
+        outcome
+    };
+    let outcomes: Vec<Outcome> = match settings.jobs {
+        Some(jobs) => rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.max(1))
+            .build()
+            .map_err(|e| Error::InvalidOption(e.to_string()))?
+            .install(|| inputs.par_iter().map(work).collect()),
+        None => inputs.par_iter().map(work).collect(),
+    };
+    progress.finish_and_clear();
+    let mut stdout = std::io::stdout().lock();
+    let (mut findings, mut failures, mut wrote) = (false, false, false);
+    for (input, outcome) in inputs.iter().zip(outcomes) {
+        if !outcome.out.is_empty() {
+            match layout {
+                Layout::Banners if many => {
+                    if let Input::File(path) = input {
+                        writeln!(stdout, "==> {} <==", path.display())?;
+                    }
+                }
+                Layout::Separated if wrote => writeln!(stdout)?,
+                _ => {}
+            }
+            wrote = true;
+        }
+        stdout.write_all(&outcome.out)?;
+        findings |= outcome.findings;
+        if !outcome.notes.is_empty() || outcome.failure.is_some() {
+            stdout.flush()?;
+            eprint!("{}", outcome.notes);
+            if let Some(message) = outcome.failure {
+                eprintln!("xml5dom: {message}");
+                failures = true;
+            }
+        }
+    }
+    stdout.flush()?;
+    Ok(if failures {
+        ExitCode::from(2)
+    } else if findings {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A progress bar on standard error, for many files or one large one, on a
+/// terminal only and not with `--quiet`; hidden otherwise.
+fn progress_bar(inputs: &[Input], quiet: bool) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressStyle};
+
+    const LARGE: u64 = 4 << 20;
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bytes: u64 = inputs
+        .iter()
+        .filter_map(|input| match input {
+            Input::File(path) => std::fs::metadata(path).ok().map(|m| m.len()),
+            Input::Unusable(_) => None,
+        })
+        .sum();
+    if inputs.len() > 1 {
+        let bar = ProgressBar::new(inputs.len() as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} files, {elapsed}") {
+            bar.set_style(style);
+        }
+        bar
+    } else if bytes > LARGE {
+        let bar = ProgressBar::new_spinner();
+        bar.set_message(format!("{:.1} MB", bytes as f64 / 1e6));
+        bar.enable_steady_tick(std::time::Duration::from_millis(100));
+        bar
+    } else {
+        ProgressBar::hidden()
+    }
+}
+
+/// Writes `bytes` over the file at `path` through a temporary file in the
+/// same directory, renamed over it, with the file's permissions.
+fn write_in_place(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if path.as_os_str() == "-" {
+        return Err("cannot write standard input in place".to_owned());
+    }
+    let fail =
+        |what: &str, error: std::io::Error| format!("cannot {what} {}: {error}", path.display());
+    let permissions = std::fs::metadata(path)
+        .map_err(|e| fail("read", e))?
+        .permissions();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = path.with_file_name(format!(".{name}.xml5dom-{}.tmp", std::process::id()));
+    let written = std::fs::write(&temporary, bytes)
+        .and_then(|()| std::fs::set_permissions(&temporary, permissions))
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if let Err(error) = written {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(fail("write", error));
+    }
+    Ok(())
 }
 
 /// An input of a command that takes many: a file to read, or why a path
