@@ -346,7 +346,13 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 ),
             };
             let serialize = SerializeOptions { pretty, encoding };
-            batch(&paths, settings, Layout::Banners, |path, bytes, _| {
+            // `--check` names files; `--in-place` writes nothing out.
+            let layout = if check || in_place {
+                Layout::Plain
+            } else {
+                Layout::Banners
+            };
+            batch(&paths, settings, layout, |path, bytes, _| {
                 let doc = parse(&bytes);
                 let (written, repairs) = doc.to_bytes(&serialize);
                 let mut outcome = Outcome::default();

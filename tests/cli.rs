@@ -799,3 +799,177 @@ fn stats_counts_what_each_document_holds_and_goes_on_past_a_missing_file() {
     );
     assert_eq!(stdout(&output), expected);
 }
+
+#[test]
+fn fmt_in_place_rewrites_files_atomically_and_keeps_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let dir = TempDir::new("fmt-in-place");
+    let broken = dir.write("broken.xml", "<a x=1>fish & chips");
+    let clean = dir.write("clean.xml", "<?xml version='1.0'?>\n<a  b='1'/>\n");
+    std::fs::set_permissions(&broken, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let output = Command::new(BIN)
+        .args(["fmt", "--in-place"])
+        .args([&broken, &clean])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "");
+    // The repaired document, as `fmt` writes it to standard output.
+    assert_eq!(
+        std::fs::read_to_string(&broken).unwrap(),
+        "<a x=\"1\">fish &amp; chips</a>"
+    );
+    let mode = std::fs::metadata(&broken).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+    // An error-free file is left byte for byte; no temporary file remains.
+    assert_eq!(
+        std::fs::read_to_string(&clean).unwrap(),
+        "<?xml version='1.0'?>\n<a  b='1'/>\n"
+    );
+    let names: Vec<String> = std::fs::read_dir(&dir.path)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    // Standard input cannot be written in place.
+    let dash = run(&["fmt", "--in-place", "-"]);
+    assert_eq!(dash.status.code(), Some(2));
+    assert!(stderr(&dash).contains("in place"));
+}
+
+#[test]
+fn fmt_check_names_the_files_it_would_change() {
+    let dir = TempDir::new("fmt-check");
+    let broken = dir.write("broken.xml", "<a x=1/>");
+    let clean = dir.write("clean.xml", "<a x='1'/>");
+    let output = Command::new(BIN)
+        .args(["fmt", "--check"])
+        .args([&clean, &broken])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), format!("{}\n", broken.display()));
+    // Nothing was written.
+    assert_eq!(std::fs::read_to_string(&broken).unwrap(), "<a x=1/>");
+    let output = Command::new(BIN)
+        .args(["fmt", "--check"])
+        .arg(&clean)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "");
+    // --pretty would change the clean file too.
+    let output = Command::new(BIN)
+        .args(["fmt", "--check", "--pretty"])
+        .arg(dir.write("nested.xml", "<a><b/></a>"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn several_files_get_banners_or_prefixes_in_the_order_given() {
+    let dir = TempDir::new("many");
+    let one = dir.write("one.xml", "<a>1</a>");
+    let two = dir.write("two.xml", "<a>2</a>");
+    let tree = Command::new(BIN)
+        .arg("tree")
+        .args([&two, &one])
+        .output()
+        .unwrap();
+    assert_eq!(tree.status.code(), Some(0));
+    assert_eq!(
+        stdout(&tree),
+        format!(
+            "==> {} <==\n| <a>\n|   \"2\"\n==> {} <==\n| <a>\n|   \"1\"\n",
+            two.display(),
+            one.display()
+        )
+    );
+    let query = Command::new(BIN)
+        .args(["query", "string(/a)"])
+        .args([&one, &two])
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout(&query),
+        format!("{}: 1\n{}: 2\n", one.display(), two.display())
+    );
+    // One file: as before, no banner and no prefix.
+    assert_eq!(stdout(&run_on("tree", &one)), "| <a>\n|   \"1\"\n");
+    // The tokens and canonical forms of a directory's files.
+    let tokens = Command::new(BIN)
+        .args(["tokens", "-r"])
+        .arg(&dir.path)
+        .output()
+        .unwrap();
+    assert_eq!(tokens.status.code(), Some(0));
+    assert_eq!(stdout(&tokens).matches("==> ").count(), 2);
+    let canon = Command::new(BIN)
+        .args(["canon", "--recursive", "--jobs", "1"])
+        .arg(&dir.path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout(&canon),
+        format!(
+            "==> {} <==\n<a>1</a>==> {} <==\n<a>2</a>",
+            one.display(),
+            two.display()
+        )
+    );
+}
+
+#[test]
+fn cli_errors_are_one_line_never_a_backtrace() {
+    for args in [
+        &["tree", "/no/such/file.xml"][..],
+        &["check", "--format", "yaml", "a.xml"],
+        &["fmt", "--encoding", "klingon", "a.xml"],
+        &["check", "--jobs", "x", "a.xml"],
+        &["nonsense"],
+    ] {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = stderr(&output);
+        assert!(
+            !err.contains("panicked") && !err.contains("backtrace"),
+            "{err}"
+        );
+        assert!(!err.is_empty(), "{args:?}");
+    }
+    let missing = run(&["tree", "/no/such/file.xml"]);
+    assert_eq!(
+        stderr(&missing),
+        "xml5dom: cannot read /no/such/file.xml: No such file or directory (os error 2)\n"
+    );
+}
+
+#[test]
+fn every_subcommand_has_help_with_an_example_and_there_are_completions() {
+    for subcommand in [
+        "tokens",
+        "tree",
+        "check",
+        "fmt",
+        "canon",
+        "query",
+        "stats",
+        "completions",
+    ] {
+        let output = run(&[subcommand, "--help"]);
+        assert_eq!(output.status.code(), Some(0), "{subcommand}");
+        assert!(stdout(&output).contains("Example"), "{subcommand} --help");
+    }
+    let version = run(&["--version"]);
+    assert_eq!(
+        stdout(&version),
+        format!("xml5dom {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let bash = run(&["completions", "bash"]);
+    assert_eq!(bash.status.code(), Some(0));
+    for word in ["tokens", "check", "--in-place", "--recursive", "--format"] {
+        assert!(stdout(&bash).contains(word), "{word}");
+    }
+}
