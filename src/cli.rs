@@ -644,12 +644,23 @@ fn expand_paths(paths: &[PathBuf], recursive: bool) -> Vec<Input> {
                     continue;
                 }
             };
-            let mut names: Vec<PathBuf> =
-                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            // The entry's own file type: no second look at each file.
+            let mut names: Vec<(PathBuf, bool)> = entries
+                .filter_map(|e| e.ok())
+                .map(|e| {
+                    let path = e.path();
+                    let is_dir = match e.file_type() {
+                        Ok(kind) if kind.is_symlink() => path.is_dir(),
+                        Ok(kind) => kind.is_dir(),
+                        Err(_) => false,
+                    };
+                    (path, is_dir)
+                })
+                .collect();
             names.sort();
             let mut subdirectories = Vec::new();
-            for name in names {
-                if name.is_dir() {
+            for (name, is_dir) in names {
+                if is_dir {
                     subdirectories.push(name);
                 } else if name
                     .extension()
