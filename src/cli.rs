@@ -1,8 +1,10 @@
 //! The last stage: the `xml5dom` command line.
 //!
 //! It owns argument parsing, reading inputs and printing results; the work
-//! itself is the library's. Errors of the caller's own (a missing file, a
-//! bad flag) are one line on standard error and exit status 2.
+//! itself is the library's. Every subcommand takes many files (and
+//! directories with `-r`), works on them in parallel and prints in the
+//! order given. Errors of the caller's own (a missing file, a bad flag) are
+//! one line on standard error and exit status 2.
 //!
 //! ```text
 //! xml5dom tokens FILE     the token stream as JSON, in the xml5lib-tests format
@@ -13,6 +15,7 @@
 //! xml5dom canon FILE      a canonical form (C14N 1.0, or xmltest's)
 //! xml5dom query EXPR FILE an XPath 1.0 query: matching nodes, or its value
 //! xml5dom stats FILE...   counts, depth, namespaces, encoding, errors by code
+//! xml5dom completions SHELL a completion script
 //! ```
 
 use std::io::{IsTerminal, Read, Write};

@@ -527,6 +527,8 @@ fn check_walks_a_directory_tree_with_r() {
         .collect();
     // Name order, depth first; `e.XML` has no error, `notes.txt` is not XML.
     assert_eq!(files, ["a.xml", "b/c/d.svg"]);
+    // Standard error is a pipe here: no progress bar.
+    assert_eq!(stderr(&output), "");
 }
 
 #[test]
