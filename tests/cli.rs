@@ -975,3 +975,30 @@ fn every_subcommand_has_help_with_an_example_and_there_are_completions() {
         assert!(stdout(&bash).contains(word), "{word}");
     }
 }
+
+/// On a terminal (`script` gives the command one), many files show a
+/// progress bar on standard error, cleared at the end; `--quiet` shows
+/// none.
+#[test]
+fn progress_bar_on_a_terminal_only_and_not_when_quiet() {
+    let dir = TempDir::new("progress");
+    for i in 0..50 {
+        dir.write(&format!("f{i:02}.xml"), format!("<a x=1>{i}</a>"));
+    }
+    let terminal = |quiet: bool| {
+        let command = format!(
+            "{BIN} check {} -r {} > /dev/null",
+            if quiet { "--quiet" } else { "" },
+            dir.path.display()
+        );
+        let output = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("script (util-linux) runs the command on a terminal");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let shown = terminal(false);
+    assert!(shown.contains("/50 files"), "{shown:?}");
+    assert_eq!(terminal(true), "");
+}
