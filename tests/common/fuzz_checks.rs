@@ -298,42 +298,62 @@ pub fn merged_text_dump(doc: &Document) -> String {
     let mut out = String::new();
     let mut depth = 0usize;
     for edge in doc.root().traverse() {
-        match edge {
-            Edge::Open(node) if node.is_text() => {
-                if node.prev_sibling().is_some_and(|p| p.is_text()) {
-                    continue;
+        let node = match edge {
+            Edge::Open(node) => node,
+            Edge::Close(node) => {
+                if !node.is_text() {
+                    depth = depth.saturating_sub(1);
                 }
-                let mut text = String::new();
-                let mut next = Some(node);
-                while let Some(n) = next.filter(|n| n.is_text()) {
-                    text.push_str(n.text().unwrap_or(""));
-                    next = n.next_sibling();
-                }
-                out.push_str(&format!("{}{text:?}\n", "  ".repeat(depth)));
+                continue;
             }
-            Edge::Open(node) => {
-                out.push_str(&format!("{}{:?}\n", "  ".repeat(depth), node.name()));
-                for a in node.attributes() {
-                    out.push_str(&format!(
-                        "{}  @{{{}}}{}={:?}\n",
-                        "  ".repeat(depth),
-                        a.namespace().unwrap_or(""),
-                        a.name(),
-                        a.value()
-                    ));
-                }
-                if !node.is_document() {
-                    out.push_str(&format!(
-                        "{}  ns={:?}\n",
-                        "  ".repeat(depth),
-                        node.namespace()
-                    ));
-                }
-                depth += 1;
+        };
+        let indent = "  ".repeat(depth);
+        if node.is_text() {
+            if node.prev_sibling().is_some_and(|p| p.is_text()) {
+                continue;
             }
-            Edge::Close(node) if node.is_text() => {}
-            Edge::Close(_) => depth = depth.saturating_sub(1),
+            let mut text = String::new();
+            let mut next = Some(node);
+            while let Some(n) = next.filter(|n| n.is_text()) {
+                text.push_str(n.text().unwrap_or(""));
+                next = n.next_sibling();
+            }
+            // As in `to_tree_dump`: whitespace outside the root is not
+            // part of the tree.
+            let outside = node.parent().is_some_and(|p| p.is_document());
+            if !(outside && text.chars().all(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))) {
+                out.push_str(&format!("{indent}{text:?}\n"));
+            }
+            continue;
         }
+        // Everything `to_tree_dump` shows of other nodes: kind, name,
+        // namespace, text (comments, PIs), DOCTYPE identifiers, and the
+        // attributes sorted.
+        out.push_str(&format!(
+            "{indent}{:?} {:?} {:?} {:?} {:?} {:?}\n",
+            node.node_type(),
+            node.name(),
+            node.namespace(),
+            node.text(),
+            node.public_id(),
+            node.system_id()
+        ));
+        let mut attributes: Vec<String> = node
+            .attributes()
+            .map(|a| {
+                format!(
+                    "{{{}}}{}={:?}",
+                    a.namespace().unwrap_or(""),
+                    a.name(),
+                    a.value()
+                )
+            })
+            .collect();
+        attributes.sort();
+        for attribute in attributes {
+            out.push_str(&format!("{indent}  @{attribute}\n"));
+        }
+        depth += 1;
     }
     out
 }
