@@ -95,6 +95,16 @@ fn run(args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"))
 }
 
+/// Runs the binary with `args`, then `paths`, and no standard input.
+fn run_paths<P: AsRef<std::ffi::OsStr>>(args: &[&str], paths: &[P]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .args(paths)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"))
+}
+
 /// Runs `xml5dom tokens PATH`.
 fn run_tokens(path: &Path) -> Output {
     run_on("tokens", path)
@@ -383,12 +393,7 @@ fn check_diagnostics_snapshot() {
         "feed.xml",
         "<feed>\n\t<entry id=1 id=2>Tom & Jérôme</entry>\n  <title>a</titel>\n",
     );
-    let output = Command::new(BIN)
-        .args(["check", "--color", "never"])
-        .arg(&path)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let output = run_paths(&["check", "--color", "never"], &[&path]);
     assert_eq!(output.status.code(), Some(1));
     let p = path.display();
     let expected = format!(
@@ -421,11 +426,7 @@ fn check_diagnostics_snapshot() {
 fn check_colours_only_when_asked_or_on_a_terminal() {
     let dir = TempDir::new("check-colour");
     let path = dir.write("a.xml", "<a>");
-    let coloured = Command::new(BIN)
-        .args(["check", "--color", "always"])
-        .arg(&path)
-        .output()
-        .unwrap();
+    let coloured = run_paths(&["check", "--color", "always"], &[&path]);
     assert!(stdout(&coloured).contains("\x1b[1;31meof-in-element\x1b[0m"));
     // Not a terminal: plain.
     let plain = run_on("check", &path);
@@ -436,11 +437,7 @@ fn check_colours_only_when_asked_or_on_a_terminal() {
 fn check_json_has_one_object_per_error() {
     let dir = TempDir::new("check-json");
     let path = dir.write("a.xml", "<a x=1>\n&bogus;</a");
-    let output = Command::new(BIN)
-        .args(["check", "--format", "json"])
-        .arg(&path)
-        .output()
-        .unwrap();
+    let output = run_paths(&["check", "--format", "json"], &[&path]);
     assert_eq!(output.status.code(), Some(1));
     let objects: Vec<Value> = stdout(&output)
         .lines()
@@ -465,11 +462,7 @@ fn check_many_files_in_order_and_goes_on_past_a_bad_one() {
     let good = dir.write("good.xml", "<a/>");
     let bad = dir.write("bad.xml", "<a>");
     let missing = dir.path.join("missing.xml");
-    let output = Command::new(BIN)
-        .arg("check")
-        .args([&bad, &missing, &good, &bad])
-        .output()
-        .unwrap();
+    let output = run_paths(&["check"], &[&bad, &missing, &good, &bad]);
     // Unreadable beats broken: 2.
     assert_eq!(output.status.code(), Some(2));
     let text = stdout(&output);
@@ -482,17 +475,9 @@ fn check_many_files_in_order_and_goes_on_past_a_bad_one() {
     assert_eq!(headers, [b.as_str(), b.as_str()]);
     assert!(stderr(&output).contains("missing.xml"));
     // Only good files: 0; a broken one among them: 1.
-    let clean = Command::new(BIN)
-        .arg("check")
-        .args([&good, &good])
-        .output()
-        .unwrap();
+    let clean = run_paths(&["check"], &[&good, &good]);
     assert_eq!(clean.status.code(), Some(0));
-    let broken = Command::new(BIN)
-        .arg("check")
-        .args([&good, &bad])
-        .output()
-        .unwrap();
+    let broken = run_paths(&["check"], &[&good, &bad]);
     assert_eq!(broken.status.code(), Some(1));
 }
 
@@ -507,11 +492,7 @@ fn check_walks_a_directory_tree_with_r() {
     let without = run_on("check", &dir.path);
     assert_eq!(without.status.code(), Some(2));
     assert!(stderr(&without).contains("-r"));
-    let output = Command::new(BIN)
-        .args(["check", "-r", "--jobs", "2"])
-        .arg(&dir.path)
-        .output()
-        .unwrap();
+    let output = run_paths(&["check", "-r", "--jobs", "2"], &[&dir.path]);
     assert_eq!(output.status.code(), Some(1));
     let files: Vec<String> = stdout(&output)
         .lines()
@@ -753,12 +734,7 @@ fn stats_counts_what_each_document_holds_and_goes_on_past_a_missing_file() {
     );
     let second = dir.write("second.xml", "<?xml version='1.0' encoding='UTF-8'?><r/>");
     let missing = dir.path.join("missing.xml");
-    let output = Command::new(BIN)
-        .arg("stats")
-        .args([&first, &missing, &second])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let output = run_paths(&["stats"], &[&first, &missing, &second]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).contains("missing.xml"),
@@ -810,11 +786,7 @@ fn fmt_in_place_rewrites_files_atomically_and_keeps_permissions() {
     let broken = dir.write("broken.xml", "<a x=1>fish & chips");
     let clean = dir.write("clean.xml", "<?xml version='1.0'?>\n<a  b='1'/>\n");
     std::fs::set_permissions(&broken, std::fs::Permissions::from_mode(0o640)).unwrap();
-    let output = Command::new(BIN)
-        .args(["fmt", "--in-place"])
-        .args([&broken, &clean])
-        .output()
-        .unwrap();
+    let output = run_paths(&["fmt", "--in-place"], &[&broken, &clean]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(stdout(&output), "");
     // The repaired document, as `fmt` writes it to standard output.
@@ -845,28 +817,19 @@ fn fmt_check_names_the_files_it_would_change() {
     let dir = TempDir::new("fmt-check");
     let broken = dir.write("broken.xml", "<a x=1/>");
     let clean = dir.write("clean.xml", "<a x='1'/>");
-    let output = Command::new(BIN)
-        .args(["fmt", "--check"])
-        .args([&clean, &broken])
-        .output()
-        .unwrap();
+    let output = run_paths(&["fmt", "--check"], &[&clean, &broken]);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout(&output), format!("{}\n", broken.display()));
     // Nothing was written.
     assert_eq!(std::fs::read_to_string(&broken).unwrap(), "<a x=1/>");
-    let output = Command::new(BIN)
-        .args(["fmt", "--check"])
-        .arg(&clean)
-        .output()
-        .unwrap();
+    let output = run_paths(&["fmt", "--check"], &[&clean]);
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(stdout(&output), "");
     // --pretty would change the clean file too.
-    let output = Command::new(BIN)
-        .args(["fmt", "--check", "--pretty"])
-        .arg(dir.write("nested.xml", "<a><b/></a>"))
-        .output()
-        .unwrap();
+    let output = run_paths(
+        &["fmt", "--check", "--pretty"],
+        &[dir.write("nested.xml", "<a><b/></a>")],
+    );
     assert_eq!(output.status.code(), Some(1));
 }
 
@@ -875,11 +838,7 @@ fn several_files_get_banners_or_prefixes_in_the_order_given() {
     let dir = TempDir::new("many");
     let one = dir.write("one.xml", "<a>1</a>");
     let two = dir.write("two.xml", "<a>2</a>");
-    let tree = Command::new(BIN)
-        .arg("tree")
-        .args([&two, &one])
-        .output()
-        .unwrap();
+    let tree = run_paths(&["tree"], &[&two, &one]);
     assert_eq!(tree.status.code(), Some(0));
     assert_eq!(
         stdout(&tree),
@@ -889,11 +848,7 @@ fn several_files_get_banners_or_prefixes_in_the_order_given() {
             one.display()
         )
     );
-    let query = Command::new(BIN)
-        .args(["query", "string(/a)"])
-        .args([&one, &two])
-        .output()
-        .unwrap();
+    let query = run_paths(&["query", "string(/a)"], &[&one, &two]);
     assert_eq!(
         stdout(&query),
         format!("{}: 1\n{}: 2\n", one.display(), two.display())
@@ -901,18 +856,10 @@ fn several_files_get_banners_or_prefixes_in_the_order_given() {
     // One file: as before, no banner and no prefix.
     assert_eq!(stdout(&run_on("tree", &one)), "| <a>\n|   \"1\"\n");
     // The tokens and canonical forms of a directory's files.
-    let tokens = Command::new(BIN)
-        .args(["tokens", "-r"])
-        .arg(&dir.path)
-        .output()
-        .unwrap();
+    let tokens = run_paths(&["tokens", "-r"], &[&dir.path]);
     assert_eq!(tokens.status.code(), Some(0));
     assert_eq!(stdout(&tokens).matches("==> ").count(), 2);
-    let canon = Command::new(BIN)
-        .args(["canon", "--recursive", "--jobs", "1"])
-        .arg(&dir.path)
-        .output()
-        .unwrap();
+    let canon = run_paths(&["canon", "--recursive", "--jobs", "1"], &[&dir.path]);
     assert_eq!(
         stdout(&canon),
         format!(
