@@ -26,7 +26,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 
 use crate::decoding::{decode, ParseOptions};
-use crate::error::Error;
+use crate::error::{Error, ErrorCode, ParseError, Severity};
 use crate::query::{Bindings, Value, XNode, XPath};
 use crate::serializer::{canonicalize, CanonicalForm, OutputEncoding, SerializeOptions};
 use crate::tokenizer::{tokenize, SuiteJson};
@@ -84,11 +84,13 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
-    /// Print every parse error as `path:line:column: code: message`, then
-    /// the source line with a caret under the place.
+    /// Print every parse error as `path:line:column: error: code: message`
+    /// (or `warning:` for what XML allows but XML5 flags), then the source
+    /// line with a caret under the place.
     ///
-    /// Exits with status 0 when no file has errors, 1 when any has, 2 when
-    /// a file cannot be read (the others are still checked). Example:
+    /// Exits with status 0 when every file is well-formed (warnings
+    /// allowed), 1 when any has an error, 2 when a file cannot be read (the
+    /// others are still checked). Example:
     /// `xml5dom check -r exports/`, or `xml5dom check --format json
     /// feed.xml`.
     Check {
@@ -97,7 +99,8 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// `human` for people; `json` for tools: one JSON object per error
-        /// and line (file, line, column, offset, code, message). Example:
+        /// and line (file, line, column, offset, code, severity, message).
+        /// Example:
         /// `--format json`.
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
@@ -329,7 +332,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 let doc = parse(&bytes);
                 Outcome {
                     out: report(&path.display().to_string(), &doc, format, colored).into_bytes(),
-                    findings: !doc.errors().is_empty(),
+                    findings: !doc.is_well_formed(),
                     ..Outcome::default()
                 }
             })
@@ -697,29 +700,44 @@ fn report(path: &str, doc: &Document, format: Format, colored: bool) -> String {
                     error.line, error.column, error.offset
                 );
                 crate::tokenizer::push_json_string(&mut out, error.code.as_str());
+                out.push_str(", \"severity\": ");
+                crate::tokenizer::push_json_string(&mut out, error.severity().as_str());
                 out.push_str(", \"message\": ");
-                crate::tokenizer::push_json_string(&mut out, error.code.message());
+                crate::tokenizer::push_json_string(&mut out, &message(doc, error));
                 out.push_str("}\n");
             }
             Format::Human => {
-                let (bold, red, reset) = if colored {
-                    ("\x1b[1m", "\x1b[1;31m", "\x1b[0m")
-                } else {
-                    ("", "", "")
+                let (bold, red, reset) = match (colored, error.severity()) {
+                    (false, _) => ("", "", ""),
+                    (true, Severity::Error) => ("\x1b[1m", "\x1b[1;31m", "\x1b[0m"),
+                    (true, Severity::Warning) => ("\x1b[1m", "\x1b[1;33m", "\x1b[0m"),
                 };
                 let _ = writeln!(
                     out,
-                    "{bold}{path}:{}:{}:{reset} {red}{}{reset}: {}",
+                    "{bold}{path}:{}:{}:{reset} {red}{}: {}{reset}: {}",
                     error.line,
                     error.column,
+                    error.severity(),
                     error.code,
-                    error.code.message()
+                    message(doc, error)
                 );
                 push_snippet(&mut out, doc.source(), error.offset, error.line, red, reset);
             }
         }
     }
     out
+}
+
+/// The message for `error`: its code's, naming the label for an unknown
+/// encoding.
+fn message(doc: &Document, error: &ParseError) -> String {
+    let label = doc.xml_declaration().and_then(|d| d.encoding.as_deref());
+    match (error.code, label) {
+        (ErrorCode::UnknownEncoding, Some(label)) => {
+            format!("the declared encoding {label:?} is not known; read as UTF-8")
+        }
+        (code, _) => code.message().to_owned(),
+    }
 }
 
 /// The source line of `offset` under a gutter with its number, and a caret
@@ -812,9 +830,10 @@ fn stats(path: &str, doc: &Document) -> String {
             NodeType::Document | NodeType::Doctype => {}
         }
     }
-    let mut by_code: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_code: [BTreeMap<&str, usize>; 2] = Default::default();
     for error in doc.errors() {
-        *by_code.entry(error.code.as_str()).or_default() += 1;
+        let kind = usize::from(!error.is_error());
+        *by_code[kind].entry(error.code.as_str()).or_default() += 1;
     }
     let mut out = String::new();
     let _ = writeln!(out, "{path}");
@@ -839,9 +858,11 @@ fn stats(path: &str, doc: &Document) -> String {
     for (uri, uses) in &namespaces {
         let _ = writeln!(out, "    {uri}: {uses}");
     }
-    let _ = writeln!(out, "  errors: {}", doc.errors().len());
-    for (code, count) in &by_code {
-        let _ = writeln!(out, "    {code}: {count}");
+    for (kind, counts) in ["errors", "warnings"].iter().zip(&by_code) {
+        let _ = writeln!(out, "  {kind}: {}", counts.values().sum::<usize>());
+        for (code, count) in counts {
+            let _ = writeln!(out, "    {code}: {count}");
+        }
     }
     out
 }

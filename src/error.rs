@@ -45,11 +45,17 @@ pub enum ErrorCode {
     MissingDoctypeName,
 
     // --- Input stream (named as in HTML) ---
-    /// A control character other than tab, LF and CR (U+0001–U+0008, U+000B,
-    /// U+000E–U+001F, U+007F).
+    /// A control character XML 1.0 does not allow (U+0001–U+0008, U+000B,
+    /// U+000C, U+000E–U+001F).
     ControlCharacterInInputStream,
-    /// A Unicode noncharacter (U+FDD0–U+FDEF, or U+xFFFE/U+xFFFF).
+    /// DEL (U+007F): XML 1.0 allows it but discourages it (§2.2); a
+    /// warning.
+    DiscouragedCharacterInInputStream,
+    /// A Unicode noncharacter XML 1.0 allows (U+FDD0–U+FDEF, U+1FFFE,
+    /// U+1FFFF, ... U+10FFFF); a warning.
     NoncharacterInInputStream,
+    /// U+FFFE or U+FFFF, which XML 1.0 does not allow.
+    IllegalCharacterInInputStream,
     /// U+0000, which XML cannot carry; it is replaced by U+FFFD.
     UnexpectedNullCharacter,
 
@@ -91,11 +97,16 @@ pub enum ErrorCode {
     CharacterReferenceOutsideUnicodeRange,
     /// A numeric reference to a surrogate (U+D800–U+DFFF).
     SurrogateCharacterReference,
-    /// A numeric reference to a noncharacter.
+    /// A numeric reference to a noncharacter XML 1.0 allows; a warning.
     NoncharacterCharacterReference,
-    /// A numeric reference to a control character (or to one of the
-    /// Windows-1252 codes U+0080–U+009F that are remapped).
+    /// A numeric reference to CR, DEL or a C1 control (XML 1.0 allows them;
+    /// U+0080–U+009F are remapped as Windows-1252, as the suite requires);
+    /// a warning.
     ControlCharacterReference,
+    /// A numeric reference to a character XML 1.0 does not allow, even as a
+    /// reference (U+0001–U+0008, U+000B, U+000C, U+000E–U+001F, U+FFFE,
+    /// U+FFFF).
+    IllegalCharacterReference,
     /// `&name;` where `name` is not a known reference; kept as text.
     UnknownNamedCharacterReference,
 
@@ -141,9 +152,21 @@ pub enum ErrorCode {
     /// entity: never read, and the entity and attribute-list declarations
     /// after it are not processed (XML 1.0 §5.1).
     UnreadParameterEntity,
-    /// A reference to an external (`SYSTEM`/`PUBLIC`) or unparsed entity:
-    /// never fetched; the reference is kept as written.
+    /// A reference in content to an external parsed entity (`SYSTEM` /
+    /// `PUBLIC`): never fetched, the reference is kept as written; a
+    /// warning (XML 1.0 §4.4.3 lets a non-validating processor skip it).
     ExternalEntityReference,
+    /// A reference to an external entity in an attribute value (XML 1.0
+    /// WFC "No External Entity References"); kept as written.
+    ExternalEntityInAttributeValue,
+    /// A reference to an unparsed (`NDATA`) entity (XML 1.0 WFC "Parsed
+    /// Entity"); kept as written.
+    UnparsedEntityReference,
+    /// An entity reference whose replacement text does not match up with
+    /// the content around it: it closes an element opened outside it,
+    /// leaves one open, or ends the document (XML 1.0 §4.3.2); parsed as it
+    /// comes.
+    UnbalancedEntityReference,
     /// An entity that refers to itself, directly or through others; the
     /// recursive reference is left unexpanded.
     RecursiveEntityReference,
@@ -207,6 +230,12 @@ pub enum ErrorCode {
     /// An entity reference XML does not predefine (`&eacute;`): resolved from
     /// the HTML table, but not declared.
     UndeclaredEntity,
+    /// An entity reference the internal subset does not declare, in a
+    /// document with an external DTD (or unread parameter entities) that
+    /// may declare it, and not `standalone="yes"`: never read, so resolved
+    /// from the HTML table or kept as written; a warning (XML 1.0 WFC
+    /// "Entity Declared" does not apply).
+    EntityInExternalSubset,
     /// An `&` that does not start a reference.
     BareAmpersand,
     /// `]]>` in text outside a CDATA section.
@@ -254,6 +283,48 @@ impl ErrorCode {
         self.describe().1
     }
 
+    /// Whether the code is a well-formedness violation (XML 1.0 with
+    /// Namespaces rejects the input) or a warning (XML allows it; XML5 or
+    /// xml5dom still flags it). A warning never changes a byte of output.
+    ///
+    /// ```
+    /// use xml5dom::{ErrorCode, Severity};
+    /// assert_eq!(ErrorCode::BareAmpersand.severity(), Severity::Error);
+    /// // `&#13;`: XML5 reports it, XML allows it.
+    /// assert_eq!(ErrorCode::ControlCharacterReference.severity(), Severity::Warning);
+    /// ```
+    pub fn severity(self) -> Severity {
+        use ErrorCode::*;
+        match self {
+            // XML 1.0 allows these characters (§2.2), as references too.
+            DiscouragedCharacterInInputStream
+            | NoncharacterInInputStream
+            | NoncharacterCharacterReference
+            | ControlCharacterReference
+            // A non-validating processor need not read external entities
+            // (§4.4.3, §5.1), nor know what an unread DTD declares.
+            | ExternalEntityReference
+            | UnreadParameterEntity
+            | EntityInExternalSubset
+            // The caller's limits: the document is what the author wrote.
+            | EntityExpansionLimit
+            | EntityDepthLimit
+            | ElementDepthLimit
+            | AttributeLimit
+            | NameLengthLimit
+            // The text decoded; the label was not one we know, or the
+            // byte-order mark said otherwise.
+            | UnknownEncoding
+            | EncodingMismatch => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+
+    /// `self.severity() == Severity::Error`.
+    pub fn is_error(self) -> bool {
+        self.severity() == Severity::Error
+    }
+
     fn describe(self) -> (&'static str, &'static str) {
         use ErrorCode::*;
         match self {
@@ -289,11 +360,19 @@ impl ErrorCode {
             MissingDoctypeName => ("missing-doctype-name", "DOCTYPE without a name"),
             ControlCharacterInInputStream => (
                 "control-character-in-input-stream",
-                "control character (XML forbids U+0001-U+001F but tab, LF and CR, and discourages DEL)",
+                "control character XML does not allow (U+0001-U+001F but tab, LF and CR)",
+            ),
+            DiscouragedCharacterInInputStream => (
+                "discouraged-character-in-input-stream",
+                "DEL character (XML allows it, but discourages it)",
             ),
             NoncharacterInInputStream => (
                 "noncharacter-in-input-stream",
-                "Unicode noncharacter in the input",
+                "Unicode noncharacter in the input (XML allows it, but discourages it)",
+            ),
+            IllegalCharacterInInputStream => (
+                "illegal-character-in-input-stream",
+                "U+FFFE or U+FFFF, which XML does not allow",
             ),
             UnexpectedNullCharacter => (
                 "unexpected-null-character",
@@ -351,11 +430,15 @@ impl ErrorCode {
             ),
             NoncharacterCharacterReference => (
                 "noncharacter-character-reference",
-                "reference to a Unicode noncharacter",
+                "reference to a Unicode noncharacter (XML allows it)",
             ),
             ControlCharacterReference => (
                 "control-character-reference",
-                "reference to a control character",
+                "reference to CR, DEL or a C1 control (XML allows it; U+0080-U+009F read as Windows-1252)",
+            ),
+            IllegalCharacterReference => (
+                "illegal-character-reference",
+                "reference to a character XML does not allow",
             ),
             UnknownNamedCharacterReference => (
                 "unknown-named-character-reference",
@@ -427,7 +510,19 @@ impl ErrorCode {
             ),
             ExternalEntityReference => (
                 "external-entity-reference",
-                "reference to an external or unparsed entity; never fetched, kept as written",
+                "reference to an external entity; never fetched, kept as written",
+            ),
+            ExternalEntityInAttributeValue => (
+                "external-entity-in-attribute-value",
+                "reference to an external entity in an attribute value; kept as written",
+            ),
+            UnparsedEntityReference => (
+                "unparsed-entity-reference",
+                "reference to an unparsed (NDATA) entity; kept as written",
+            ),
+            UnbalancedEntityReference => (
+                "unbalanced-entity-reference",
+                "entity whose markup does not match up with the content around it",
             ),
             RecursiveEntityReference => (
                 "recursive-entity-reference",
@@ -515,6 +610,10 @@ impl ErrorCode {
                 "undeclared-entity",
                 "entity not predefined in XML; resolved from the HTML table",
             ),
+            EntityInExternalSubset => (
+                "entity-in-external-subset",
+                "entity not declared in the internal subset, so perhaps in the external DTD (never read)",
+            ),
             BareAmpersand => (
                 "bare-ampersand",
                 "`&` that starts no reference; kept as text",
@@ -558,6 +657,35 @@ impl fmt::Display for ErrorCode {
     }
 }
 
+/// How serious a [`ParseError`] is: a well-formedness violation, or a
+/// warning about input XML allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The input is not well-formed XML 1.0 with namespaces here; the
+    /// serializer repairs it.
+    Error,
+    /// XML allows the input, but XML5 or xml5dom flags it (`&#13;`, an
+    /// external entity never fetched, a limit reached). Output is never
+    /// changed for a warning.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A parse error: what ([`ErrorCode`]) and where.
 ///
 /// `offset` is a byte offset into the text that was parsed; `line` and
@@ -583,6 +711,18 @@ pub struct ParseError {
     pub line: u32,
     /// 1-based column, in characters.
     pub column: u32,
+}
+
+impl ParseError {
+    /// The severity of its code.
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+
+    /// Whether it is a well-formedness violation (not a warning).
+    pub fn is_error(&self) -> bool {
+        self.code.is_error()
+    }
 }
 
 impl fmt::Display for ParseError {

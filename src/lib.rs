@@ -46,7 +46,7 @@ pub use dom::{
     XML_NAMESPACE,
 };
 pub use encoding_rs::Encoding;
-pub use error::{Error, ErrorCode, ParseError};
+pub use error::{Error, ErrorCode, ParseError, Severity};
 pub use limits::{Limits, ENTITY_EXPANSION_FLOOR};
 pub use serializer::{
     canonicalize, CanonicalForm, OutputEncoding, Repair, RepairKind, SerializeOptions, Serialized,

@@ -369,11 +369,11 @@ fn check_prints_each_error_with_its_position_and_exits_1() {
     assert_eq!(
         stdout(&output),
         format!(
-            "{shown}:2:12: duplicate-attribute: attribute given twice; the second one is dropped\n  \
+            "{shown}:2:12: error: duplicate-attribute: attribute given twice; the second one is dropped\n  \
              |\n\
              2 |   <b x='1' x='2'>\n  \
              |            ^\n\
-             {shown}:3:1: mismatched-end-tag: end tag does not match the current element; the elements inside it are closed\n  \
+             {shown}:3:1: error: mismatched-end-tag: end tag does not match the current element; the elements inside it are closed\n  \
              |\n\
              3 | </a>\n  \
              | ^\n"
@@ -397,23 +397,23 @@ fn check_diagnostics_snapshot() {
     assert_eq!(output.status.code(), Some(1));
     let p = path.display();
     let expected = format!(
-        "{p}:2:12: unquoted-attribute-value: attribute value without quotes
+        "{p}:2:12: error: unquoted-attribute-value: attribute value without quotes
   |
 2 | \t<entry id=1 id=2>Tom & Jérôme</entry>
   | \t          ^
-{p}:2:14: duplicate-attribute: attribute given twice; the second one is dropped
+{p}:2:14: error: duplicate-attribute: attribute given twice; the second one is dropped
   |
 2 | \t<entry id=1 id=2>Tom & Jérôme</entry>
   | \t            ^
-{p}:2:23: bare-ampersand: `&` that starts no reference; kept as text
+{p}:2:23: error: bare-ampersand: `&` that starts no reference; kept as text
   |
 2 | \t<entry id=1 id=2>Tom & Jérôme</entry>
   | \t                     ^
-{p}:3:11: stray-end-tag: end tag for an element that is not open; ignored
+{p}:3:11: error: stray-end-tag: end tag for an element that is not open; ignored
   |
 3 |   <title>a</titel>
   |           ^
-{p}:4:1: eof-in-element: end of input with elements still open; they are closed
+{p}:4:1: error: eof-in-element: end of input with elements still open; they are closed
   |
 4 | 
   | ^
@@ -427,7 +427,7 @@ fn check_colours_only_when_asked_or_on_a_terminal() {
     let dir = TempDir::new("check-colour");
     let path = dir.write("a.xml", "<a>");
     let coloured = run_paths(&["check", "--color", "always"], &[&path]);
-    assert!(stdout(&coloured).contains("\x1b[1;31meof-in-element\x1b[0m"));
+    assert!(stdout(&coloured).contains("\x1b[1;31merror: eof-in-element\x1b[0m"));
     // Not a terminal: plain.
     let plain = run_on("check", &path);
     assert!(!stdout(&plain).contains('\x1b'));
@@ -451,9 +451,44 @@ fn check_json_has_one_object_per_error() {
         assert_eq!(object["column"], error.column);
         assert_eq!(object["offset"], error.offset);
         assert_eq!(object["code"], error.code.as_str());
+        assert_eq!(object["severity"], error.severity().as_str());
         assert_eq!(object["message"], error.code.message());
     }
     assert_eq!(objects[0]["code"], "unquoted-attribute-value");
+    assert_eq!(objects[0]["severity"], "error");
+}
+
+/// What XML allows but XML5 flags is a warning: shown as one, and a file
+/// with warnings only is well-formed (exit 0); `stats` counts both kinds.
+#[test]
+fn check_warnings_do_not_fail_a_file() {
+    let dir = TempDir::new("check-warnings");
+    let path = dir.write("signed.xml", "<a b=\"1&#13;2\">x&#xD;y</a>\n");
+    let output = run_paths(&["check", "--color", "never"], &[&path]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    let shown = path.display();
+    assert!(
+        stdout(&output).starts_with(&format!(
+            "{shown}:1:8: warning: control-character-reference: reference to CR"
+        )),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(stdout(&output).matches(": warning: ").count(), 2);
+    let json = run_paths(&["check", "--format", "json"], &[&path]);
+    assert_eq!(json.status.code(), Some(0));
+    assert!(stdout(&json).contains("\"severity\": \"warning\""));
+    let stats = run_paths(&["stats"], &[&path]);
+    assert!(
+        stdout(&stats)
+            .ends_with("  errors: 0\n  warnings: 2\n    control-character-reference: 2\n"),
+        "{}",
+        stdout(&stats)
+    );
+    // And `fmt` writes it back byte for byte.
+    let fmt = run_paths(&["fmt"], &[&path]);
+    assert_eq!(fmt.stdout, std::fs::read(&path).unwrap());
+    assert!(fmt.stderr.is_empty());
 }
 
 #[test]
@@ -760,6 +795,7 @@ fn stats_counts_what_each_document_holds_and_goes_on_past_a_missing_file() {
   errors: 2
     eof-in-element: 1
     undeclared-entity: 1
+  warnings: 0
 
 {}
   encoding: UTF-8 (declared)
@@ -771,6 +807,7 @@ fn stats_counts_what_each_document_holds_and_goes_on_past_a_missing_file() {
   depth: 1
   namespaces: 0
   errors: 0
+  warnings: 0
 ",
         first.display(),
         second.display()

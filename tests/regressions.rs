@@ -164,29 +164,32 @@ fn utf16_label_after_invalid_bytes_is_reported_at_its_text_offset() {
 }
 
 /// Found by `fixpoint`: DEL (U+007F) was written as it is, and the parser
-/// reports it (`control-character-in-input-stream`) when the output is read
-/// again. The repair now replaces it (`forbidden-character`).
+/// reported it when the output was read again. XML allows DEL, so it is
+/// now a warning (`discouraged-character-in-input-stream`) and the output
+/// keeps it (issue 14: no repair changes a character XML can carry).
 #[test]
-fn del_character_is_repaired_or_accepted() {
+fn del_character_is_kept_with_a_warning() {
     check_saved("del-character-written-raw", "fixpoint");
+    let doc = Document::parse("<a>\u{7F}</a>");
+    assert!(doc.is_well_formed());
+    assert_eq!(doc.to_xml(), "<a>\u{7F}</a>");
 }
 
 /// Found by `fixpoint`: a noncharacter (U+FDD0 here; also U+1FFFE and the
-/// like) was written as it is, and the parser reports it
-/// (`noncharacter-in-input-stream`) when the output is read again. The
-/// repair now replaces it (`forbidden-character`).
+/// like) was written as it is, and the parser reported it when the output
+/// was read again. XML allows them, so they are now warnings and kept.
 #[test]
-fn noncharacter_is_repaired_or_accepted() {
+fn noncharacter_is_kept_with_a_warning() {
     check_saved("noncharacter-written-raw", "fixpoint");
 }
 
 /// Found by `fixpoint` (from `<a>&#xD`): a CR in text was written as
 /// `&#13;`, which the parser reports as `control-character-reference` (as
-/// the suite requires, though XML 1.0 allows it); so the output never
-/// parsed without errors. Repaired output now writes a line feed
-/// (`carriage-return`).
+/// the suite requires, though XML 1.0 allows it). It was then repaired to a
+/// line feed, which broke XML signatures; now the reference is a warning
+/// and the output keeps `&#13;` (issue 14).
 #[test]
-fn cr_character_reference_is_repaired_to_a_line_feed() {
+fn cr_character_reference_is_kept_as_a_reference() {
     check_saved("cr-character-reference-reported-as-control", "fixpoint");
 }
 
@@ -235,13 +238,13 @@ fn internal_subset_errors_between_cr_and_lf_keep_their_positions() {
 }
 
 /// Found by `fixpoint` (in a long run, as `<two-b[CDATA[日本語 \u{1FFFF}`
-/// read as attribute names): a noncharacter is a name character to XML, so
-/// the name repair kept it, and reading the output again reported it
-/// (`noncharacter-in-input-stream`). Repaired names now replace it too.
+/// read as attribute names): a noncharacter is a name character to XML,
+/// and reading the output again reported it (`noncharacter-in-input-stream`).
+/// That is a warning now, and the name keeps it, as XML allows.
 #[test]
-fn noncharacters_in_names_are_repaired() {
+fn noncharacters_in_names_are_kept() {
     check_saved("noncharacter-in-attribute-name", "fixpoint");
     let (_, data) = saved("noncharacter-in-attribute-name");
     let doc = Document::parse_bytes(&data);
-    assert_eq!(doc.to_xml(), "<a b_=\"\"/>");
+    assert_eq!(doc.to_xml(), "<a b\u{1FFFF}=\"\"/>");
 }

@@ -1277,8 +1277,12 @@ fn numeric_ref_errors() {
         "\u{FFFD}",
     );
     one("&#128;", "control-character-reference", "€");
-    one("&#x1;", "control-character-reference", "\u{1}");
-    one("&#xFFFF;", "noncharacter-character-reference", "\u{FFFF}");
+    one("&#x1;", "illegal-character-reference", "\u{1}");
+    one("&#x7F;", "control-character-reference", "\u{7F}");
+    one("&#13;", "control-character-reference", "\r");
+    one("&#xFFFF;", "illegal-character-reference", "\u{FFFF}");
+    one("&#xFDD0;", "noncharacter-character-reference", "\u{FDD0}");
+    one("&#x1FFFE;", "noncharacter-character-reference", "\u{1FFFE}");
     one("&#65", "missing-semicolon-after-character-reference", "A");
 }
 
@@ -1731,13 +1735,21 @@ fn nul_in_end_tag_comment_pi_cdata() {
 
 #[test]
 fn control_characters_are_reported_and_kept() {
-    for c in ['\u{1}', '\u{8}', '\u{B}', '\u{E}', '\u{1F}', '\u{7F}'] {
+    for (c, code) in [
+        ('\u{1}', "control-character-in-input-stream"),
+        ('\u{8}', "control-character-in-input-stream"),
+        ('\u{B}', "control-character-in-input-stream"),
+        ('\u{E}', "control-character-in-input-stream"),
+        ('\u{1F}', "control-character-in-input-stream"),
+        // XML allows DEL, and discourages it: a warning of its own.
+        ('\u{7F}', "discouraged-character-in-input-stream"),
+    ] {
         let input = format!("a{c}");
         assert_eq!(
             events(&input),
             vec![
                 Ev::T(plain("a", 0, 1)),
-                Ev::E("control-character-in-input-stream", 1),
+                Ev::E(code, 1),
                 Ev::T(plain(&c.to_string(), 1, 2)),
                 Ev::T(eof(2)),
             ],
@@ -1749,19 +1761,20 @@ fn control_characters_are_reported_and_kept() {
 
 #[test]
 fn noncharacters_are_reported_and_kept() {
-    for c in [
-        '\u{FDD0}',
-        '\u{FDEF}',
-        '\u{FFFE}',
-        '\u{FFFF}',
-        '\u{1FFFE}',
-        '\u{10FFFF}',
+    for (c, code) in [
+        ('\u{FDD0}', "noncharacter-in-input-stream"),
+        ('\u{FDEF}', "noncharacter-in-input-stream"),
+        // Not XML characters at all.
+        ('\u{FFFE}', "illegal-character-in-input-stream"),
+        ('\u{FFFF}', "illegal-character-in-input-stream"),
+        ('\u{1FFFE}', "noncharacter-in-input-stream"),
+        ('\u{10FFFF}', "noncharacter-in-input-stream"),
     ] {
         let input = c.to_string();
         assert_eq!(
             events(&input),
             vec![
-                Ev::E("noncharacter-in-input-stream", 0),
+                Ev::E(code, 0),
                 Ev::T(plain(&input, 0, input.len())),
                 Ev::T(eof(input.len())),
             ],
@@ -1786,7 +1799,7 @@ fn control_characters_in_markup() {
         errors("<a x=\"\u{7}\"><!--\u{FFFE}-->"),
         vec![
             ("control-character-in-input-stream", 6),
-            ("noncharacter-in-input-stream", 13),
+            ("illegal-character-in-input-stream", 13),
         ]
     );
     assert_eq!(only_value("<a x=\"\u{7}\">"), "\u{7}");

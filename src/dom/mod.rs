@@ -750,6 +750,20 @@ impl Document {
         &self.errors
     }
 
+    /// Whether the input was well-formed XML 1.0 with namespaces: no parse
+    /// error is a well-formedness violation (there may be warnings, see
+    /// [`Severity`](crate::Severity)).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// // `&#13;` is a warning (XML allows it), a bare `&` an error.
+    /// assert!(Document::parse("<a>x&#13;y</a>").is_well_formed());
+    /// assert!(!Document::parse("<a>x & y</a>").is_well_formed());
+    /// ```
+    pub fn is_well_formed(&self) -> bool {
+        !self.errors.iter().any(ParseError::is_error)
+    }
+
     /// The XML declaration, if the document started with one.
     ///
     /// ```

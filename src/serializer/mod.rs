@@ -32,7 +32,7 @@ use std::fmt;
 use crate::dom::{
     Attribute, Document, Node, NodeKind, NodeType, DIRTY_SELF, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
-use crate::tree_builder::{is_name, is_unwritable_char};
+use crate::tree_builder::{is_forbidden_char, is_name};
 use crate::Span;
 
 /// How to serialize.
@@ -149,9 +149,6 @@ pub enum RepairKind {
     /// The XML declaration's values were made valid (version `1.0`,
     /// encoding `UTF-8`, standalone dropped when invalid).
     XmlDeclarationChanged,
-    /// A CR in text or a value (from `&#13;`, which xml5dom reports, as the
-    /// suite requires) became a line feed.
-    CarriageReturn,
 }
 
 impl RepairKind {
@@ -159,7 +156,6 @@ impl RepairKind {
     pub fn as_str(self) -> &'static str {
         match self {
             RepairKind::ForbiddenCharacter => "forbidden-character",
-            RepairKind::CarriageReturn => "carriage-return",
             RepairKind::CommentText => "comment-text",
             RepairKind::InvalidName => "invalid-name",
             RepairKind::UndeclaredPrefix => "undeclared-prefix",
@@ -364,7 +360,7 @@ impl<'d> Writer<'d> {
             doc,
             out: String::with_capacity(doc.source().len() + 64),
             repairs: Vec::new(),
-            repair: !doc.errors.is_empty(),
+            repair: !doc.is_well_formed(),
             check_scopes,
             pretty: options.pretty,
             target: options.encoding.resolve(doc),
@@ -1076,28 +1072,12 @@ impl<'d> Writer<'d> {
         self.push_name_and_value(node, name, value, b'"');
     }
 
-    /// `text`, with each CR a line feed when repairing: xml5dom reports a
-    /// CR even written as a reference (the suite's `control-character-reference`),
-    /// and a literal one is a line end, so repaired output cannot carry it.
-    fn without_carriage_returns<'t>(
-        &mut self,
-        node: Node<'_>,
-        text: &'t str,
-    ) -> std::borrow::Cow<'t, str> {
-        if self.repair && text.contains('\r') {
-            self.report(RepairKind::CarriageReturn, node);
-            return text.replace('\r', "\n").into();
-        }
-        text.into()
-    }
-
     fn push_name_and_value(&mut self, node: Node<'_>, name: &str, value: &str, quote: u8) {
         self.out.push_str(name);
         self.out.push('=');
         self.out.push(quote as char);
         let mut forbidden = false;
-        let value = self.without_carriage_returns(node, value);
-        push_attribute_value(&mut self.out, &value, quote, &mut forbidden);
+        push_attribute_value(&mut self.out, value, quote, &mut forbidden);
         if forbidden {
             self.report(RepairKind::ForbiddenCharacter, node);
         }
@@ -1202,8 +1182,7 @@ impl<'d> Writer<'d> {
             self.out.push_str(&self.source()[span.range()]);
             return;
         }
-        let text = self.without_carriage_returns(node, node.text().unwrap_or(""));
-        let text = &*text;
+        let text = node.text().unwrap_or("");
         let mut forbidden = false;
         let mut at = 0;
         for range in node.cdata_ranges() {
@@ -1211,7 +1190,7 @@ impl<'d> Writer<'d> {
             let cdata = &text[range.clone()];
             let writable = !cdata.contains("]]>")
                 && !cdata.contains('\r')
-                && !cdata.chars().any(is_unwritable_char);
+                && !cdata.chars().any(is_forbidden_char);
             if writable {
                 self.out.push_str("<![CDATA[");
                 self.out.push_str(cdata);
@@ -1359,7 +1338,7 @@ fn push_text(out: &mut String, text: &str, forbidden: &mut bool) {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '\r' => out.push_str("&#13;"),
-            c if is_unwritable_char(c) => {
+            c if is_forbidden_char(c) => {
                 *forbidden = true;
                 out.push('\u{FFFD}');
             }
@@ -1380,7 +1359,7 @@ fn push_attribute_value(out: &mut String, value: &str, quote: u8, forbidden: &mu
             '\t' => out.push_str("&#9;"),
             '\n' => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),
-            c if is_unwritable_char(c) => {
+            c if is_forbidden_char(c) => {
                 *forbidden = true;
                 out.push('\u{FFFD}');
             }
@@ -1390,10 +1369,10 @@ fn push_attribute_value(out: &mut String, value: &str, quote: u8, forbidden: &mu
 }
 
 fn replace_forbidden(text: &str, forbidden: &mut bool) -> String {
-    if text.chars().any(is_unwritable_char) {
+    if text.chars().any(is_forbidden_char) {
         *forbidden = true;
         text.chars()
-            .map(|c| if is_unwritable_char(c) { '\u{FFFD}' } else { c })
+            .map(|c| if is_forbidden_char(c) { '\u{FFFD}' } else { c })
             .collect()
     } else {
         text.to_owned()
@@ -1421,20 +1400,20 @@ fn comment_text(text: &str) -> (String, bool) {
 /// replaced by `_`, and a `_` in front if it cannot start one.
 fn repaired_name(name: &str) -> String {
     use crate::tree_builder::{is_name_char, is_name_start_char};
-    if is_name(name) && !name.contains(':') && !name.chars().any(is_unwritable_char) {
+    if is_name(name) && !name.contains(':') && !name.chars().any(is_forbidden_char) {
         return name.to_owned();
     }
     let mut out = String::with_capacity(name.len() + 1);
     for (i, c) in name.chars().enumerate() {
         // Noncharacters are name characters to XML, but xml5dom reports them.
         let ok = c != ':'
-            && !is_unwritable_char(c)
+            && !is_forbidden_char(c)
             && if i == 0 {
                 is_name_start_char(c)
             } else {
                 is_name_char(c)
             };
-        if i == 0 && !ok && c != ':' && is_name_char(c) && !is_unwritable_char(c) {
+        if i == 0 && !ok && c != ':' && is_name_char(c) && !is_forbidden_char(c) {
             out.push('_');
             out.push(c);
         } else {

@@ -168,7 +168,9 @@ fn numeric_value(value: u32) -> (char, Option<ErrorCode>) {
         return ('\u{FFFD}', Some(CharacterReferenceOutsideUnicodeRange));
     };
     let error = match value {
-        0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F..=0x9F => Some(ControlCharacterReference),
+        // XML 1.0 allows neither, even as references (WFC: Legal Character).
+        0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0xFFFE | 0xFFFF => Some(IllegalCharacterReference),
+        0x7F..=0x9F => Some(ControlCharacterReference),
         0xFDD0..=0xFDEF => Some(NoncharacterCharacterReference),
         n if n & 0xFFFE == 0xFFFE => Some(NoncharacterCharacterReference),
         _ => None,

@@ -70,8 +70,11 @@ impl std::fmt::Debug for Declarations {
 pub(crate) enum Lookup<'d> {
     /// An internal entity with this replacement text.
     Internal(&'d str),
-    /// An external (parsed or unparsed) entity: never read.
+    /// An external parsed entity: never read.
     External,
+    /// An unparsed (`NDATA`) entity, which only `ENTITY` attributes may
+    /// name.
+    Unparsed,
     /// Not declared.
     Undeclared,
 }
@@ -192,9 +195,17 @@ impl Declarations {
     pub(crate) fn lookup(&self, name: &str) -> Lookup<'_> {
         match self.0.subset.entities.get(name).map(|e| &e.value) {
             Some(EntityValue::Internal(text)) => Lookup::Internal(text),
-            Some(EntityValue::External { .. }) => Lookup::External,
+            Some(EntityValue::External { notation: None, .. }) => Lookup::External,
+            Some(EntityValue::External { .. }) => Lookup::Unparsed,
             None => Lookup::Undeclared,
         }
+    }
+
+    /// Whether the internal subset refers to any parameter entity (so
+    /// entities it does not declare may be declared where a non-validating
+    /// processor does not read, XML 1.0 WFC "Entity Declared").
+    pub(crate) fn has_parameter_references(&self) -> bool {
+        self.0.subset.parameter_references
     }
 
     /// Whether the general entity `name` is declared (internal or external).
@@ -377,9 +388,12 @@ impl Declarations {
                             continue;
                         }
                     }
-                    Lookup::External | Lookup::Undeclared => {
-                        errors.push(ErrorCode::ExternalEntityReference);
+                    Lookup::External if mode == Mode::Attribute => {
+                        errors.push(ErrorCode::ExternalEntityInAttributeValue);
                     }
+                    Lookup::External => errors.push(ErrorCode::ExternalEntityReference),
+                    Lookup::Unparsed => errors.push(ErrorCode::UnparsedEntityReference),
+                    Lookup::Undeclared => errors.push(ErrorCode::UndeclaredEntity),
                 }
                 // Left unexpanded: kept as written.
                 self.append(out, &text[at..at + n + 2], errors)?;

@@ -178,7 +178,9 @@ impl StrBuf {
 #[inline]
 pub(crate) fn input_char_error(c: char) -> Option<ErrorCode> {
     match c as u32 {
-        0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F => Some(ErrorCode::ControlCharacterInInputStream),
+        0x01..=0x08 | 0x0B | 0x0E..=0x1F => Some(ErrorCode::ControlCharacterInInputStream),
+        0x7F => Some(ErrorCode::DiscouragedCharacterInInputStream),
+        0xFFFE | 0xFFFF => Some(ErrorCode::IllegalCharacterInInputStream),
         0xFDD0..=0xFDEF => Some(ErrorCode::NoncharacterInInputStream),
         n if n & 0xFFFE == 0xFFFE => Some(ErrorCode::NoncharacterInInputStream),
         _ => None,

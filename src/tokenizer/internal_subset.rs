@@ -50,6 +50,10 @@ pub(crate) struct InternalSubset {
     /// Bytes of parameter-entity replacement text read while parsing
     /// (counts against the document's entity-expansion budget).
     pub(crate) expanded_bytes: usize,
+    /// Some parameter-entity reference was met: XML 1.0's WFC "Entity
+    /// Declared" then no longer applies (the entity may be declared where a
+    /// non-validating processor does not read).
+    pub(crate) parameter_references: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -408,6 +412,7 @@ impl Reader<'_> {
         depth: usize,
         declaring: Option<&str>,
     ) -> Option<(Rc<str>, Rc<str>)> {
+        self.out.parameter_references = true;
         if name.len() > self.limits.max_name_length {
             self.error(ErrorCode::NameLengthLimit, at);
             return None;

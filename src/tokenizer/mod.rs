@@ -759,8 +759,16 @@ impl<S: TokenSink> Tokenizer<S> {
                 errors.push(ErrorCode::EntityDepthLimit);
                 value.push_str(reference);
             }
-            entities::Lookup::External | entities::Lookup::Undeclared => {
-                errors.push(ErrorCode::ExternalEntityReference);
+            entities::Lookup::External => {
+                errors.push(ErrorCode::ExternalEntityInAttributeValue);
+                value.push_str(reference);
+            }
+            entities::Lookup::Unparsed => {
+                errors.push(ErrorCode::UnparsedEntityReference);
+                value.push_str(reference);
+            }
+            entities::Lookup::Undeclared => {
+                errors.push(ErrorCode::UndeclaredEntity);
                 value.push_str(reference);
             }
         }

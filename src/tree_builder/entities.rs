@@ -64,8 +64,13 @@ impl TreeBuilder<'_> {
         }
         let text = match declarations.lookup(name) {
             EntityLookup::Internal(text) => text,
-            _ => {
-                self.error(ErrorCode::ExternalEntityReference, reference.start);
+            lookup => {
+                let code = if lookup == EntityLookup::Unparsed {
+                    ErrorCode::UnparsedEntityReference
+                } else {
+                    ErrorCode::ExternalEntityReference
+                };
+                self.error(code, reference.start);
                 self.unexpanded(name, reference, outermost);
                 return;
             }

@@ -14,7 +14,7 @@ mod attribute_lists;
 mod entities;
 mod well_formed;
 
-pub(crate) use well_formed::{is_name, is_name_char, is_name_start_char, is_unwritable_char};
+pub(crate) use well_formed::{is_forbidden_char, is_name, is_name_char, is_name_start_char};
 
 use std::collections::{HashMap, HashSet};
 
@@ -176,6 +176,12 @@ pub(crate) struct TreeBuilder<'i> {
     checker: well_formed::Checker<'i>,
     /// Offsets of `&`s the tokenizer already reported.
     reference_errors: HashSet<usize>,
+    /// The DOCTYPE names an external DTD or the internal subset refers to
+    /// parameter entities, and the document is not `standalone="yes"`: an
+    /// entity the internal subset does not declare may be declared where
+    /// xml5dom does not read, so it is a warning (XML 1.0 WFC "Entity
+    /// Declared").
+    entities_may_be_external: bool,
 }
 
 impl<'i> TreeBuilder<'i> {
@@ -208,6 +214,20 @@ impl<'i> TreeBuilder<'i> {
                 declarations: None,
             },
             reference_errors: HashSet::new(),
+            entities_may_be_external: false,
+        }
+    }
+
+    /// `code`, or the warning that replaces it where the entity may be
+    /// declared outside what xml5dom reads.
+    fn entity_code(&self, code: ErrorCode) -> ErrorCode {
+        match code {
+            ErrorCode::UndeclaredEntity | ErrorCode::UnknownNamedCharacterReference
+                if self.entities_may_be_external =>
+            {
+                ErrorCode::EntityInExternalSubset
+            }
+            code => code,
         }
     }
 
@@ -221,7 +241,7 @@ impl<'i> TreeBuilder<'i> {
         for &(code, offset) in &found {
             let reference = matches!(code, ErrorCode::BareAmpersand | ErrorCode::UndeclaredEntity);
             if !(reference && self.reference_errors.contains(&offset)) {
-                self.error(code, offset);
+                self.error(self.entity_code(code), offset);
             }
         }
         self.checker.errors = found;
@@ -974,6 +994,16 @@ impl TokenSink for TreeBuilder<'_> {
                     return;
                 }
                 self.seen_doctype = true;
+                let standalone = self
+                    .doc
+                    .declaration
+                    .as_ref()
+                    .is_some_and(|d| d.standalone.as_deref() == Some("yes"));
+                let parameter_references = doctype
+                    .declarations
+                    .is_some_and(|d| d.has_parameter_references());
+                self.entities_may_be_external =
+                    !standalone && (doctype.system_id.is_some() || parameter_references);
                 if let Some(declarations) = doctype.declarations {
                     self.set_declarations(declarations);
                     self.checker.declarations = Some(declarations.clone());
@@ -1040,6 +1070,7 @@ impl TokenSink for TreeBuilder<'_> {
         ) {
             self.reference_errors.insert(error.offset);
         }
+        error.code = self.entity_code(error.code);
         self.doc.errors.push(error);
     }
 }

@@ -34,18 +34,9 @@ pub(crate) fn is_name_char(c: char) -> bool {
 }
 
 /// Characters XML 1.0 cannot carry at all, not even as references (the
-/// input checks and the serializer's repairs share this).
+/// serializer's repairs replace them).
 pub(crate) fn is_forbidden_char(c: char) -> bool {
     matches!(c, '\0'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}')
-}
-
-/// Characters the serializer does not write: those XML cannot carry, and
-/// those it allows but xml5dom reports when reading them (DEL, the Unicode
-/// noncharacters; `input_char_error` in the tokenizer), so that repaired
-/// output parses without errors.
-pub(crate) fn is_unwritable_char(c: char) -> bool {
-    let n = c as u32;
-    is_forbidden_char(c) || n == 0x7F || (0xFDD0..=0xFDEF).contains(&n) || n & 0xFFFE == 0xFFFE
 }
 
 const PREDEFINED: [&str; 5] = ["amp", "lt", "gt", "apos", "quot"];
@@ -143,8 +134,22 @@ impl<'a> Checker<'a> {
         let Some(rest) = self.source.get(span.start + at + 1..span.end) else {
             return;
         };
-        if rest.starts_with('#') {
-            return; // numeric: the tokenizer checked it
+        if let Some(number) = rest.strip_prefix('#') {
+            // Numeric: the tokenizer checked it, but for form feed, which
+            // HTML takes as whitespace and XML does not allow.
+            let (digits, radix) = match number.strip_prefix(['x', 'X']) {
+                Some(hex) => (hex, 16),
+                None => (number, 10),
+            };
+            let end = digits
+                .bytes()
+                .position(|b| !b.is_ascii_hexdigit())
+                .unwrap_or(digits.len());
+            let value = u32::from_str_radix(&digits[..end], radix);
+            if digits[end..].starts_with(';') && value == Ok(0x0C) {
+                self.report(ErrorCode::IllegalCharacterReference, span.start + at);
+            }
+            return;
         }
         // ASCII name characters byte by byte; from the first other byte on,
         // character by character.
