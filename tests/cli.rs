@@ -598,10 +598,24 @@ fn fmt_repairs_broken_input_and_lists_the_repairs() {
         stdout(&output),
         "<a x=\"1\"><!--x- -y-->fish &amp; chips</a>"
     );
+    // Each repair where `check` puts the problem it mends.
+    let p = path.display();
     assert_eq!(
         stderr(&output),
-        format!("{}:1:8: repaired: comment-text\n", path.display())
+        format!(
+            "{p}:1:6: repaired: attribute-rewritten\n\
+             {p}:1:13: repaired: comment-text\n\
+             {p}:1:24: repaired: escaped\n\
+             {p}:1:31: repaired: end-tag-added\n"
+        )
     );
+    let check = run_on("check", &path);
+    for position in ["1:6", "1:13", "1:24", "1:31"] {
+        assert!(
+            stdout(&check).contains(&format!("{p}:{position}: error: ")),
+            "{position}"
+        );
+    }
 }
 
 #[test]

@@ -464,6 +464,11 @@ pub(crate) struct DoctypeData {
     pub(crate) public_id: Option<StrRange>,
     pub(crate) system_id: Option<StrRange>,
     pub(crate) internal_subset: Option<StrRange>,
+    /// Where a parsed internal subset is in the source (see
+    /// `tokenizer::Doctype::subset_span`).
+    pub(crate) subset_span: Option<Span>,
+    /// The subset's items in the source, one span each, in order.
+    pub(crate) subset_items: Box<[Span]>,
 }
 
 #[derive(Clone, Copy)]
@@ -608,6 +613,14 @@ pub struct Document {
     /// The entity references in content whose replacement text held markup,
     /// in document order (the outermost reference of nested ones).
     pub(crate) entity_expansions: Vec<EntityExpansion>,
+    /// Markup the parse dropped (stray end tags, misplaced DOCTYPEs,
+    /// elements after the root), as source spans in order: it may lie
+    /// inside a text node's span, and repaired output leaves it out.
+    pub(crate) dropped: Vec<Span>,
+    /// Where elements past the depth limit were dropped: from each
+    /// outermost dropped tag to the end tag that closed it, in order. Their
+    /// tags may lie inside a text node's span.
+    pub(crate) depth_dropped: Vec<Span>,
 }
 
 /// One reference in content to an entity with markup, and the nodes its
@@ -698,6 +711,8 @@ impl Document {
             input_map: crate::decoding::InputMap::default(),
             line_starts: OnceLock::new(),
             entity_expansions: Vec::new(),
+            dropped: Vec::new(),
+            depth_dropped: Vec::new(),
         }
     }
 

@@ -993,6 +993,12 @@ impl<'a> Attribute<'a> {
         self.data.span()
     }
 
+    /// Where the value was in the source (between its quotes), if the
+    /// attribute was parsed with one.
+    pub(crate) fn source_value_span(&self) -> Option<Span> {
+        self.data.value_span()
+    }
+
     /// The quote the value had in the source, if it had one.
     pub(crate) fn source_quote(&self) -> Option<u8> {
         let span = self.data.value_span()?;

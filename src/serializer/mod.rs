@@ -23,6 +23,7 @@
 //! Nothing here recurses over the tree.
 
 pub mod canonical;
+mod repair;
 
 pub use canonical::{canonicalize, CanonicalForm};
 
@@ -140,9 +141,34 @@ pub enum RepairKind {
     ProcessingInstructionAsComment,
     /// A document without a root element got an empty `<root/>`.
     MissingRootElement,
-    /// A DOCTYPE's internal subset was left out (it is not checked, and may
-    /// not be well-formed).
-    InternalSubsetDropped,
+    /// A declaration of the internal subset with an error was left out
+    /// (the rest of the subset is kept as written).
+    DeclarationDropped,
+    /// A `&`, `<` or `>` that XML would read as markup was escaped.
+    Escaped,
+    /// A reference XML does not accept (an entity it does not predefine
+    /// and nothing declares, a malformed character reference) was written
+    /// as the characters it stood for.
+    ReferenceReplaced,
+    /// An attribute was written anew: its value quoted, `=""` added, or
+    /// its value rewritten.
+    AttributeRewritten,
+    /// Markup was written anew around what it holds: whitespace added
+    /// between attributes, stray characters in a tag left out, an end tag
+    /// reduced to its name, a comment's or PI's delimiters mended.
+    MarkupRewritten,
+    /// An end tag was added where the element now closes.
+    EndTagAdded,
+    /// Markup the tree leaves out (a stray end tag, a misplaced DOCTYPE,
+    /// an element or text after the root, a repeated attribute) was left
+    /// out.
+    MarkupDropped,
+    /// An entity reference was written as the nodes its expansion made,
+    /// because the expansion was not well-formed where it stood.
+    EntityExpanded,
+    /// A comment, CDATA section or PI cut off by the end of the input was
+    /// closed.
+    Closed,
     /// A DOCTYPE that XML cannot carry (no name, or identifiers it cannot
     /// quote) was left out, or lost its identifiers.
     DoctypeChanged,
@@ -162,7 +188,15 @@ impl RepairKind {
             RepairKind::DuplicateAttribute => "duplicate-attribute",
             RepairKind::ProcessingInstructionAsComment => "processing-instruction-as-comment",
             RepairKind::MissingRootElement => "missing-root-element",
-            RepairKind::InternalSubsetDropped => "internal-subset-dropped",
+            RepairKind::DeclarationDropped => "declaration-dropped",
+            RepairKind::Escaped => "escaped",
+            RepairKind::ReferenceReplaced => "reference-replaced",
+            RepairKind::AttributeRewritten => "attribute-rewritten",
+            RepairKind::MarkupRewritten => "markup-rewritten",
+            RepairKind::EndTagAdded => "end-tag-added",
+            RepairKind::MarkupDropped => "markup-dropped",
+            RepairKind::EntityExpanded => "entity-expanded",
+            RepairKind::Closed => "closed",
             RepairKind::DoctypeChanged => "doctype-changed",
             RepairKind::XmlDeclarationChanged => "xml-declaration-changed",
         }
@@ -188,19 +222,30 @@ impl Document {
         self.serialize(&SerializeOptions::default()).text
     }
 
-    /// Serializes with `options`, returning the text and the repairs made.
+    /// Serializes with `options`, returning the text and the repairs made,
+    /// in source order, each at the offset of the problem it mends.
     ///
     /// ```
-    /// use xml5dom::Document;
+    /// use xml5dom::{Document, RepairKind};
     /// let doc = Document::parse("<a x=1>fish & chips");
     /// let out = doc.serialize(&Default::default());
     /// assert_eq!(out.text, "<a x=\"1\">fish &amp; chips</a>");
-    /// assert!(out.repairs.is_empty());
+    /// let repairs: Vec<_> = out.repairs.iter().map(|r| (r.kind, r.offset)).collect();
+    /// assert_eq!(repairs, [
+    ///     (RepairKind::AttributeRewritten, Some(5)), // quotes around `1`
+    ///     (RepairKind::Escaped, Some(12)),           // the `&`
+    ///     (RepairKind::EndTagAdded, Some(19)),       // at the end
+    /// ]);
     /// ```
     pub fn serialize(&self, options: &SerializeOptions) -> Serialized {
         let mut writer = Writer::new(self, options, self.edited);
         writer.whole_document = true;
+        writer.report_dropped_markup();
         writer.subtree(self.root());
+        // In source order (repairs of created nodes, without an offset, last).
+        writer
+            .repairs
+            .sort_by_key(|r| r.offset.unwrap_or(usize::MAX));
         Serialized {
             text: writer.out,
             repairs: writer.repairs,
@@ -332,8 +377,14 @@ struct Writer<'d> {
     doc: &'d Document,
     out: String,
     repairs: Vec<Repair>,
-    /// The document had parse errors: write everything fresh, repaired.
+    /// The document is not well-formed: copy only what is well-formed as
+    /// written, and repair the rest.
     repair: bool,
+    /// Its well-formedness errors, where the source cannot be copied.
+    broken: repair::Broken<'d>,
+    /// Some attribute-list declaration of the internal subset is dropped:
+    /// the attributes its defaults supplied are written.
+    attlists_dropped: bool,
     /// Edits happened (or a subtree is written alone): check namespace
     /// scopes before copying source.
     check_scopes: bool,
@@ -356,12 +407,53 @@ struct Writer<'d> {
 
 impl<'d> Writer<'d> {
     fn new(doc: &'d Document, options: &SerializeOptions, check_scopes: bool) -> Writer<'d> {
+        let mut broken = repair::Broken {
+            source: doc.source(),
+            errors: doc
+                .errors
+                .iter()
+                .filter(|e| e.is_error())
+                .map(|e| (e.offset, e.code))
+                .collect(),
+            dropped: &doc.dropped,
+            depth_dropped: &doc.depth_dropped,
+            dropped_entities: Vec::new(),
+            unchecked: doc
+                .errors
+                .iter()
+                .filter(|e| {
+                    use crate::ErrorCode::*;
+                    matches!(
+                        e.code,
+                        NameLengthLimit | EntityDepthLimit | EntityExpansionLimit | AttributeLimit
+                    )
+                })
+                .map(|e| e.offset)
+                .collect(),
+        };
+        let repair = !broken.errors.is_empty();
+        let mut attlists_dropped = false;
+        if repair {
+            for doctype in &doc.doctypes {
+                let items = &doctype.subset_items;
+                let names = repair::dropped_entities(doc.source(), &broken, items);
+                broken.dropped_entities.extend(names);
+                attlists_dropped |= items.iter().any(|item| {
+                    !broken.within(item.start, item.end).is_empty()
+                        && doc.source()[item.range()].starts_with("<!ATTLIST")
+                });
+            }
+        }
         Writer {
             doc,
             out: String::with_capacity(doc.source().len() + 64),
             repairs: Vec::new(),
-            repair: !doc.is_well_formed(),
-            check_scopes,
+            repair,
+            broken,
+            attlists_dropped,
+            // Copying from the source of a repaired document checks scopes
+            // too: repaired start tags may declare otherwise.
+            check_scopes: check_scopes || repair,
             pretty: options.pretty,
             target: options.encoding.resolve(doc),
             frames: Vec::new(),
@@ -377,11 +469,71 @@ impl<'d> Writer<'d> {
         self.doc.source()
     }
 
+    /// Reports a repair of `node`, at the first error in its source (where
+    /// `check` shows the problem), or at its start.
     fn report(&mut self, kind: RepairKind, node: Node<'_>) {
+        let offset = node.span().map(|span| {
+            self.broken
+                .within(span.start, span.end)
+                .first()
+                .map_or(span.start, |&(at, _)| at)
+        });
+        self.repairs.push(Repair { kind, offset });
+    }
+
+    fn report_at(&mut self, kind: RepairKind, offset: usize) {
         self.repairs.push(Repair {
             kind,
-            offset: node.span().map(|s| s.start),
+            offset: Some(offset),
         });
+    }
+
+    /// Reports what the parse left out of the tree (the output leaves it
+    /// out too): stray end tags, misplaced DOCTYPEs, elements and text
+    /// after the root.
+    fn report_dropped_markup(&mut self) {
+        use crate::ErrorCode::*;
+        let dropped: Vec<usize> = self
+            .broken
+            .errors
+            .iter()
+            .filter(|(_, code)| {
+                matches!(
+                    code,
+                    StrayEndTag
+                        | EndTagOutsideRootElement
+                        | ElementAfterRootElement
+                        | MisplacedDoctype
+                        | TextOutsideRootElement
+                )
+            })
+            .map(|&(at, _)| at)
+            .collect();
+        for at in dropped {
+            self.report_at(RepairKind::MarkupDropped, at);
+        }
+    }
+
+    /// Copies `span` of the source, mending what its errors point at; on
+    /// `Err`, nothing was written.
+    fn copy_repaired(
+        &mut self,
+        span: Span,
+        context: repair::Context,
+    ) -> Result<(), repair::Fallback> {
+        let mut made = Vec::new();
+        let mark = self.out.len();
+        let result = repair::copy_repaired(&self.broken, span, context, &mut self.out, &mut made);
+        if result.is_err() {
+            self.out.truncate(mark);
+            return result;
+        }
+        for (kind, at) in made {
+            if kind != RepairKind::MarkupDropped {
+                self.report_at(kind, at);
+            }
+        }
+        Ok(())
     }
 
     // ----- Namespace bindings of the output ------------------------------
@@ -605,31 +757,60 @@ impl<'d> Writer<'d> {
         self.unwind(frame.bindings);
     }
 
-    /// Whether a node that nothing changed is copied from the source.
+    /// The source of a node that nothing changed and that is well-formed as
+    /// written (and, for an element, closed by its own end tag or written
+    /// as an empty-element tag): it is copied whole.
     fn verbatim(&self, node: Node<'_>) -> Option<Span> {
         let data = self.doc.data(node.id().0);
         if data.dirty != 0 {
             return None;
         }
-        self.source_span(node)
+        let span = self.source_span(node)?;
+        let text = matches!(data.kind, NodeKind::Text { .. });
+        if text && self.broken.drops_within(span) {
+            // Markup the tree left out (past a limit) inside the text.
+            return None;
+        }
+        if !self.repair {
+            return Some(span);
+        }
+        // A `<` that starts no tag is reported at the character after it,
+        // which may be the next node's first.
+        let end = span.end + usize::from(text);
+        if !self.broken.clean(span.start, end) {
+            return None;
+        }
+        match data.kind {
+            NodeKind::Element { tag_end, .. }
+                if data.end_tag().is_none()
+                    && !(tag_end == span.end && self.source()[..tag_end].ends_with("/>")) =>
+            {
+                None
+            }
+            _ => Some(span),
+        }
     }
 
-    /// The node's own source, if the output may use it: not when repairing,
-    /// and not for a node an entity's expansion made (its span is the
-    /// reference's).
+    /// The node's own source, if the output may use it: not for a node an
+    /// entity's expansion made (its span is the reference's).
     fn source_span(&self, node: Node<'_>) -> Option<Span> {
         let data = self.doc.data(node.id().0);
-        if self.repair || data.expansion != 0 {
+        if data.expansion != 0 {
             return None;
         }
         data.span()
+    }
+
+    /// Whether `start..end` of the source may be copied as it is.
+    fn clean(&self, start: usize, end: usize) -> bool {
+        !self.repair || self.broken.clean(start, end)
     }
 
     /// At the first node an entity reference's expansion made: if those
     /// nodes are all still there, in order and as parsed, writes the
     /// reference as it was in the source and returns the last of them.
     fn entity_reference(&mut self, node: Node<'d>) -> Option<Node<'d>> {
-        if self.repair || !self.whole_document {
+        if !self.whole_document {
             // A subtree written alone is written as nodes.
             return None;
         }
@@ -644,7 +825,17 @@ impl<'d> Writer<'d> {
             return None; // inside the expansion, not at its level
         }
         let record = self.doc.entity_expansions.get(mark as usize - 1)?;
-        if !record.balanced || record.first != Some(node.id().0) {
+        if record.first != Some(node.id().0) {
+            return None;
+        }
+        let reference = record.reference;
+        // Errors inside the replacement text are reported at the reference:
+        // then its nodes are written, repaired.
+        let declaration_dropped = self.broken.dropped_entities.contains(&record.name);
+        if !record.balanced || !self.clean(reference.start, reference.end) || declaration_dropped {
+            if self.repair {
+                self.report(RepairKind::EntityExpanded, node);
+            }
             return None;
         }
         let mut last = node;
@@ -671,7 +862,6 @@ impl<'d> Writer<'d> {
                 node = here.next_sibling();
             }
         }
-        let reference = record.reference;
         self.out.push_str(&self.source()[reference.range()]);
         Some(last)
     }
@@ -680,7 +870,7 @@ impl<'d> Writer<'d> {
 
     fn declaration(&mut self) {
         // A byte-order mark in the text goes back out as it came in.
-        if !self.repair && self.source().starts_with('\u{FEFF}') {
+        if self.source().starts_with('\u{FEFF}') {
             self.out.push('\u{FEFF}');
         }
         let target = self.target;
@@ -693,7 +883,7 @@ impl<'d> Writer<'d> {
             }
             return;
         };
-        if !self.repair {
+        if self.clean(declaration.span.start, declaration.span.end) {
             let span = declaration.span;
             let text = &self.source()[span.range()];
             self.out.push_str(&declaration_for(
@@ -746,17 +936,69 @@ impl<'d> Writer<'d> {
     }
 
     fn doctype(&mut self, node: Node<'_>) {
+        let data = self.doc.data(node.id().0);
+        let NodeKind::Doctype(index) = data.kind else {
+            return;
+        };
+        let fields = &self.doc.doctypes[index];
+        let subset = fields.subset_span;
         if let Some(span) = self.verbatim(node) {
-            self.out.push_str(&self.source()[span.range()]);
-            return;
+            // An unterminated subset's error is at the end of the DOCTYPE.
+            if self.clean(span.start, span.end + 1) {
+                self.out.push_str(&self.source()[span.range()]);
+                return;
+            }
         }
-        let name = node.name();
-        if !is_name(name) {
+        // The internal subset as written, less its broken declarations.
+        let kept_subset = match (self.source_span(node), subset) {
+            (Some(_), Some(subset)) if self.repair => {
+                let mut made = Vec::new();
+                let text =
+                    repair::kept_subset(&self.broken, subset, &fields.subset_items, &mut made);
+                for (kind, at) in made {
+                    self.report_at(kind, at);
+                }
+                Some(text)
+            }
+            (Some(_), Some(subset)) => Some(self.source()[subset.range()].to_owned()),
+            _ => None,
+        };
+        // The part before the subset, if it is well-formed as written.
+        if let (Some(span), Some(subset), Some(kept)) =
+            (self.source_span(node), subset, &kept_subset)
+        {
+            if data.dirty == 0 && self.clean(span.start, subset.start) {
+                let source = self.source();
+                self.out.push_str(&source[span.start..subset.start]);
+                self.out.push_str(kept);
+                let tail = &source[subset.end..span.end];
+                if self.clean(subset.end, span.end + 1)
+                    && tail.starts_with(']')
+                    && tail.ends_with('>')
+                {
+                    self.out.push_str(tail);
+                } else {
+                    self.report(RepairKind::Closed, node);
+                    self.out.push_str("]>");
+                }
+                return;
+            }
+        }
+        let mut name = self.doctype_name(node);
+        if !is_name(&name) {
+            // Without a subset, a DOCTYPE without a valid name says nothing
+            // XML needs; with one, it keeps its declarations under a name.
             self.report(RepairKind::DoctypeChanged, node);
-            return;
+            if kept_subset.is_none() {
+                return;
+            }
+            name = match self.doc.root_element() {
+                Some(root) if name.is_empty() => repaired_qname(root.name()),
+                _ => repaired_name(&name),
+            };
         }
         self.out.push_str("<!DOCTYPE ");
-        self.out.push_str(name);
+        self.out.push_str(&name);
         let quotable = |s: &str| !(s.contains('"') && s.contains('\''));
         let pubid_ok = |s: &str| {
             s.chars()
@@ -786,10 +1028,30 @@ impl<'d> Writer<'d> {
             (None, None) => {}
             _ => self.report(RepairKind::DoctypeChanged, node),
         }
-        if node.internal_subset().is_some() {
-            self.report(RepairKind::InternalSubsetDropped, node);
+        if let Some(kept) = kept_subset {
+            self.out.push_str(" [");
+            self.out.push_str(&kept);
+            self.out.push(']');
         }
         self.out.push('>');
+    }
+
+    /// A DOCTYPE's name as written: the tree holds it lowercased (as XML5
+    /// says), the source as the author wrote it, which the root element's
+    /// name usually repeats.
+    fn doctype_name(&self, node: Node<'_>) -> String {
+        let name = node.name();
+        if let Some(span) = self.source_span(node) {
+            let raw = self.source()[span.range()]
+                .get("<!DOCTYPE".len()..)
+                .unwrap_or_default()
+                .trim_start_matches([' ', '\t', '\n', '\r', '\u{C}']);
+            let written = raw.get(..name.len()).unwrap_or_default();
+            if written.eq_ignore_ascii_case(name) && is_name(written) {
+                return written.to_owned();
+            }
+        }
+        name.to_owned()
     }
 
     // ----- Elements ------------------------------------------------------
@@ -843,8 +1105,15 @@ impl<'d> Writer<'d> {
         let source_tag = self.source_span(node);
         let fixup = self.fixup(node);
         self.renamed = fixup.element_name.clone();
+        let defaults_to_write =
+            self.attlists_dropped && node.attributes().any(|a| a.is_defaulted());
         match source_tag {
-            Some(span) if data.dirty & DIRTY_SELF == 0 && fixup.renames_nothing() => {
+            Some(span)
+                if data.dirty & DIRTY_SELF == 0
+                    && fixup.renames_nothing()
+                    && self.clean(span.start, tag_end)
+                    && !defaults_to_write =>
+            {
                 // The original start tag, with declarations added before its
                 // end, and turned from `<a/>` into `<a>` if it gained
                 // children.
@@ -1064,7 +1333,7 @@ impl<'d> Writer<'d> {
     /// output keeps the DTD, which supplies it again. (Repaired output
     /// drops the internal subset, so it writes the attribute.)
     fn default_only(&self, attribute: Attribute<'_>) -> bool {
-        !self.repair && attribute.is_defaulted() && !attribute.is_modified()
+        attribute.is_defaulted() && !attribute.is_modified() && !self.attlists_dropped
     }
 
     fn push_attribute(&mut self, node: Node<'_>, name: &str, value: &str) {
@@ -1084,10 +1353,12 @@ impl<'d> Writer<'d> {
         self.out.push(quote as char);
     }
 
-    /// An edited start tag: each original attribute still present keeps its
-    /// place and the whitespace before it (and its source text if it did
-    /// not change), removed ones disappear with the whitespace before them,
-    /// new ones go after the others, and the tag ends as it did.
+    /// An edited or broken start tag: each original attribute still present
+    /// keeps its place and the whitespace before it (and its source text if
+    /// it did not change and is well-formed as written; a broken one is
+    /// mended in place), removed ones disappear with the whitespace before
+    /// them, new ones go after the others, and the tag ends as it did.
+    /// Anything else in the source tag (stray characters) is left out.
     fn patched_start_tag(
         &mut self,
         node: Node<'d>,
@@ -1106,36 +1377,83 @@ impl<'d> Writer<'d> {
                 self.out.push_str(&name);
             }
         }
+        // A tag cut off by the end of the input was not checked further
+        // (`eof-in-tag` says what is wrong): its values are written anew.
+        let cut = !tag.ends_with('>');
+        // Where the text between attributes starts: after the name, then
+        // after each attribute.
+        let mut gap_start = span.start + 1 + original_name(&tag[1..]).len();
+        // The names written so far, where repairs may make two the same.
+        let mut written = std::collections::HashSet::new();
         for (index, attribute) in node.attributes().enumerate() {
+            if attribute.source_span().is_none() && self.default_only(attribute) {
+                continue;
+            }
             let renamed = fixup.attribute_names.iter().any(|(i, _)| *i == index);
+            let rewrite = attribute.is_modified() || renamed || cut;
+            let copy = attribute
+                .source_span()
+                .filter(|o| !rewrite && self.clean(o.start, o.end));
+            let name = match copy {
+                Some(_) => attribute.name().to_owned(),
+                None => self.attribute_name(node, fixup, index, attribute),
+            };
+            if self.repair && !written.insert(name.clone()) {
+                self.report(RepairKind::DuplicateAttribute, node);
+                if let Some(original) = attribute.source_span() {
+                    gap_start = original.end;
+                }
+                continue;
+            }
             match attribute.source_span() {
                 Some(original) => {
-                    let before = &source[span.start..original.start];
+                    let gap = gap_start.min(original.start);
+                    let before = &source[gap..original.start];
                     let space = &before[before.trim_end_matches(is_xml_space).len()..];
+                    if self.repair {
+                        self.report_gap(gap, original.start, before.len() - space.len());
+                        if space.is_empty() {
+                            self.report_at(RepairKind::MarkupRewritten, original.start);
+                        }
+                    }
                     self.out
                         .push_str(if space.is_empty() { " " } else { space });
-                    if attribute.is_modified() || renamed {
-                        let name = self.attribute_name(node, fixup, index, attribute);
+                    gap_start = original.end;
+                    if copy.is_some() {
+                        self.out.push_str(&source[original.range()]);
+                    } else if rewrite {
                         let quote = attribute.source_quote().unwrap_or(b'"');
                         self.push_name_and_value(node, &name, attribute.value(), quote);
                     } else {
-                        self.out.push_str(&source[original.range()]);
+                        self.repaired_attribute(node, &name, attribute, original);
                     }
                 }
-                None if self.default_only(attribute) => {}
                 None => {
-                    let name = self.attribute_name(node, fixup, index, attribute);
                     self.out.push(' ');
                     self.push_name_and_value(node, &name, attribute.value(), b'"');
                 }
             }
         }
         self.push_declarations(&fixup.declarations);
-        // The original end of the tag: the space before `>` or `/>`.
-        let self_closing = tag.ends_with("/>");
-        let closer = if self_closing { 2 } else { 1 };
+        // The original end of the tag: the space before `>` or `/>` (a tag
+        // cut off by the end of the input has neither).
+        let (self_closing, closer) = if tag.ends_with("/>") {
+            (true, 2)
+        } else if tag.ends_with('>') {
+            (false, 1)
+        } else {
+            (false, 0)
+        };
         let body = &tag[..tag.len() - closer];
         let trailing = &body[body.trim_end_matches(is_xml_space).len()..];
+        let last_gap = body.get(gap_start - span.start..).unwrap_or_default();
+        if self.repair {
+            let dropped = last_gap.len().saturating_sub(trailing.len());
+            self.report_gap(gap_start, span.start + body.len(), dropped);
+        }
+        if self.repair && closer == 0 {
+            self.report(RepairKind::Closed, node);
+        }
         self.out.push_str(trailing);
         if has_children || !self_closing {
             self.out.push('>');
@@ -1147,6 +1465,78 @@ impl<'d> Writer<'d> {
         }
     }
 
+    /// Reports what a start tag's output leaves out of `start..end`, the
+    /// text between two attributes (or after the last) less the whitespace
+    /// kept: `dropped` bytes, the attributes the tree dropped as duplicates
+    /// and stray characters.
+    fn report_gap(&mut self, start: usize, end: usize, dropped: usize) {
+        use crate::ErrorCode::{DuplicateAttribute, DuplicateNamespacedAttribute};
+        if dropped == 0 {
+            return;
+        }
+        let errors: Vec<_> = self.broken.within(start, end).to_vec();
+        for &(at, code) in &errors {
+            let kind = match code {
+                DuplicateAttribute | DuplicateNamespacedAttribute => RepairKind::MarkupDropped,
+                _ => RepairKind::MarkupRewritten,
+            };
+            self.report_at(kind, at);
+        }
+        if errors.is_empty() {
+            self.report_at(RepairKind::MarkupRewritten, start);
+        }
+    }
+
+    /// An attribute with an error in it, written with its name as it can
+    /// be written, `=`, and its value copied with each broken spot mended,
+    /// in its quotes (an unquoted value gets `"`, or `'` if it holds `"`).
+    fn repaired_attribute(
+        &mut self,
+        node: Node<'_>,
+        name: &str,
+        attribute: Attribute<'_>,
+        original: Span,
+    ) {
+        let source = self.source();
+        let Some(value) = attribute.source_value_span() else {
+            // `<a x>`: the tree holds an empty value.
+            self.report_at(RepairKind::AttributeRewritten, original.start);
+            self.out.push_str(name);
+            self.out.push_str("=\"\"");
+            return;
+        };
+        let quoted = attribute.source_quote();
+        let raw = &source[value.range()];
+        let quote = quoted.unwrap_or(if raw.contains('"') && !raw.contains('\'') {
+            b'\''
+        } else {
+            b'"'
+        });
+        if quoted.is_none() {
+            self.report_at(RepairKind::AttributeRewritten, value.start);
+        }
+        // The name and `=` as written, if the name is.
+        if name == attribute.name() && self.clean(original.start, value.start) {
+            let head = &source[original.start..value.start];
+            let head = head.strip_suffix(['"', '\'']).unwrap_or(head);
+            self.out.push_str(head);
+        } else {
+            self.out.push_str(name);
+            self.out.push('=');
+        }
+        self.out.push(quote as char);
+        let context = repair::Context::Value { quote };
+        if self.copy_repaired(value, context).is_err() {
+            self.report_at(RepairKind::AttributeRewritten, value.start);
+            let mut forbidden = false;
+            push_attribute_value(&mut self.out, attribute.value(), quote, &mut forbidden);
+            if forbidden {
+                self.report(RepairKind::ForbiddenCharacter, node);
+            }
+        }
+        self.out.push(quote as char);
+    }
+
     fn end_tag(&mut self, node: Node<'_>) {
         if let Some(name) = self.renamed.take() {
             self.out.push_str("</");
@@ -1155,14 +1545,42 @@ impl<'d> Writer<'d> {
             return;
         }
         let data = self.doc.data(node.id().0);
-        if let (Some(span), Some(end)) = (self.source_span(node), data.end_tag()) {
-            let source = self.source();
-            if original_name(&source[span.start + 1..]) == node.name() {
-                self.out.push_str(&source[end.range()]);
-                return;
+        if let Some(span) = self.source_span(node) {
+            match data.end_tag() {
+                Some(end) if self.renamed_none(node, span) => {
+                    // A `mismatched-end-tag` there is about the elements it
+                    // closes, not about the tag.
+                    let broken = self
+                        .broken
+                        .within(end.start, end.end)
+                        .iter()
+                        .any(|&(_, code)| code != crate::ErrorCode::MismatchedEndTag);
+                    if !broken {
+                        self.out.push_str(&self.source()[end.range()]);
+                        return;
+                    }
+                    // `</a x>`, `</>`: the name alone.
+                    self.report_at(RepairKind::MarkupRewritten, end.start);
+                }
+                Some(_) => {}
+                // Closed by another element's end tag, or by the end of the
+                // input: the end tag goes where the element now ends.
+                None if self.repair && data.dirty & DIRTY_SELF == 0 => {
+                    self.report_at(RepairKind::EndTagAdded, span.end);
+                }
+                None => {}
             }
         }
         self.fresh_end_tag(node);
+    }
+
+    /// Whether an element's name is still the one its start tag has in the
+    /// source (an edit may have renamed it).
+    fn renamed_none(&self, node: Node<'_>, span: Span) -> bool {
+        let name = node.name();
+        original_name(&self.source()[span.start + 1..]) == name
+            && !name.starts_with("xmlns:")
+            && repaired_qname(name) == name
     }
 
     fn fresh_end_tag(&mut self, node: Node<'_>) {
@@ -1181,6 +1599,13 @@ impl<'d> Writer<'d> {
         if let Some(span) = self.verbatim(node) {
             self.out.push_str(&self.source()[span.range()]);
             return;
+        }
+        let data = self.doc.data(node.id().0);
+        if let (Some(span), 0) = (self.source_span(node), data.dirty) {
+            // Broken text: its source, mended where the errors are.
+            if self.copy_repaired(span, repair::Context::Text).is_ok() {
+                return;
+            }
         }
         let text = node.text().unwrap_or("");
         let mut forbidden = false;
@@ -1214,10 +1639,35 @@ impl<'d> Writer<'d> {
         let (text, changed) = comment_text(node.text().unwrap_or(""));
         if changed {
             self.report(RepairKind::CommentText, node);
+        } else {
+            self.report_rewritten(node);
         }
         self.out.push_str("<!--");
         self.out.push_str(&text);
         self.out.push_str("-->");
+    }
+
+    /// Reports why a comment or PI of a repaired document was written anew,
+    /// when its text did not change: it was cut off by the end of the input,
+    /// or its delimiters were not XML's.
+    fn report_rewritten(&mut self, node: Node<'_>) {
+        let Some(span) = self.source_span(node).filter(|_| self.repair) else {
+            return;
+        };
+        let errors = self.broken.within(span.start, span.end);
+        let kind = if errors.iter().any(|&(_, code)| {
+            matches!(
+                code,
+                crate::ErrorCode::EofInComment | crate::ErrorCode::EofInProcessingInstruction
+            )
+        }) {
+            RepairKind::Closed
+        } else {
+            RepairKind::MarkupRewritten
+        };
+        if !errors.is_empty() {
+            self.report(kind, node);
+        }
     }
 
     fn processing_instruction(&mut self, node: Node<'_>) {
@@ -1239,6 +1689,8 @@ impl<'d> Writer<'d> {
         let data = replace_forbidden(data, &mut forbidden);
         if forbidden {
             self.report(RepairKind::ForbiddenCharacter, node);
+        } else {
+            self.report_rewritten(node);
         }
         self.out.push_str("<?");
         self.out.push_str(target);

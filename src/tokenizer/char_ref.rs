@@ -89,6 +89,28 @@ pub(crate) fn consume(
     }
 }
 
+/// What the tokenizer reads for a `&` followed by `after`, the rest of a
+/// complete text: the bytes after the `&` the reference takes and the text
+/// it stands for, or `None` if the `&` starts no reference. For the
+/// serializer, which writes a reference XML does not accept as what it
+/// stood for.
+pub(crate) fn resolve(
+    after: &str,
+    in_attribute: bool,
+    quote: Option<u8>,
+) -> Option<(usize, String)> {
+    match consume(after.as_bytes(), true, in_attribute, quote) {
+        CharRef::Ref { consumed, text, .. } => {
+            let text = match text {
+                Replacement::Char(c) => c.to_string(),
+                Replacement::Str(s) => s.to_owned(),
+            };
+            Some((consumed, text))
+        }
+        CharRef::NotARef { .. } | CharRef::NeedMore => None,
+    }
+}
+
 fn numeric(after: &[u8], eof: bool) -> CharRef {
     // after[0] == b'#'
     let Some(&marker) = after.get(1) else {

@@ -165,6 +165,12 @@ impl Declarations {
     }
 
     /// The errors found reading the declarations (offsets in the input).
+    /// The subset's items, as document offsets in the normalized subset
+    /// (see `InternalSubset::items`).
+    pub(crate) fn items(&self) -> &[(usize, usize)] {
+        &self.0.subset.items
+    }
+
     pub(crate) fn errors(&self) -> &[(ErrorCode, usize)] {
         &self.0.subset.errors
     }

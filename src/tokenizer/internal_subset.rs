@@ -54,6 +54,11 @@ pub(crate) struct InternalSubset {
     /// Declared" then no longer applies (the entity may be declared where a
     /// non-validating processor does not read).
     pub(crate) parameter_references: bool,
+    /// The items of the subset itself (declarations, comments, PIs,
+    /// parameter-entity references, stray text), as document offsets
+    /// `(start, end)` in order, without the whitespace between them: what a
+    /// writer may keep or drop one by one.
+    pub(crate) items: Vec<(usize, usize)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,7 +220,17 @@ impl Reader<'_> {
             let step = self.top_level_item(&mut cur);
             match self.frames.last_mut() {
                 Some(frame) => frame.pos = cur.pos,
-                None => subset_pos = cur.pos,
+                None => {
+                    let spaces = subset.as_bytes()[pos..cur.pos]
+                        .iter()
+                        .take_while(|&&b| is_s(b))
+                        .count();
+                    if pos + spaces < cur.pos {
+                        let item = (self.base + pos + spaces, self.base + cur.pos);
+                        self.out.items.push(item);
+                    }
+                    subset_pos = cur.pos;
+                }
             }
             match step {
                 Step::Continue => {}
@@ -259,7 +274,8 @@ impl Reader<'_> {
                 match cur.keyword() {
                     "ENTITY" => self.entity_declaration(cur, start),
                     "ATTLIST" => self.attlist_declaration(cur),
-                    "ELEMENT" | "NOTATION" => self.skipped_declaration(cur),
+                    "ELEMENT" => self.element_declaration(cur),
+                    "NOTATION" => self.notation_declaration(cur),
                     _ => Err(Fail::Grammar),
                 }
             } else {
@@ -717,17 +733,49 @@ impl Reader<'_> {
         Ok(normalize_line_ends(value))
     }
 
-    /// `<!ELEMENT name ...>` and `<!NOTATION name ...>`, after the keyword:
-    /// nothing here is used, so past the name they are only skipped.
-    fn skipped_declaration(&mut self, cur: &mut Cursor<'_>) -> Result<(), Fail> {
+    /// `<!ELEMENT name contentspec>` (XML 1.0 §3.2), after the keyword:
+    /// nothing in it is used, but it must follow its grammar to be
+    /// well-formed.
+    fn element_declaration(&mut self, cur: &mut Cursor<'_>) -> Result<(), Fail> {
+        let max = self.limits.max_name_length;
+        cur.require_s()?;
+        cur.name(max)?;
+        cur.require_s()?;
+        if cur.peek() == Some(b'(') {
+            cur.content_model(max)?;
+        } else if !matches!(cur.keyword(), "EMPTY" | "ANY") {
+            return Err(Fail::Grammar);
+        }
+        cur.skip_s();
+        cur.expect(b'>')
+    }
+
+    /// `<!NOTATION name (ExternalID | PUBLIC pubid)>` (XML 1.0 §4.7), after
+    /// the keyword.
+    fn notation_declaration(&mut self, cur: &mut Cursor<'_>) -> Result<(), Fail> {
         cur.require_s()?;
         cur.name(self.limits.max_name_length)?;
         cur.require_s()?;
-        if cur.skip_past_gt() {
-            Ok(())
-        } else {
-            Err(Fail::Unterminated)
+        match cur.keyword() {
+            "SYSTEM" => {
+                cur.require_s()?;
+                cur.quoted()?;
+            }
+            "PUBLIC" => {
+                cur.require_s()?;
+                if !cur.quoted()?.bytes().all(is_pubid_char) {
+                    return Err(Fail::Grammar);
+                }
+                // The system literal is optional here.
+                let spaced = cur.skip_s();
+                if spaced && matches!(cur.peek(), Some(b'"' | b'\'')) {
+                    cur.quoted()?;
+                }
+            }
+            _ => return Err(Fail::Grammar),
         }
+        cur.skip_s();
+        cur.expect(b'>')
     }
 
     fn error(&mut self, code: ErrorCode, subset_offset: usize) {
@@ -868,6 +916,76 @@ impl<'t> Cursor<'t> {
         let len = memchr(quote, self.bytes_from(open)).ok_or(Fail::Unterminated)?;
         self.pos = open + len + 1;
         Ok(self.text.get(open..open + len).unwrap_or_default())
+    }
+
+    /// A content model from its `(`: `Mixed` or `children` (XML 1.0
+    /// §3.2.1, §3.2.2). Groups nest on an explicit stack, not by recursion.
+    fn content_model(&mut self, max_len: usize) -> Result<(), Fail> {
+        self.expect(b'(')?;
+        self.skip_s();
+        if self.eat_str(b"#PCDATA") {
+            // ( #PCDATA (| Name)* )* or ( #PCDATA )
+            let mut names = 0;
+            loop {
+                self.skip_s();
+                if self.eat(b')') {
+                    let star = self.eat(b'*');
+                    return if names == 0 || star {
+                        Ok(())
+                    } else {
+                        Err(Fail::Grammar)
+                    };
+                }
+                self.expect(b'|')?;
+                self.skip_s();
+                self.name(max_len)?;
+                names += 1;
+            }
+        }
+        // children: the separator of each open group (`|` or `,`), once
+        // it has one.
+        let mut groups: Vec<Option<u8>> = vec![None];
+        loop {
+            // A content particle: a name, or a group that opens here.
+            self.skip_s();
+            if self.eat(b'(') {
+                groups.push(None);
+                continue;
+            }
+            self.name(max_len)?;
+            self.eat_occurrence();
+            // What follows it: separators, and groups that close.
+            loop {
+                self.skip_s();
+                match self.peek() {
+                    Some(b')') => {
+                        self.pos += 1;
+                        self.eat_occurrence();
+                        groups.pop();
+                        if groups.is_empty() {
+                            return Ok(());
+                        }
+                    }
+                    Some(separator @ (b'|' | b',')) => {
+                        self.pos += 1;
+                        let group = groups.last_mut().ok_or(Fail::Grammar)?;
+                        if group.is_some_and(|s| s != separator) {
+                            return Err(Fail::Grammar);
+                        }
+                        *group = Some(separator);
+                        break;
+                    }
+                    _ => return Err(Fail::Grammar),
+                }
+            }
+        }
+    }
+
+    /// `?`, `*` or `+` after a content particle, if there is one.
+    fn eat_occurrence(&mut self) {
+        if matches!(self.peek(), Some(b'?' | b'*' | b'+')) {
+            self.pos += 1;
+        }
     }
 
     /// `SYSTEM "uri"` or `PUBLIC "pubid" "uri"` (XML 1.0 §4.2.2).
@@ -1481,12 +1599,54 @@ mod tests {
         let out = read(
             "<!-- a > 'b' \" --><?pi x > 'y' \"?>\
              <!ELEMENT a (b|c)*><!ELEMENT b (#PCDATA|c)*><!ELEMENT c EMPTY>\
-             <!NOTATION n PUBLIC 'p>q'><!NOTATION m SYSTEM \"s>t\">\
+             <!NOTATION n PUBLIC 'p q' 's>t'><!NOTATION m SYSTEM \"s>t\"><!NOTATION o PUBLIC 'p'>\
              <!ENTITY e 'after'>",
         );
         assert_eq!(out.errors, []);
         assert_eq!(internal(&out, "e").as_deref(), Some("after"));
         assert_eq!(out.entities.len(), 1);
+    }
+
+    /// ELEMENT declarations follow XML 1.0 §3.2's grammar (EMPTY, ANY,
+    /// mixed content, children with choices, sequences and occurrences,
+    /// nested); anything else is malformed, and a quote in one does not
+    /// open a literal.
+    #[test]
+    fn element_declarations_follow_their_grammar() {
+        for good in [
+            "<!ELEMENT a EMPTY>",
+            "<!ELEMENT a ANY >",
+            "<!ELEMENT a (#PCDATA)>",
+            "<!ELEMENT a (#PCDATA)*>",
+            "<!ELEMENT a ( #PCDATA | b | c )*>",
+            "<!ELEMENT a (b)>",
+            "<!ELEMENT a (b?, (c | d+)*, e)+>",
+            "<!ELEMENT a ((b,c)|(d,(e|f)))>",
+            "<!ELEMENT a\n(b,c)\n>",
+        ] {
+            assert_eq!(read(good).errors, [], "{good}");
+        }
+        for bad in [
+            "<!ELEMENT a>",
+            "<!ELEMENT a EMPTY ANY>",
+            "<!ELEMENT a (#PCDATA|b)>",
+            "<!ELEMENT a (b|c,d)>",
+            "<!ELEMENT a ()>",
+            "<!ELEMENT a (b,)>",
+            "<!ELEMENT a ((b)>",
+            "<!ELEMENT a (b|(#PCDATA))>",
+            "<!ELEMENT a (to,' body)>",
+            "<!ELEMENT a empty>",
+        ] {
+            assert_eq!(read(bad).errors, [(MalformedDeclaration, 0)], "{bad}");
+        }
+        for bad in [
+            "<!NOTATION n PUBLIC 'p>q'>",
+            "<!NOTATION n SYSTEM>",
+            "<!NOTATION n 'x'>",
+        ] {
+            assert_eq!(read(bad).errors, [(MalformedDeclaration, 0)], "{bad}");
+        }
     }
 
     #[test]

@@ -44,6 +44,7 @@ mod owned;
 mod states;
 mod token;
 
+pub(crate) use char_ref::resolve as resolve_reference;
 pub use entities::Declarations;
 pub(crate) use entities::{Lookup as EntityLookup, Mode as ExpansionMode, Stop as ExpansionStop};
 pub(crate) use internal_subset::{AttributeType, DefaultValue};
@@ -188,6 +189,9 @@ pub struct Tokenizer<S: TokenSink> {
     /// A DOCTYPE or a start tag was emitted: no later DOCTYPE declares
     /// anything (the tree builder ignores it).
     declarations_closed: bool,
+    /// The items of the internal subset that declared `declarations`, as
+    /// source spans (see [`Doctype::subset_items`]).
+    subset_items: Vec<Span>,
     /// The whole input's length, when it came in one piece.
     input_len: Option<usize>,
 }
@@ -225,8 +229,10 @@ struct DoctypeBuilder {
     public_id: Option<StrBuf>,
     system_id: Option<StrBuf>,
     internal_subset: Option<StrBuf>,
-    /// Where the internal subset's text starts.
+    /// Where the internal subset's text starts, and ends (its `]`, or where
+    /// the DOCTYPE was cut short).
     subset_start: usize,
+    subset_end: usize,
     spare: Vec<StrBuf>,
 }
 
@@ -333,6 +339,7 @@ impl<S: TokenSink> Tokenizer<S> {
             limits,
             declarations: None,
             declarations_closed: false,
+            subset_items: Vec::new(),
             input_len: None,
         }
     }
@@ -620,7 +627,8 @@ impl<S: TokenSink> Tokenizer<S> {
 
     fn emit_doctype(&mut self, w: &Window<'_>) {
         let span = self.span();
-        if !self.declarations_closed {
+        let declaring = !self.declarations_closed;
+        if declaring {
             self.declarations_closed = true;
             self.read_declarations(w);
         }
@@ -628,11 +636,18 @@ impl<S: TokenSink> Tokenizer<S> {
         fn get<'a>(field: &'a Option<StrBuf>, w: &Window<'a>) -> Option<&'a str> {
             field.as_ref().map(|buf| buf.as_str(w))
         }
+        let subset_span = d
+            .internal_subset
+            .as_ref()
+            .map(|_| Span::new(d.subset_start, d.subset_end.max(d.subset_start)));
+        let subset_items: &[Span] = if declaring { &self.subset_items } else { &[] };
         self.sink.process_token(Token::Doctype(Doctype {
             name: get(&d.name, w),
             public_id: get(&d.public_id, w),
             system_id: get(&d.system_id, w),
             internal_subset: get(&d.internal_subset, w),
+            subset_span,
+            subset_items,
             declarations: self.declarations.as_ref(),
             span,
         }));
@@ -657,7 +672,9 @@ impl<S: TokenSink> Tokenizer<S> {
         let mut wanted: Vec<usize> = declarations
             .errors()
             .iter()
-            .map(|&(_, at)| at.saturating_sub(start))
+            .map(|&(_, at)| at)
+            .chain(declarations.items().iter().flat_map(|&(a, b)| [a, b]))
+            .map(|at| at.saturating_sub(start))
             .collect();
         wanted.sort_unstable();
         wanted.dedup();
@@ -688,12 +705,19 @@ impl<S: TokenSink> Tokenizer<S> {
                 }
             }
         }
-        for &(code, offset) in declarations.errors() {
+        let to_source = |offset: usize| {
             let relative = offset.saturating_sub(start);
-            let offset = mapped
+            mapped
                 .binary_search_by_key(&relative, |&(at, _)| at)
-                .map_or(start, |i| mapped[i].1);
-            self.error_at(w, code, offset);
+                .map_or(start, |i| mapped[i].1)
+        };
+        self.subset_items = declarations
+            .items()
+            .iter()
+            .map(|&(a, b)| Span::new(to_source(a), to_source(b)))
+            .collect();
+        for &(code, offset) in declarations.errors() {
+            self.error_at(w, code, to_source(offset));
         }
         self.declarations = Some(declarations);
     }
@@ -2251,6 +2275,7 @@ impl<S: TokenSink> Tokenizer<S> {
     fn start_internal_subset(&mut self) {
         self.doctype.internal_subset = Some(DoctypeBuilder::fresh(&mut self.doctype.spare));
         self.doctype.subset_start = self.pos;
+        self.doctype.subset_end = self.pos;
         self.state = State::DoctypeInternalSubset(Subset::Between { depth: 0 });
     }
 
@@ -2287,6 +2312,7 @@ impl<S: TokenSink> Tokenizer<S> {
             (_, None) if !eof => return Flow::Suspend,
             (_, None) => {
                 self.error_at(w, ErrorCode::EofInDoctype, at);
+                self.doctype.subset_end = at;
                 self.emit_doctype(w);
             }
             (_, Some(b'\r' | b'\0')) | (_, Some(0x01..=0x1F | 0x7F | 0xEF..=0xF4)) => {
@@ -2304,6 +2330,7 @@ impl<S: TokenSink> Tokenizer<S> {
             }
             (Subset::Between { depth } | Subset::Declaration { depth }, Some(b']')) => {
                 if depth == 0 {
+                    self.doctype.subset_end = at;
                     self.pos = at + 1;
                     self.state = State::AfterDoctypeInternalSubset;
                 } else {
@@ -2335,6 +2362,7 @@ impl<S: TokenSink> Tokenizer<S> {
                     // Content markup: the author forgot `]>`. End the
                     // DOCTYPE here and read the markup as content.
                     self.error_at(w, ErrorCode::UnterminatedDoctypeInternalSubset, at);
+                    self.doctype.subset_end = at;
                     self.emit_doctype(w);
                 } else {
                     keep(self, 1);

@@ -157,6 +157,13 @@ pub struct Doctype<'t> {
     pub system_id: Option<&'t str>,
     /// The internal subset between `[` and `]`, unparsed, if there was one.
     pub internal_subset: Option<&'t str>,
+    /// Where the internal subset is in the source: from after its `[` to
+    /// its `]` (or to where the DOCTYPE was cut short).
+    pub subset_span: Option<Span>,
+    /// The internal subset's declarations, comments, PIs and references,
+    /// one span each, in order (for the first DOCTYPE, whose subset is
+    /// read; empty for others).
+    pub subset_items: &'t [Span],
     /// What the internal subset declares, read (for the first DOCTYPE before
     /// the root element only).
     pub declarations: Option<&'t super::Declarations>,

@@ -349,8 +349,12 @@ impl<'i> TreeBuilder<'i> {
             if self.input[..start].ends_with("<![CDATA[") {
                 start -= "<![CDATA[".len();
             }
-            if self.input[end..].starts_with("]]>") {
+            let rest = &self.input[end..];
+            if rest.starts_with("]]>") {
                 end += "]]>".len();
+            } else if matches!(rest, "]" | "]]") {
+                // Cut off by the end of the input, which dropped these.
+                end = self.input.len();
             }
         }
         let t = &mut self.text;
@@ -755,7 +759,18 @@ impl<'i> TreeBuilder<'i> {
                     self.pop(span.start, None);
                 }
             }
-            None => self.error(ErrorCode::StrayEndTag, span.start),
+            None => {
+                self.error(ErrorCode::StrayEndTag, span.start);
+                self.dropped(span);
+            }
+        }
+    }
+
+    /// Records markup the tree leaves out, so that repaired output leaves
+    /// it out too (not inside an expansion: those nodes are written anew).
+    fn dropped(&mut self, span: Span) {
+        if self.reference_span().is_none() {
+            self.doc.dropped.push(span);
         }
     }
 
@@ -908,9 +923,16 @@ impl TokenSink for TreeBuilder<'_> {
                 let empty = matches!(token, Token::EmptyTag(_));
                 if self.phase == Phase::End {
                     self.error(ErrorCode::ElementAfterRootElement, tag.span.start);
+                    self.dropped(tag.span);
                     return;
                 }
                 if self.past_depth_limit(tag.span.start) {
+                    if self.reference_span().is_none() {
+                        match self.doc.depth_dropped.last_mut() {
+                            Some(last) if self.dropped_depth > 0 => last.end = tag.span.end,
+                            _ => self.doc.depth_dropped.push(tag.span),
+                        }
+                    }
                     self.dropped_depth += usize::from(!empty);
                     return;
                 }
@@ -934,20 +956,31 @@ impl TokenSink for TreeBuilder<'_> {
             Token::EndTag(_) | Token::ShortEndTag(_) if self.dropped_depth > 0 => {
                 // Closes a start tag dropped past the depth limit.
                 self.dropped_depth -= 1;
+                if self.reference_span().is_none() {
+                    if let Some(last) = self.doc.depth_dropped.last_mut() {
+                        last.end = token.span().end;
+                    }
+                }
             }
             Token::EndTag(tag) => match self.phase {
                 Phase::Main => {
                     let name = self.limited_name(tag.name, tag.span.start + 2);
                     self.end_tag(name, tag.span);
                 }
-                _ => self.error(ErrorCode::EndTagOutsideRootElement, tag.span.start),
+                _ => {
+                    self.error(ErrorCode::EndTagOutsideRootElement, tag.span.start);
+                    self.dropped(tag.span);
+                }
             },
             Token::ShortEndTag(span) => match self.phase {
                 Phase::Main => {
                     self.error(ErrorCode::ShortEndTag, span.start);
                     self.pop(span.end, Some(span));
                 }
-                _ => self.error(ErrorCode::EndTagOutsideRootElement, span.start),
+                _ => {
+                    self.error(ErrorCode::EndTagOutsideRootElement, span.start);
+                    self.dropped(span);
+                }
             },
             Token::Comment(comment) => {
                 if checking {
@@ -991,6 +1024,7 @@ impl TokenSink for TreeBuilder<'_> {
             Token::Doctype(doctype) => {
                 if self.phase != Phase::Start || self.seen_doctype || !checking {
                     self.error(ErrorCode::MisplacedDoctype, doctype.span.start);
+                    self.dropped(doctype.span);
                     return;
                 }
                 self.seen_doctype = true;
@@ -1021,6 +1055,8 @@ impl TokenSink for TreeBuilder<'_> {
                     public_id: field(doctype.public_id),
                     system_id: field(doctype.system_id),
                     internal_subset: field(doctype.internal_subset),
+                    subset_span: doctype.subset_span,
+                    subset_items: doctype.subset_items.into(),
                 };
                 let root = self.doc.root;
                 let index = self.doc.doctypes.len();

@@ -1,0 +1,430 @@
+//! Local repairs: copying a broken piece of source with only its broken
+//! spots changed.
+//!
+//! A document that is not well-formed is written from its source wherever
+//! the source is well-formed as written (docs/serialization.md). Where a
+//! run of text or an attribute value holds a well-formedness error, it is
+//! copied character by character and each spot an error points at is
+//! written as XML can carry it: a bare `&` escaped, a reference XML does
+//! not accept written as the characters it stood for, a forbidden
+//! character replaced, dropped markup left out. Everything else in the run
+//! (other references as written, line ends, CDATA sections) is copied as it
+//! is, so the output differs from the input only at those spots.
+//!
+//! The walks here follow the error list; where they meet an error they
+//! cannot mend in place they give up ([`Fallback`]) and the caller writes
+//! the piece anew from the tree.
+
+use crate::error::ErrorCode;
+use crate::tree_builder::is_forbidden_char;
+use crate::Span;
+
+use super::RepairKind;
+
+/// The well-formedness errors of a document (warnings left out), in
+/// source order, and what the walks need to know of the source.
+pub(super) struct Broken<'s> {
+    pub(super) source: &'s str,
+    pub(super) errors: Vec<(usize, ErrorCode)>,
+    /// Markup the parse left out, in source order.
+    pub(super) dropped: &'s [Span],
+    /// Where the parse dropped elements past the depth limit (their tags,
+    /// not the text between them), in source order.
+    pub(super) depth_dropped: &'s [Span],
+    /// Entities whose declarations the output drops: a reference to one
+    /// cannot be copied.
+    pub(super) dropped_entities: Vec<Box<str>>,
+    /// Where a limit stopped the parse from checking something (warnings),
+    /// in source order: a declaration of a repaired internal subset there is
+    /// dropped, since its grammar was not checked.
+    pub(super) unchecked: Vec<usize>,
+}
+
+/// A piece the walks cannot mend in place: write it anew from the tree.
+#[derive(Debug)]
+pub(super) struct Fallback;
+
+impl<'s> Broken<'s> {
+    /// The errors at offsets in `start..end`, and at `end` itself when that
+    /// is the end of the input (where errors of a construct cut off by it
+    /// are reported).
+    pub(super) fn within(&self, start: usize, end: usize) -> &[(usize, ErrorCode)] {
+        let end = if end >= self.source.len() {
+            end.saturating_add(1)
+        } else {
+            end
+        };
+        let from = self.errors.partition_point(|&(at, _)| at < start);
+        let to = self.errors.partition_point(|&(at, _)| at < end);
+        &self.errors[from..to.max(from)]
+    }
+
+    /// Whether `start..end` holds no error (see [`within`](Self::within))
+    /// and no reference to an entity whose declaration is dropped.
+    pub(super) fn clean(&self, start: usize, end: usize) -> bool {
+        self.within(start, end).is_empty() && !self.mentions_dropped_entity(start, end)
+    }
+
+    /// The codes of the errors at exactly `at`.
+    fn at(&self, at: usize) -> impl Iterator<Item = ErrorCode> + '_ {
+        let from = self.errors.partition_point(|&(o, _)| o < at);
+        self.errors[from..]
+            .iter()
+            .take_while(move |&&(o, _)| o == at)
+            .map(|&(_, code)| code)
+    }
+
+    /// Whether `start..end` of the source holds `&name;` for an entity whose
+    /// declaration the output drops.
+    pub(super) fn mentions_dropped_entity(&self, start: usize, end: usize) -> bool {
+        if self.dropped_entities.is_empty() {
+            return false;
+        }
+        let text = self.source.get(start..end).unwrap_or_default();
+        self.dropped_entities.iter().any(|name| {
+            let mut from = 0;
+            while let Some(i) = text[from..].find('&') {
+                let at = from + i + 1;
+                if text[at..].starts_with(&**name) && text[at + name.len()..].starts_with(';') {
+                    return true;
+                }
+                from = at;
+            }
+            false
+        })
+    }
+
+    /// Whether some dropped markup lies inside `span`.
+    pub(super) fn drops_within(&self, span: Span) -> bool {
+        let i = self.dropped.partition_point(|s| s.start < span.start);
+        let dropped = self.dropped.get(i).is_some_and(|s| s.start < span.end);
+        let j = self.depth_dropped.partition_point(|s| s.end <= span.start);
+        dropped
+            || self
+                .depth_dropped
+                .get(j)
+                .is_some_and(|s| s.start < span.end)
+    }
+
+    /// Whether `at` lies where elements past the depth limit were dropped.
+    fn past_depth_limit(&self, at: usize) -> bool {
+        let j = self.depth_dropped.partition_point(|s| s.end <= at);
+        self.depth_dropped.get(j).is_some_and(|s| s.start <= at)
+    }
+
+    /// The dropped span that starts at `at`, if one does.
+    fn dropped_at(&self, at: usize) -> Option<Span> {
+        let i = self.dropped.partition_point(|s| s.start < at);
+        self.dropped.get(i).filter(|s| s.start == at).copied()
+    }
+}
+
+/// What an error at a `&` asks for.
+enum AtAmpersand {
+    /// No error there: copy it.
+    Copy,
+    /// XML reads no reference there, and neither did the tree: `&amp;`.
+    Escape,
+    /// The tree holds what the reference stood for; write that.
+    Resolve,
+}
+
+fn at_ampersand(codes: impl Iterator<Item = ErrorCode>) -> Result<AtAmpersand, Fallback> {
+    use ErrorCode::*;
+    let mut what = AtAmpersand::Copy;
+    for code in codes {
+        what = match code {
+            BareAmpersand
+            | UnknownNamedCharacterReference
+            | AbsenceOfDigitsInNumericCharacterReference
+            | ExternalEntityInAttributeValue
+            | UnparsedEntityReference => AtAmpersand::Escape,
+            MissingSemicolonAfterCharacterReference
+            | NullCharacterReference
+            | CharacterReferenceOutsideUnicodeRange
+            | SurrogateCharacterReference
+            | IllegalCharacterReference
+            | UndeclaredEntity => AtAmpersand::Resolve,
+            // The replacement text of an entity is at fault (recursion, a
+            // bad character inside): the tree's text is all there is.
+            _ => return Err(Fallback),
+        };
+    }
+    Ok(what)
+}
+
+/// Where a run of characters is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Context {
+    /// Character data.
+    Text,
+    /// An attribute value between `quote`s.
+    Value { quote: u8 },
+}
+
+/// Appends what a reference stood for, so that XML reads it back: ASCII
+/// as itself (markup characters escaped, whitespace in values as
+/// references), anything else as a hexadecimal character reference, and a
+/// character XML cannot carry as U+FFFD.
+fn push_resolved(out: &mut String, text: &str, context: Context, forbidden: &mut bool) {
+    use std::fmt::Write as _;
+    for c in text.chars() {
+        match (c, context) {
+            ('&', _) => out.push_str("&amp;"),
+            ('<', _) => out.push_str("&lt;"),
+            ('>', Context::Text) => out.push_str("&gt;"),
+            ('"', Context::Value { quote: b'"' }) => out.push_str("&quot;"),
+            ('\'', Context::Value { quote: b'\'' }) => out.push_str("&apos;"),
+            _ if is_forbidden_char(c) => {
+                *forbidden = true;
+                out.push('\u{FFFD}');
+            }
+            (' '..='~', _) => out.push(c),
+            _ => {
+                let _ = write!(out, "&#x{:X};", c as u32);
+            }
+        }
+    }
+}
+
+/// The repairs a walk made, with the offsets they were made at.
+pub(super) type Made = Vec<(RepairKind, usize)>;
+
+/// Copies `span` of the source (a run of character data, CDATA sections
+/// included, or a whole attribute value in `context`) into `out`, mending
+/// each spot an error points at.
+pub(super) fn copy_repaired(
+    broken: &Broken<'_>,
+    span: Span,
+    context: Context,
+    out: &mut String,
+    made: &mut Made,
+) -> Result<(), Fallback> {
+    let source = broken.source;
+    let text = source.get(span.range()).ok_or(Fallback)?;
+    let mut i = 0;
+    while i < text.len() {
+        let at = span.start + i;
+        let rest = &text[i..];
+        if context == Context::Text {
+            if let Some(dropped) = broken.dropped_at(at) {
+                made.push((RepairKind::MarkupDropped, at));
+                i = (dropped.end - span.start).min(text.len());
+                continue;
+            }
+            if rest.starts_with("<![CDATA[") {
+                i += copy_cdata(broken, span.start + i, span.end, out, made);
+                continue;
+            }
+            if rest.starts_with('<')
+                && broken.past_depth_limit(at)
+                && !lone_less_than(broken, at, rest)
+            {
+                // A tag the depth limit dropped: the tree keeps only the
+                // text around it.
+                i += tag_length(rest);
+                continue;
+            }
+        }
+        let Some(c) = rest.chars().next() else { break };
+        match c {
+            '&' => match at_ampersand(broken.at(at))? {
+                AtAmpersand::Copy => {
+                    if rest_is_dropped(broken, rest) {
+                        return Err(Fallback);
+                    }
+                    out.push('&');
+                    i += 1;
+                }
+                AtAmpersand::Escape => {
+                    made.push((RepairKind::Escaped, at));
+                    out.push_str("&amp;");
+                    i += 1;
+                }
+                AtAmpersand::Resolve => {
+                    let (in_attribute, quote) = match context {
+                        Context::Text => (false, None),
+                        Context::Value { quote } => (true, Some(quote)),
+                    };
+                    match crate::tokenizer::resolve_reference(&rest[1..], in_attribute, quote) {
+                        Some((consumed, value)) => {
+                            let mut forbidden = false;
+                            push_resolved(out, &value, context, &mut forbidden);
+                            made.push((
+                                if forbidden {
+                                    RepairKind::ForbiddenCharacter
+                                } else {
+                                    RepairKind::ReferenceReplaced
+                                },
+                                at,
+                            ));
+                            i += 1 + consumed;
+                        }
+                        None => {
+                            made.push((RepairKind::Escaped, at));
+                            out.push_str("&amp;");
+                            i += 1;
+                        }
+                    }
+                }
+            },
+            '<' if context != Context::Text || lone_less_than(broken, at, rest) => {
+                // A value never holds `<`; text only where it starts markup.
+                made.push((RepairKind::Escaped, at));
+                out.push_str("&lt;");
+                i += 1;
+            }
+            ']' if context == Context::Text && rest.starts_with("]]>") => {
+                made.push((RepairKind::Escaped, at));
+                out.push_str("]]&gt;");
+                i += 3;
+            }
+            '"' if context == (Context::Value { quote: b'"' }) => {
+                // Only an unquoted value holds its quote.
+                out.push_str("&quot;");
+                i += 1;
+            }
+            '\'' if context == (Context::Value { quote: b'\'' }) => {
+                out.push_str("&apos;");
+                i += 1;
+            }
+            c if is_forbidden_char(c) => {
+                made.push((RepairKind::ForbiddenCharacter, at));
+                out.push('\u{FFFD}');
+                i += c.len_utf8();
+            }
+            c => {
+                out.push(c);
+                i += c.len_utf8();
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the `<` at `at` in a text run is text: the tokenizer reports the
+/// character after `<` or `</` that starts no tag (or the end of the input
+/// there). (Any other `<` in a text run starts a tag a limit dropped,
+/// copied as it is.)
+fn lone_less_than(broken: &Broken<'_>, at: usize, rest: &str) -> bool {
+    let after = if rest.starts_with("</") {
+        at + 2
+    } else {
+        at + 1
+    };
+    after >= broken.source.len() || broken.at(after).next().is_some()
+}
+
+/// The length of the tag `rest` starts with: to its `>` outside quoted
+/// values, or all of `rest`.
+fn tag_length(rest: &str) -> usize {
+    let mut quote = None;
+    for (i, b) in rest.bytes().enumerate() {
+        match (quote, b) {
+            (None, b'"' | b'\'') => quote = Some(b),
+            (Some(q), _) if q == b => quote = None,
+            (None, b'>') => return i + 1,
+            _ => {}
+        }
+    }
+    rest.len()
+}
+
+/// Whether `rest` (from a `&`) starts a reference to a dropped entity.
+fn rest_is_dropped(broken: &Broken<'_>, rest: &str) -> bool {
+    broken
+        .dropped_entities
+        .iter()
+        .any(|name| rest[1..].starts_with(&**name) && rest[1 + name.len()..].starts_with(';'))
+}
+
+/// Copies the CDATA section starting at `at` (its `<![CDATA[`), mending
+/// characters XML cannot carry, and closing it if the input ended inside
+/// it. Returns the bytes of source it took.
+fn copy_cdata(
+    broken: &Broken<'_>,
+    at: usize,
+    end: usize,
+    out: &mut String,
+    made: &mut Made,
+) -> usize {
+    let source = broken.source;
+    let body = at + "<![CDATA[".len();
+    let (content_end, taken_end) = match source[body..end].find("]]>") {
+        Some(close) => (body + close, body + close + 3),
+        None => {
+            // Cut off by the end of the input: the tokenizer dropped a
+            // pending `]` or `]]` there.
+            let text = &source[body..end];
+            let brackets = text.len() - text.trim_end_matches(']').len();
+            let content = &text[..text.len() - brackets.min(2)];
+            made.push((RepairKind::Closed, end));
+            (body + content.len(), end)
+        }
+    };
+    out.push_str("<![CDATA[");
+    for (i, c) in source[body..content_end].char_indices() {
+        if is_forbidden_char(c) {
+            made.push((RepairKind::ForbiddenCharacter, body + i));
+            out.push('\u{FFFD}');
+        } else {
+            out.push(c);
+        }
+    }
+    out.push_str("]]>");
+    taken_end - at
+}
+
+/// The items of an internal subset the output keeps: `items` less those
+/// with an error. Returns the subset text and reports each item dropped.
+pub(super) fn kept_subset(
+    broken: &Broken<'_>,
+    subset: Span,
+    items: &[Span],
+    made: &mut Made,
+) -> String {
+    let source = broken.source;
+    let mut out = String::with_capacity(subset.len());
+    let mut at = subset.start;
+    for item in items {
+        if item.start < at || item.end > subset.end {
+            continue;
+        }
+        let first_error = broken
+            .within(item.start, item.end)
+            .first()
+            .map(|&(at, _)| at);
+        let unchecked = broken
+            .unchecked
+            .iter()
+            .find(|&&u| item.start <= u && u < item.end);
+        if let Some(first) = first_error.or(unchecked.copied()) {
+            out.push_str(&source[at..item.start]);
+            made.push((RepairKind::DeclarationDropped, first));
+            at = item.end;
+        }
+    }
+    out.push_str(&source[at..subset.end]);
+    out
+}
+
+/// The general entities the dropped items of an internal subset declared:
+/// references to them cannot be copied.
+pub(super) fn dropped_entities(source: &str, broken: &Broken<'_>, items: &[Span]) -> Vec<Box<str>> {
+    items
+        .iter()
+        .filter(|item| !broken.within(item.start, item.end).is_empty())
+        .filter_map(|item| {
+            let text = source.get(item.range())?;
+            let rest = text.strip_prefix("<!ENTITY")?;
+            let rest = rest.trim_start_matches([' ', '\t', '\n', '\r']);
+            if rest.starts_with('%') {
+                return None;
+            }
+            let end = rest
+                .find([' ', '\t', '\n', '\r', '"', '\'', '>'])
+                .unwrap_or(rest.len());
+            (end > 0).then(|| rest[..end].into())
+        })
+        .collect()
+}
