@@ -6,7 +6,7 @@
 //! docs/serialization.md (what each repair rule writes).
 
 use pretty_assertions::assert_eq;
-use xml5dom::{Document, ErrorCode, Severity};
+use xml5dom::{Document, ErrorCode, RepairKind, Severity};
 
 fn codes(doc: &Document) -> Vec<(ErrorCode, Severity)> {
     doc.errors()
@@ -132,4 +132,256 @@ fn parameter_entity_references_make_undeclared_entities_warnings() {
     );
     assert_eq!(doc.root_element().unwrap().text_content(), "1&y;");
     assert_eq!(doc.to_xml(), input);
+}
+
+// ----- Minimal-diff repair ---------------------------------------------------
+
+/// A well-formed context full of what writing anew would change: the XML
+/// declaration's quotes, a DOCTYPE with an internal subset, references as
+/// written, CDATA, spacing inside tags, `<a></a>`, comments, PIs, CR LF.
+const BEFORE: &str = "<?xml version='1.0' encoding=\"UTF-8\"?>\r\n\
+<!DOCTYPE book [\r\n  <!ENTITY co \"ACME &#x26; Co\">\r\n  <!ATTLIST para role CDATA 'body'>\r\n]>\r\n\
+<book  lang = 'en' >\r\n  <title>&co; &#169; 2024</title>\r\n  <para></para>\r\n  \
+<code><![CDATA[if (a < b && c) { go(); }]]></code>\r\n  <!-- keep -->\r\n  <?hint fast ?>\r\n  <para>";
+const AFTER: &str = "</para>\r\n  <empty/>\r\n  <q a=\"&quot;x&quot;\" b='&apos;'>&lt;&gt;&amp;</q >\r\n</book>\r\n";
+
+/// `BEFORE + broken + AFTER` comes out as `BEFORE + mended + AFTER`, the
+/// output is well-formed and writes back as itself, and the repairs are
+/// `kinds`, each at the offset (in the input) of an error `check` reports.
+#[track_caller]
+fn mended_in_context(broken: &str, mended: &str, kinds: &[RepairKind]) {
+    let input = format!("{BEFORE}{broken}{AFTER}");
+    let doc = Document::parse(&input);
+    assert!(
+        !doc.is_well_formed(),
+        "{broken:?} should not be well-formed"
+    );
+    let out = doc.serialize(&Default::default());
+    assert_eq!(out.text, format!("{BEFORE}{mended}{AFTER}"), "{broken:?}");
+    let found: Vec<_> = out.repairs.iter().map(|r| r.kind).collect();
+    assert_eq!(found, kinds, "{broken:?}");
+    for repair in &out.repairs {
+        let at = repair
+            .offset
+            .expect("a repair of parsed input has an offset");
+        assert!(
+            doc.errors().iter().any(|e| e.offset == at && e.is_error()),
+            "{broken:?}: {repair:?} is not where an error is: {:?}",
+            doc.errors()
+        );
+    }
+    let again = Document::parse(&out.text);
+    assert!(again.is_well_formed(), "{:?}", again.errors());
+    assert_eq!(again.to_xml(), out.text);
+}
+
+#[test]
+fn each_repair_rule_changes_only_its_spot() {
+    use RepairKind::*;
+    // A bare `&`; `&` followed by no name; an unknown name.
+    mended_in_context("Tom & Jerry", "Tom &amp; Jerry", &[Escaped]);
+    mended_in_context("a=1&b=2", "a=1&amp;b=2", &[Escaped]);
+    mended_in_context("&bogus; x", "&amp;bogus; x", &[Escaped]);
+    // An entity XML does not predefine: what HTML's table says it is.
+    mended_in_context("caf&eacute;", "caf&#xE9;", &[ReferenceReplaced]);
+    mended_in_context("Jerry&rsquo;s", "Jerry&#x2019;s", &[ReferenceReplaced]);
+    // A reference without `;`.
+    mended_in_context("&#65 b", "A b", &[ReferenceReplaced]);
+    // A `<` that starts no tag; `]]>` outside CDATA.
+    mended_in_context("a < b", "a &lt; b", &[Escaped]);
+    mended_in_context("x]]>y", "x]]&gt;y", &[Escaped]);
+    // Characters XML cannot carry, literal or as references.
+    mended_in_context("a\u{1}b", "a\u{FFFD}b", &[ForbiddenCharacter]);
+    mended_in_context("a&#1;b", "a\u{FFFD}b", &[ForbiddenCharacter]);
+    // An attribute: quotes added, `=""` added, a `<` or `&` escaped, the
+    // second of two dropped with the space before it, a space added.
+    mended_in_context("<x id=1 />", "<x id=\"1\" />", &[AttributeRewritten]);
+    mended_in_context("<x checked/>", "<x checked=\"\"/>", &[AttributeRewritten]);
+    mended_in_context("<x a='1<2'/>", "<x a='1&lt;2'/>", &[Escaped]);
+    mended_in_context(
+        "<x href=\"?a=1&b=2\"/>",
+        "<x href=\"?a=1&amp;b=2\"/>",
+        &[Escaped],
+    );
+    mended_in_context(
+        "<x a='1' a='2' b='3'/>",
+        "<x a='1' b='3'/>",
+        &[MarkupDropped],
+    );
+    mended_in_context("<x a='1'b='2'/>", "<x a='1' b='2'/>", &[MarkupRewritten]);
+    // An end tag with attributes; `</>`.
+    mended_in_context("<x>1</x y>", "<x>1</x>", &[MarkupRewritten]);
+    mended_in_context("<x>1</>", "<x>1</x>", &[MarkupRewritten]);
+    // A missing end tag: added where the element now closes.
+    mended_in_context("<i>both<b>x</b>", "<i>both<b>x</b></i>", &[EndTagAdded]);
+    // A stray end tag: left out.
+    mended_in_context("one</em>two", "onetwo", &[MarkupDropped]);
+    // `--` in a comment.
+    mended_in_context("<!-- a -- b -->", "<!-- a - - b -->", &[CommentText]);
+    // A name that is not a name, with its end tag.
+    mended_in_context("<1st>x</1st>", "<_1st>x</_1st>", &[InvalidName]);
+    // A prefix nothing declares.
+    mended_in_context(
+        "<dc:creator>J</dc:creator>",
+        "<dc:creator xmlns:dc=\"urn:xml5dom:undeclared:dc\">J</dc:creator>",
+        &[UndeclaredPrefix],
+    );
+}
+
+/// A value over several lines keeps its line ends when one spot in it is
+/// mended (written anew, it would become one line: the tree holds spaces).
+#[test]
+fn a_multi_line_value_keeps_its_lines() {
+    mended_in_context(
+        "<path d=\"M 0 0\r\n   L 10 10 & more\r\n   Z\"/>",
+        "<path d=\"M 0 0\r\n   L 10 10 &amp; more\r\n   Z\"/>",
+        &[RepairKind::Escaped],
+    );
+}
+
+/// The issue's example: one bad spot in an internal subset drops that
+/// declaration only, and the references to the others still resolve.
+#[test]
+fn a_broken_declaration_is_dropped_alone() {
+    let input = "<!DOCTYPE x [\n  <!ENTITY e \"kept\">\n  <!ENTITY broken no quotes>\n  \
+                 <!ELEMENT x (#PCDATA)>\n]>\n<x a='&e;'>&e;</x>\n";
+    let doc = Document::parse(input);
+    assert_eq!(
+        codes(&doc),
+        [(ErrorCode::MalformedDeclaration, Severity::Error)]
+    );
+    let out = doc.serialize(&Default::default());
+    assert_eq!(
+        out.text,
+        "<!DOCTYPE x [\n  <!ENTITY e \"kept\">\n  \n  <!ELEMENT x (#PCDATA)>\n]>\n<x a='&e;'>&e;</x>\n"
+    );
+    assert_eq!(out.repairs.len(), 1);
+    assert_eq!(out.repairs[0].kind, RepairKind::DeclarationDropped);
+    assert_eq!(out.repairs[0].offset, input.find("<!ENTITY broken"));
+    let again = Document::parse(&out.text);
+    assert!(again.is_well_formed(), "{:?}", again.errors());
+    assert_eq!(again.root_element().unwrap().text_content(), "kept");
+}
+
+/// An error elsewhere keeps the internal subset, and the references to
+/// what it declares are written back (they were expanded, and the subset
+/// dropped, before).
+#[test]
+fn an_error_outside_the_subset_keeps_it() {
+    let input = "<!DOCTYPE x [<!ENTITY e \"v\"><!ENTITY m \"<b>bold</b>\">\
+                 <!ATTLIST x d CDATA 'dflt'>]><x a=1>&e; &m; &</x>";
+    let out = Document::parse(input).to_xml();
+    assert_eq!(
+        out,
+        "<!DOCTYPE x [<!ENTITY e \"v\"><!ENTITY m \"<b>bold</b>\">\
+         <!ATTLIST x d CDATA 'dflt'>]><x a=\"1\">&e; &m; &amp;</x>"
+    );
+}
+
+/// The unbalanced entities of the issue: errors at the reference, and the
+/// output writes their nodes (well-formed) instead of the reference.
+#[test]
+fn unbalanced_entities_are_errors_and_written_out() {
+    let cases = [
+        (
+            "<!DOCTYPE r [<!ENTITY p '</p>'>]><r><p>&p;</r>",
+            "<!DOCTYPE r [<!ENTITY p '</p>'>]><r><p></p></r>",
+        ),
+        (
+            "<!DOCTYPE r [<!ENTITY p '</b><b>'>]><r><b>x&p;y</b></r>",
+            "<!DOCTYPE r [<!ENTITY p '</b><b>'>]><r><b>x</b><b>y</b></r>",
+        ),
+        (
+            "<!DOCTYPE r [<!ENTITY p '</r>'>]><r>&p;</r>",
+            "<!DOCTYPE r [<!ENTITY p '</r>'>]><r></r>",
+        ),
+        (
+            "<!DOCTYPE r [<!ENTITY p '<p>'>]><r>&p;x</r>",
+            "<!DOCTYPE r [<!ENTITY p '<p>'>]><r><p>x</p></r>",
+        ),
+        // Balanced overall, but not each entity on its own.
+        (
+            "<!DOCTYPE r [<!ENTITY a '<b>'><!ENTITY c '</b>'><!ENTITY o '&a;x&c;'>]><r>&o;</r>",
+            "<!DOCTYPE r [<!ENTITY a '<b>'><!ENTITY c '</b>'><!ENTITY o '&a;x&c;'>]><r><b>x</b></r>",
+        ),
+    ];
+    for (input, expected) in cases {
+        let doc = Document::parse(input);
+        let reference = input.rfind("><r>").unwrap() + 4;
+        let reference = reference + input[reference..].find('&').unwrap();
+        assert!(
+            doc.errors()
+                .iter()
+                .any(|e| e.code == ErrorCode::UnbalancedEntityReference && e.offset == reference),
+            "{input}: {:?}",
+            doc.errors()
+        );
+        assert_eq!(doc.to_xml(), expected, "{input}");
+        assert!(Document::parse(expected).is_well_formed());
+    }
+    // A balanced entity with markup stays a reference, without errors.
+    let fine = "<!DOCTYPE r [<!ENTITY e '<b>x</b>'>]><r>&e;</r>";
+    assert!(Document::parse(fine).errors().is_empty());
+    assert_eq!(Document::parse(fine).to_xml(), fine);
+}
+
+/// Repairs are reported where `check` reports the problem: the issue's
+/// example puts the forbidden reference at 2:7, not at the text's start.
+#[test]
+fn repairs_report_where_the_problem_is() {
+    let doc = Document::parse("<a>hello\nworld &#1; x</a>");
+    let out = doc.serialize(&Default::default());
+    assert_eq!(out.text, "<a>hello\nworld \u{FFFD} x</a>");
+    assert_eq!(out.repairs.len(), 1);
+    let at = out.repairs[0].offset.unwrap();
+    assert_eq!(doc.position(at), (2, 7));
+    assert_eq!((doc.errors()[0].line, doc.errors()[0].column), (2, 7));
+}
+
+/// The W3C Canonical XML 1.0 example `inC14N4.xml` (§3.4, character
+/// modifications and references): well-formed, four `&#13;`-like
+/// references (warnings), written back byte for byte, its DTD kept.
+#[test]
+fn the_c14n_character_reference_example_comes_back_whole() {
+    let input = r#"<!DOCTYPE doc [<!ATTLIST normId id ID #IMPLIED>
+<!ATTLIST normNames attr NMTOKENS #IMPLIED>]>
+<doc>
+   <text>First line&#x0d;&#10;Second line</text>
+   <value>&#x32;</value>
+   <compute><![CDATA[value>"0" && value<"10" ?"valid":"error"]]></compute>
+   <compute expr='value>"0" &amp;&amp; value&lt;"10" ?"valid":"error"'>valid</compute>
+   <norm attr=' &apos;   &#x20;&#13;&#xa;&#9;   &apos; '/>
+   <normNames attr='   A   &#x20;&#13;&#xa;&#9;   B   '/>
+   <normId id=' &apos;   &#x20;&#13;&#xa;&#9;   &apos; '/>
+</doc>"#;
+    let doc = Document::parse(input);
+    assert!(doc.is_well_formed(), "{:?}", doc.errors());
+    assert_eq!(doc.errors().len(), 4);
+    assert!(doc
+        .errors()
+        .iter()
+        .all(|e| e.code == ErrorCode::ControlCharacterReference));
+    let out = doc.serialize(&Default::default());
+    assert_eq!(out.text, input);
+    assert!(out.repairs.is_empty());
+}
+
+/// Edits on a repaired document: the edit and the local repairs, nothing
+/// else.
+#[test]
+fn edits_on_a_repaired_document_stay_minimal() {
+    let input = "<r  x = 'keep'>\n  <a id=1>Tom & Jerry</a>\n  <b   y=\"2\" >text</b>\n</r>";
+    let mut doc = Document::parse(input);
+    let b = doc
+        .root_element()
+        .unwrap()
+        .child_elements()
+        .nth(1)
+        .unwrap()
+        .id();
+    doc.set_attribute(b, "y", "3").unwrap();
+    assert_eq!(
+        doc.to_xml(),
+        "<r  x = 'keep'>\n  <a id=\"1\">Tom &amp; Jerry</a>\n  <b   y=\"3\" >text</b>\n</r>"
+    );
 }

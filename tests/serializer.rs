@@ -348,7 +348,7 @@ fn undeclared_prefixes_get_a_placeholder_namespace() {
     let (text, kinds) = repairs("<svg><use xlink:href='#a'/></svg>");
     assert_eq!(
         text,
-        "<svg><use xlink:href='#a' xmlns:xlink=\"urn:xml5dom:undeclared:xlink\"/></svg>"
+        "<svg><use xmlns:xlink=\"urn:xml5dom:undeclared:xlink\" xlink:href='#a'/></svg>"
     );
     assert_eq!(kinds, [RepairKind::UndeclaredPrefix]);
 }

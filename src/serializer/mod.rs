@@ -1377,9 +1377,25 @@ impl<'d> Writer<'d> {
                 self.out.push_str(&name);
             }
         }
-        // A tag cut off by the end of the input was not checked further
-        // (`eof-in-tag` says what is wrong): its values are written anew.
-        let cut = !tag.ends_with('>');
+        // A prefix no one declared gets its placeholder declaration where
+        // it is first used (where `check` reports it): after the name, or
+        // before the attribute.
+        let mut placeholders: Vec<(String, String)> = fixup
+            .declarations
+            .iter()
+            .filter(|(prefix, uri)| *uri == placeholder_namespace(prefix))
+            .cloned()
+            .collect();
+        let mut place = |writer: &mut Self, prefix: Option<&str>| {
+            if let Some(i) = placeholders
+                .iter()
+                .position(|(p, _)| Some(p.as_str()) == prefix)
+            {
+                let declaration = placeholders.remove(i);
+                writer.push_declarations(std::slice::from_ref(&declaration));
+            }
+        };
+        place(self, node.prefix());
         // Where the text between attributes starts: after the name, then
         // after each attribute.
         let mut gap_start = span.start + 1 + original_name(&tag[1..]).len();
@@ -1389,8 +1405,9 @@ impl<'d> Writer<'d> {
             if attribute.source_span().is_none() && self.default_only(attribute) {
                 continue;
             }
+            place(self, attribute.prefix());
             let renamed = fixup.attribute_names.iter().any(|(i, _)| *i == index);
-            let rewrite = attribute.is_modified() || renamed || cut;
+            let rewrite = attribute.is_modified() || renamed;
             let copy = attribute
                 .source_span()
                 .filter(|o| !rewrite && self.clean(o.start, o.end));
@@ -1434,7 +1451,14 @@ impl<'d> Writer<'d> {
                 }
             }
         }
-        self.push_declarations(&fixup.declarations);
+        let mut rest: Vec<(String, String)> = fixup
+            .declarations
+            .iter()
+            .filter(|(prefix, uri)| *uri != placeholder_namespace(prefix))
+            .cloned()
+            .collect();
+        rest.append(&mut placeholders);
+        self.push_declarations(&rest);
         // The original end of the tag: the space before `>` or `/>` (a tag
         // cut off by the end of the input has neither).
         let (self_closing, closer) = if tag.ends_with("/>") {
@@ -1554,13 +1578,20 @@ impl<'d> Writer<'d> {
                         .broken
                         .within(end.start, end.end)
                         .iter()
-                        .any(|&(_, code)| code != crate::ErrorCode::MismatchedEndTag);
-                    if !broken {
+                        .find(|&&(_, code)| code != crate::ErrorCode::MismatchedEndTag)
+                        .copied();
+                    let Some((at, code)) = broken else {
                         self.out.push_str(&self.source()[end.range()]);
                         return;
-                    }
-                    // `</a x>`, `</>`: the name alone.
-                    self.report_at(RepairKind::MarkupRewritten, end.start);
+                    };
+                    // `</a x>`, `</>`: the name alone; or an end tag an
+                    // entity's replacement text held, written out.
+                    let kind = if code == crate::ErrorCode::UnbalancedEntityReference {
+                        RepairKind::EntityExpanded
+                    } else {
+                        RepairKind::MarkupRewritten
+                    };
+                    self.report_at(kind, at);
                 }
                 Some(_) => {}
                 // Closed by another element's end tag, or by the end of the

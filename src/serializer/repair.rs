@@ -218,7 +218,7 @@ pub(super) fn copy_repaired(
             }
             if rest.starts_with('<')
                 && broken.past_depth_limit(at)
-                && !lone_less_than(broken, at, rest)
+                && lone_less_than(broken, at, rest).is_none()
             {
                 // A tag the depth limit dropped: the tree keeps only the
                 // text around it.
@@ -268,9 +268,11 @@ pub(super) fn copy_repaired(
                     }
                 }
             },
-            '<' if context != Context::Text || lone_less_than(broken, at, rest) => {
+            '<' if context != Context::Text || lone_less_than(broken, at, rest).is_some() => {
                 // A value never holds `<`; text only where it starts markup.
-                made.push((RepairKind::Escaped, at));
+                // (In text, the error is at the character after it.)
+                let reported = lone_less_than(broken, at, rest).unwrap_or(at);
+                made.push((RepairKind::Escaped, reported));
                 out.push_str("&lt;");
                 i += 1;
             }
@@ -302,17 +304,18 @@ pub(super) fn copy_repaired(
     Ok(())
 }
 
-/// Whether the `<` at `at` in a text run is text: the tokenizer reports the
-/// character after `<` or `</` that starts no tag (or the end of the input
-/// there). (Any other `<` in a text run starts a tag a limit dropped,
+/// Where the error is that makes the `<` at `at` in a text run text, if
+/// one does: the tokenizer reports the character after `<` or `</` that
+/// starts no tag (or the end of the input there). (Any other `<` in a text run starts a tag a limit dropped,
 /// copied as it is.)
-fn lone_less_than(broken: &Broken<'_>, at: usize, rest: &str) -> bool {
+fn lone_less_than(broken: &Broken<'_>, at: usize, rest: &str) -> Option<usize> {
     let after = if rest.starts_with("</") {
         at + 2
     } else {
         at + 1
     };
-    after >= broken.source.len() || broken.at(after).next().is_some()
+    let after = after.min(broken.source.len());
+    (after == broken.source.len() || broken.at(after).next().is_some()).then_some(after)
 }
 
 /// The length of the tag `rest` starts with: to its `>` outside quoted

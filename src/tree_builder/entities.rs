@@ -33,8 +33,12 @@ pub(super) struct ActiveExpansion {
     last_before: Option<indextree::NodeId>,
     /// The depth of the stack of open elements when it started.
     stack_len: usize,
-    /// It closed an element it did not open.
-    closed_outer: bool,
+    /// The same for each entity being expanded inside it (outermost
+    /// first): each must close what it opens, and nothing else (XML 1.0
+    /// §4.3.2).
+    levels: Vec<usize>,
+    /// Some entity closed an element it did not open, or left one open.
+    unbalanced: bool,
 }
 
 impl TreeBuilder<'_> {
@@ -133,7 +137,16 @@ impl TreeBuilder<'_> {
             self.begin_expansion(name, span);
         }
         self.entity_stack.push(name.into());
+        let stack_len = self.stack.len();
+        if let Some(active) = &mut self.expansion {
+            active.levels.push(stack_len);
+        }
         tokenizer::tokenize_entity(text, &mut *self, declarations.clone());
+        let open = self.stack.len();
+        if let Some(active) = &mut self.expansion {
+            active.levels.pop();
+            active.unbalanced |= open != stack_len;
+        }
         self.entity_stack.pop();
         if outermost {
             self.flush_text();
@@ -177,7 +190,8 @@ impl TreeBuilder<'_> {
             parent,
             last_before,
             stack_len: self.stack.len(),
-            closed_outer: false,
+            levels: Vec::new(),
+            unbalanced: false,
         });
     }
 
@@ -195,20 +209,26 @@ impl TreeBuilder<'_> {
             count += 1;
             node = self.doc.arena[id].next_sibling();
         }
-        let balanced = !active.closed_outer && self.stack.len() == active.stack_len;
+        let balanced = !active.unbalanced && self.stack.len() == active.stack_len;
+        let mut reference = None;
         if let Some(record) = self.doc.entity_expansions.get_mut(active.index) {
             record.first = first;
             record.count = count;
             record.balanced = balanced;
+            reference = Some(record.reference);
+        }
+        if let (false, Some(reference)) = (balanced, reference) {
+            self.error(ErrorCode::UnbalancedEntityReference, reference.start);
         }
     }
 
-    /// Before an element is popped: an expansion that closes an element it
+    /// Before an element is popped: an entity that closes an element it
     /// did not open is not balanced.
     pub(super) fn note_pop(&mut self) {
+        let depth = self.stack.len();
         if let Some(active) = &mut self.expansion {
-            if self.stack.len() <= active.stack_len {
-                active.closed_outer = true;
+            if active.levels.last().is_some_and(|&len| depth <= len) {
+                active.unbalanced = true;
             }
         }
     }

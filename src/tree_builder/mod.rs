@@ -964,6 +964,10 @@ impl TokenSink for TreeBuilder<'_> {
             }
             Token::EndTag(tag) => match self.phase {
                 Phase::Main => {
+                    if checking {
+                        self.checker.end_tag(tag.name, tag.span);
+                        self.report_checks();
+                    }
                     let name = self.limited_name(tag.name, tag.span.start + 2);
                     self.end_tag(name, tag.span);
                 }

@@ -64,9 +64,6 @@ impl<'a> Checker<'a> {
         if !valid_name(0) {
             self.report(ErrorCode::InvalidName, tag.span.start + 1);
         }
-        if !self.source[..tag.span.end].ends_with('>') {
-            return; // cut off by the end of the input: `eof-in-tag` says it
-        }
         // The attributes kept (`qnames` stops at the attribute limit).
         let kept = tag.attributes.len().min(qnames.len().saturating_sub(1));
         for index in 0..kept {
@@ -74,7 +71,12 @@ impl<'a> Checker<'a> {
             let start = span.start;
             // After a `:` the tokenizer skipped (`colon-before-attr`), the
             // missing space is already reported.
-            let before = self.source.as_bytes()[start - 1];
+            let before = self
+                .source
+                .as_bytes()
+                .get(start - 1)
+                .copied()
+                .unwrap_or(b' ');
             if !matches!(before, b' ' | b'\t' | b'\n' | b'\r' | b':') {
                 self.report(ErrorCode::MissingWhitespaceBeforeAttribute, start);
             }
@@ -85,7 +87,10 @@ impl<'a> Checker<'a> {
                 self.report(ErrorCode::MissingAttributeValue, start);
                 continue;
             };
-            let quoted = matches!(self.source.as_bytes()[value.start - 1], b'"' | b'\'');
+            let quoted = matches!(
+                self.source.as_bytes().get(value.start - 1),
+                Some(b'"' | b'\'')
+            );
             if !quoted {
                 self.report(ErrorCode::UnquotedAttributeValue, value.start);
             }
@@ -201,20 +206,59 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// A comment: no `--` inside and no `-` at the end.
+    /// A comment: no `--` inside and no `-` at the end. Each run of
+    /// hyphens that breaks the rule is reported once, at its first, also in
+    /// a comment the end of the input cut off (where the repair must change
+    /// them too).
     pub(crate) fn comment(&mut self, data: &str, span: Span) {
         let raw = &self.source[span.range()];
-        if !(raw.starts_with("<!--") && raw.ends_with("-->") && raw.len() >= 7) {
-            return; // a bogus or unclosed comment: already an error
+        if !raw.starts_with("<!--") {
+            return; // a bogus comment: already an error
         }
-        let body = Span::new(span.start + 4, span.end - 3);
-        let text = &self.source[body.range()];
-        if let Some(at) = text.find("--") {
-            self.report(ErrorCode::DoubleHyphenInComment, body.start + at);
-        } else if data.ends_with('-') {
+        let closer = if raw.len() >= 7 && raw.ends_with("-->") {
+            3
+        } else if raw.len() >= 8 && raw.ends_with("--!>") {
+            4 // `incorrectly-closed-comment` says it
+        } else {
+            0
+        };
+        let closed = closer > 0;
+        let mut body_end = span.end - closer;
+        if !closed {
+            // The end of the input drops a pending `-` or `--` (the start
+            // of a closer) from the comment's data.
+            let dashes = raw.len() - raw.trim_end_matches('-').len();
+            body_end -= dashes.min(2);
+        }
+        let body = Span::new(span.start + 4, body_end.max(span.start + 4));
+        let text = self.source[body.range()].as_bytes();
+        let mut at = 0;
+        while let Some(i) = memchr::memmem::find(&text[at..], b"--") {
+            let start = at + i;
+            self.report(ErrorCode::DoubleHyphenInComment, body.start + start);
+            at = start + text[start..].iter().take_while(|&&b| b == b'-').count();
+        }
+        if closed && data.ends_with('-') && !text.ends_with(b"--") {
             self.report(ErrorCode::DoubleHyphenInComment, body.end - 1);
         }
         self.form_feeds(body);
+    }
+
+    /// An end tag: a name that is an XML name and a qualified name, as the
+    /// start tag's must be (`</1a>`, `</a:b:c>`, `</xmlns:a>`).
+    pub(crate) fn end_tag(&mut self, name: &str, span: Span) {
+        if !is_name(name) {
+            self.report(ErrorCode::InvalidName, span.start + 2);
+            return;
+        }
+        let colon = crate::dom::qname_colon(name);
+        let bad = match colon {
+            Some(c) => !is_name(&name[c + 1..]) || &name[..c] == "xmlns",
+            None => name.contains(':'),
+        };
+        if bad {
+            self.report(ErrorCode::InvalidQualifiedName, span.start);
+        }
     }
 
     /// A PI: a name for a target, and not `xml` in any case.
