@@ -215,6 +215,9 @@ pub enum ErrorCode {
     /// Two attributes with the same namespace and local name; the second is
     /// dropped.
     DuplicateNamespacedAttribute,
+    /// `xmlns:p=""`: Namespaces in XML 1.1 undeclares `p` (and so does
+    /// xml5dom, as the suite requires), 1.0 does not allow it.
+    PrefixUndeclared,
 
     // --- XML 1.0 well-formedness that XML5 tolerates silently ---
     /// An element, attribute or PI target name that is not an XML `Name`.
@@ -590,6 +593,10 @@ impl ErrorCode {
             DuplicateNamespacedAttribute => (
                 "duplicate-namespaced-attribute",
                 "attribute repeats another's namespace and local name; dropped",
+            ),
+            PrefixUndeclared => (
+                "prefix-undeclared",
+                "`xmlns:p=\"\"` undeclares a prefix, which only Namespaces 1.1 allows",
             ),
             InvalidName => ("invalid-name", "not an XML name"),
             MissingWhitespaceBeforeAttribute => (

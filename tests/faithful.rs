@@ -140,7 +140,7 @@ fn parameter_entity_references_make_undeclared_entities_warnings() {
 /// declaration's quotes, a DOCTYPE with an internal subset, references as
 /// written, CDATA, spacing inside tags, `<a></a>`, comments, PIs, CR LF.
 const BEFORE: &str = "<?xml version='1.0' encoding=\"UTF-8\"?>\r\n\
-<!DOCTYPE book [\r\n  <!ENTITY co \"ACME &#x26; Co\">\r\n  <!ATTLIST para role CDATA 'body'>\r\n]>\r\n\
+<!DOCTYPE book [\r\n  <!ENTITY co \"ACME &#38;#38; Co\">\r\n  <!ATTLIST para role CDATA 'body'>\r\n]>\r\n\
 <book  lang = 'en' >\r\n  <title>&co; &#169; 2024</title>\r\n  <para></para>\r\n  \
 <code><![CDATA[if (a < b && c) { go(); }]]></code>\r\n  <!-- keep -->\r\n  <?hint fast ?>\r\n  <para>";
 const AFTER: &str = "</para>\r\n  <empty/>\r\n  <q a=\"&quot;x&quot;\" b='&apos;'>&lt;&gt;&amp;</q >\r\n</book>\r\n";

@@ -24,14 +24,18 @@
 //! when it fails.
 
 mod common;
+// The fuzz targets' checks: which warnings keep roxmltree from judging.
+#[allow(dead_code)]
+#[path = "common/fuzz_checks.rs"]
+mod fuzz_checks;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use common::invariants::{self, check_document};
-use common::Rng;
-use xml5dom::{Document, ErrorCode, Limits, Node, ParseOptions, Parser};
+use common::{diff, Rng};
+use xml5dom::{Document, ErrorCode, Limits, Node, NodeType, ParseOptions, Parser};
 
 // ----- The generator -----------------------------------------------------
 
@@ -1045,6 +1049,213 @@ fn damaged_utf16_documents_keep_every_invariant() {
         &ParseOptions::default(),
         |rng, g| as_utf16(g, rng.one_in(2)).1,
     );
+}
+
+/// How far (in bytes) a change the repair makes may lie from the nearest
+/// error the parse reported: the length of a tag or a short value.
+const REPAIR_REACH: usize = 48;
+
+/// One damage to a generated well-formed document (each kind `damage`
+/// makes), written back: the output is well-formed and parses without
+/// errors, and it is the input but for changes each within
+/// `REPAIR_REACH` bytes, and on the same line or the next to, an error the
+/// parse reported (a missing end tag is added where the element now
+/// closes, which is where `mismatched-end-tag` or `eof-in-element` is).
+/// A well-formed damaged input is written back as it is.
+fn check_local_repair(doc: &Document) -> Result<(), String> {
+    let source = doc.source();
+    let out = doc.to_xml();
+    if doc.is_well_formed() {
+        return if out == source {
+            Ok(())
+        } else {
+            Err(format!("well-formed, but written as {out:?}"))
+        };
+    }
+    let again = Document::parse(&out);
+    if !again.is_well_formed() {
+        return Err(format!(
+            "the output has errors {:?}\noutput: {out:?}",
+            error_list(&again)
+        ));
+    }
+    if fuzz_checks::strict_can_judge(&again) {
+        if let Err(e) = fuzz_checks::strict(&out) {
+            return Err(format!(
+                "roxmltree rejects the output: {e}\noutput: {out:?}"
+            ));
+        }
+    }
+    // (A reference to an entity an unread DTD may declare is a warning, and
+    // becomes an error to mend if the DTD's repair had to leave out its
+    // identifiers.)
+    let errors: Vec<usize> = doc
+        .errors()
+        .iter()
+        .filter(|e| e.is_error() || e.code == ErrorCode::EntityInExternalSubset)
+        .map(|e| e.offset)
+        .collect();
+    // Where XML5's recovery itself leaves content out of the tree, the
+    // output cannot keep it: a `/` in the root's start tag makes it empty
+    // (§1.4.7), and what follows is after the root; a quote left open in
+    // the internal subset takes what follows into the DOCTYPE.
+    let swallowed = doc.root().children().any(|n| {
+        n.node_type() == NodeType::Doctype && n.span().is_some_and(|s| 2 * s.len() > source.len())
+    });
+    let lost = doc.errors().iter().any(|e| {
+        matches!(
+            e.code,
+            ErrorCode::EofInDoctype | ErrorCode::ElementAfterRootElement
+        )
+    });
+    if swallowed || lost {
+        return Ok(());
+    }
+    let Some(edits) = diff::changed_ranges(source.as_bytes(), out.as_bytes(), 1500) else {
+        return Err(format!("more than 1,500 bytes changed\noutput: {out:?}"));
+    };
+    // A shortest edit script may match a character of what was dropped
+    // with one of what was added nearby: close edits are one change.
+    let mut changes: Vec<std::ops::Range<usize>> = Vec::new();
+    for edit in edits {
+        match changes.last_mut() {
+            Some(last) if edit.start <= last.end + REPAIR_REACH => last.end = edit.end,
+            _ => changes.push(edit),
+        }
+    }
+    // Comments, PIs and DOCTYPEs are mended whole: a change anywhere in
+    // one with an error is where its error is.
+    let atoms: Vec<std::ops::Range<usize>> = doc
+        .root()
+        .descendants()
+        .filter(|n| {
+            n.is_comment() || n.is_processing_instruction() || n.node_type() == NodeType::Doctype
+        })
+        .filter_map(|n| n.span())
+        .chain(doc.xml_declaration().map(|d| d.span))
+        .chain(
+            // Start tags too: their end may be a line or more from the
+            // error that changed them.
+            doc.root()
+                .descendants()
+                .filter(|n| n.is_element())
+                .filter_map(|n| n.span())
+                .map(|span| {
+                    let end = span.start + tag_length(&source[span.range()]);
+                    xml5dom::Span::new(span.start, end)
+                }),
+        )
+        .filter(|span| errors.iter().any(|&at| span.start <= at && at <= span.end))
+        .map(|span| span.range())
+        .collect();
+    for change in changes {
+        // (A few bytes of slack: an edit script may add `</b>` after a tag
+        // as `/b><` after the `<` that follows it.)
+        if atoms
+            .iter()
+            .any(|atom| atom.start <= change.start && change.end <= atom.end + 8)
+        {
+            continue;
+        }
+        let (first, _) = doc.position(change.start);
+        let (last, _) = doc.position(change.end);
+        let near = errors.iter().any(|&at| {
+            let (line, _) = doc.position(at);
+            at + REPAIR_REACH >= change.start
+                && at <= change.end + REPAIR_REACH
+                && first <= line + 1
+                && line <= last + 1
+        });
+        if !near {
+            return Err(format!(
+                "a change at {change:?} (lines {first}-{last}: {:?}) is not near an error {:?}\n\
+                 output: {out:?}",
+                &source[floor(source, change.start)..ceil(source, change.end)],
+                error_list(doc)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The length of the start tag at the start of `element`: to its first
+/// `>` outside quotes.
+fn tag_length(element: &str) -> usize {
+    let mut quote = None;
+    for (i, c) in element.char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), _) if q == c => quote = None,
+            (None, '>') => return i + 1,
+            _ => {}
+        }
+    }
+    element.len()
+}
+
+/// `at`, moved back to a character boundary of `s`.
+fn floor(s: &str, mut at: usize) -> usize {
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// `at`, moved on to a character boundary of `s`.
+fn ceil(s: &str, mut at: usize) -> usize {
+    at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+#[test]
+fn one_damage_is_repaired_where_it_is() {
+    const SEED: u64 = 0x10CA_1E55;
+    let cases: u64 = std::env::var("XML5DOM_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3000);
+    let seed: u64 = std::env::var("XML5DOM_SEED")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(SEED);
+    let mut well_formed = 0;
+    for case in 0..cases {
+        let mut rng = Rng::for_case(seed, case);
+        let generated = generate(&mut rng);
+        let mut bytes = generated.text.clone().into_bytes();
+        damage(&mut rng, &mut bytes);
+        run_case("one damage", seed, case, &bytes, || {
+            let doc = Document::parse_bytes(&bytes);
+            well_formed += usize::from(doc.is_well_formed());
+            check_local_repair(&doc)
+        });
+    }
+    eprintln!("one damage: {cases} documents, {well_formed} still well-formed");
+}
+
+#[test]
+#[allow(clippy::single_range_in_vec_init)] // lists of changed ranges
+fn the_diff_finds_the_edits() {
+    assert_eq!(diff::changed_ranges(b"abc", b"abc", 10), Some(vec![]));
+    assert_eq!(
+        diff::changed_ranges(b"a&b", b"a&amp;b", 10),
+        Some(vec![2..2])
+    );
+    assert_eq!(
+        diff::changed_ranges(b"x=1 y", b"x=\"1\" y", 10),
+        Some(vec![2..2, 3..3])
+    );
+    assert_eq!(diff::changed_ranges(b"a</b>c", b"ac", 10), Some(vec![1..5]));
+    assert_eq!(
+        diff::changed_ranges(b"abcdef", b"azcdyf", 10),
+        Some(vec![1..2, 4..5])
+    );
+    assert_eq!(diff::changed_ranges(b"", b"xyz", 10), Some(vec![0..0]));
+    assert_eq!(diff::changed_ranges(b"abc", b"", 10), Some(vec![0..3]));
+    assert_eq!(diff::changed_ranges(b"aaaa", b"bbbb", 3), None);
 }
 
 #[test]

@@ -215,8 +215,9 @@ impl Names {
     pub(crate) fn local_of(&self, id: QNameId) -> &str {
         let q = self.qname_data(id);
         match q.colon {
-            Some(c) => &q.text[c + 1..],
-            None => &q.text,
+            // A name whose parts are not names (`a:0b`) is all local name.
+            Some(c) if !q.bad_colon => &q.text[c + 1..],
+            _ => &q.text,
         }
     }
 
@@ -256,7 +257,7 @@ impl Names {
     /// The prefix, for a valid prefixed name.
     pub(crate) fn prefix(&self, id: NameId) -> Option<&str> {
         let q = self.qname_data(self.name_data(id).qname);
-        q.colon.map(|c| &q.text[..c])
+        q.colon.filter(|_| !q.bad_colon).map(|c| &q.text[..c])
     }
 
     /// The local name: after the colon of a valid prefixed name, else all.
@@ -394,6 +395,14 @@ impl NodeData {
         self.span.end = end;
     }
 
+    /// Where an element's start tag ends in the source.
+    pub(crate) fn kind_tag_end(&self) -> Option<usize> {
+        match self.kind {
+            NodeKind::Element { tag_end, .. } if self.parsed => Some(tag_end),
+            _ => None,
+        }
+    }
+
     /// The end tag that closed the element in the source (`</name>` or
     /// `</>`), if one did.
     pub(crate) fn end_tag(&self) -> Option<Span> {
@@ -469,6 +478,8 @@ pub(crate) struct DoctypeData {
     pub(crate) subset_span: Option<Span>,
     /// The subset's items in the source, one span each, in order.
     pub(crate) subset_items: Box<[Span]>,
+    /// The general entities it declared, by declaration offset.
+    pub(crate) subset_entities: Box<[(usize, Box<str>)]>,
 }
 
 #[derive(Clone, Copy)]

@@ -31,7 +31,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::dom::{
-    Attribute, Document, Node, NodeKind, NodeType, DIRTY_SELF, XMLNS_NAMESPACE, XML_NAMESPACE,
+    Attribute, Document, Node, NodeKind, NodeType, DIRTY_CHILDREN, DIRTY_SELF, XMLNS_NAMESPACE,
+    XML_NAMESPACE,
 };
 use crate::tree_builder::{is_forbidden_char, is_name};
 use crate::Span;
@@ -350,6 +351,50 @@ impl Node<'_> {
     }
 }
 
+/// Whether repaired output keeps what made undeclared entities warnings
+/// (`entity-in-external-subset`): the DOCTYPE's external identifier, or a
+/// parameter-entity reference in a kept item of its internal subset.
+fn external_declarations_kept(doc: &Document, broken: &repair::Broken<'_>) -> bool {
+    let Some(node) = doc
+        .root()
+        .children()
+        .find(|n| n.node_type() == NodeType::Doctype)
+    else {
+        return false;
+    };
+    let NodeKind::Doctype(index) = doc.data(node.id().0).kind else {
+        return false;
+    };
+    let fields = &doc.doctypes[index];
+    let references = fields
+        .subset_items
+        .iter()
+        .any(|item| broken.kept(*item) && doc.source()[item.range()].contains('%'));
+    let Some(span) = node.span() else {
+        return references;
+    };
+    let head_end = fields.subset_span.map_or(span.end + 1, |s| s.start);
+    let copied = broken.within(span.start, head_end).is_empty();
+    let system_kept = match (node.public_id(), node.system_id()) {
+        (_, None) => false,
+        _ if copied => true,
+        (_, Some(system)) => quotable(system),
+    };
+    let name_kept = is_name(node.name()) || fields.subset_span.is_some();
+    (system_kept && name_kept) || references
+}
+
+/// Whether `s` can be quoted: it does not hold both quotes.
+fn quotable(s: &str) -> bool {
+    !(s.contains('"') && s.contains('\''))
+}
+
+/// Whether a public identifier has only `PubidChar`s.
+fn pubid_writable(s: &str) -> bool {
+    s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || " \r\n-'()+,./:=?;!*#@$_%".contains(c))
+}
+
 /// The placeholder namespace for a prefix that had none.
 fn placeholder_namespace(prefix: &str) -> String {
     format!("urn:xml5dom:undeclared:{prefix}")
@@ -371,6 +416,11 @@ struct Frame {
     /// The name its start tag was written with, where a namespace fixup
     /// renamed it: the end tag must match.
     renamed: Option<String>,
+    /// Where the source not yet accounted for between its children starts,
+    /// while its children are as parsed: content that made no node (an
+    /// empty CDATA section, a reference to an empty entity) is copied from
+    /// there when the children are written one by one.
+    gap_from: Option<usize>,
 }
 
 struct Writer<'d> {
@@ -418,6 +468,7 @@ impl<'d> Writer<'d> {
             dropped: &doc.dropped,
             depth_dropped: &doc.depth_dropped,
             dropped_entities: Vec::new(),
+            declared_entities: Vec::new(),
             unchecked: doc
                 .errors
                 .iter()
@@ -436,12 +487,31 @@ impl<'d> Writer<'d> {
         if repair {
             for doctype in &doc.doctypes {
                 let items = &doctype.subset_items;
-                let names = repair::dropped_entities(doc.source(), &broken, items);
+                let names = repair::dropped_entities(&broken, items, &doctype.subset_entities);
                 broken.dropped_entities.extend(names);
+                let declared = doctype.subset_entities.iter().map(|(_, name)| name.clone());
+                broken.declared_entities.extend(declared);
+                // (A malformed one was skipped, and supplied nothing.)
                 attlists_dropped |= items.iter().any(|item| {
-                    !broken.within(item.start, item.end).is_empty()
+                    !broken.kept(*item)
                         && doc.source()[item.range()].starts_with("<!ATTLIST")
+                        && !broken
+                            .within(item.start, item.end)
+                            .iter()
+                            .any(|&(_, code)| code == crate::ErrorCode::MalformedDeclaration)
                 });
+            }
+            broken.declared_entities.sort_unstable();
+            if !external_declarations_kept(doc, &broken) {
+                // An entity an unread DTD might have declared: with no such
+                // DTD in the output, the reference is an error there.
+                let promoted = doc
+                    .errors
+                    .iter()
+                    .filter(|e| e.code == crate::ErrorCode::EntityInExternalSubset)
+                    .map(|e| (e.offset, crate::ErrorCode::UndeclaredEntity));
+                broken.errors.extend(promoted);
+                broken.errors.sort_by_key(|&(at, _)| at);
             }
         }
         Writer {
@@ -568,11 +638,15 @@ impl<'d> Writer<'d> {
         }
     }
 
-    /// Binds the namespace declarations among an element's attributes.
+    /// Binds the namespace declarations among an element's attributes (but
+    /// `xmlns:p=""`, which Namespaces 1.0 cannot write: it is written under
+    /// another name).
     fn bind_declarations(&mut self, element: Node<'_>) {
         for attribute in element.attributes() {
             if let Some(prefix) = attribute.declared_prefix() {
-                self.bind(prefix.unwrap_or(""), attribute.value());
+                if !undeclares_prefix(attribute) {
+                    self.bind(prefix.unwrap_or(""), attribute.value());
+                }
             }
         }
     }
@@ -636,7 +710,9 @@ impl<'d> Writer<'d> {
         'walk: loop {
             if self.skipped(node) {
                 // A whitespace-only text that pretty printing replaces.
+                self.gap_before(node);
             } else {
+                self.gap_before(node);
                 self.before_child();
                 if let Some(last) = self.entity_reference(node) {
                     // The reference stands for the nodes up to `last`.
@@ -706,6 +782,9 @@ impl<'d> Writer<'d> {
                     bindings: self.log.len(),
                     wrote_child: false,
                     renamed: None,
+                    // Outside the root, content that made no node is not
+                    // XML (an empty CDATA section there): never copied.
+                    gap_from: None,
                 });
                 true
             }
@@ -751,6 +830,9 @@ impl<'d> Writer<'d> {
                 self.out.push('\n');
                 push_indent(&mut self.out, width * (frame.depth - 1));
             }
+        }
+        if let (Some(from), Some(to)) = (frame.gap_from, self.content_end(node)) {
+            self.copy_gap(from, to);
         }
         self.renamed = frame.renamed;
         self.end_tag(node);
@@ -890,6 +972,7 @@ impl<'d> Writer<'d> {
                 text,
                 declaration.encoding.as_deref(),
                 target,
+                target == self.doc.encoding(),
             ));
             return;
         }
@@ -999,13 +1082,8 @@ impl<'d> Writer<'d> {
         }
         self.out.push_str("<!DOCTYPE ");
         self.out.push_str(&name);
-        let quotable = |s: &str| !(s.contains('"') && s.contains('\''));
-        let pubid_ok = |s: &str| {
-            s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || " \r\n-'()+,./:=?;!*#@$_%".contains(c))
-        };
         match (node.public_id(), node.system_id()) {
-            (Some(public), Some(system)) if pubid_ok(public) && quotable(system) => {
+            (Some(public), Some(system)) if pubid_writable(public) && quotable(system) => {
                 self.out.push_str(" PUBLIC ");
                 push_quoted(&mut self.out, public);
                 self.out.push(' ');
@@ -1016,7 +1094,12 @@ impl<'d> Writer<'d> {
                 }
                 push_quoted(&mut self.out, &system);
             }
-            (None, Some(system)) if quotable(system) => {
+            (public, Some(system)) if quotable(system) => {
+                // A public identifier XML cannot carry is left out; the
+                // system identifier still names the DTD.
+                if public.is_some() {
+                    self.report(RepairKind::DoctypeChanged, node);
+                }
                 self.out.push_str(" SYSTEM ");
                 let mut forbidden = false;
                 let system = replace_forbidden(system, &mut forbidden);
@@ -1084,6 +1167,11 @@ impl<'d> Writer<'d> {
             return false;
         }
         let renamed = self.renamed.take();
+        let data = self.doc.data(node.id().0);
+        let gap_from = match (data.kind_tag_end(), data.dirty & DIRTY_CHILDREN) {
+            (Some(tag_end), 0) if self.source_span(node).is_some() => Some(tag_end),
+            _ => None,
+        };
         self.frames.push(Frame {
             indent_children,
             untouchable,
@@ -1091,8 +1179,59 @@ impl<'d> Writer<'d> {
             bindings,
             wrote_child: false,
             renamed,
+            gap_from,
         });
         true
+    }
+
+    /// Before a child of an element written child by child: the source
+    /// between the previous child (or the start tag) and this one, which
+    /// holds content that made no node, or nothing.
+    fn gap_before(&mut self, node: Node<'_>) {
+        let Some(from) = self.frames.last().and_then(|f| f.gap_from) else {
+            return;
+        };
+        // Nodes an expansion made carry the reference's span.
+        let next = match self.doc.data(node.id().0).span() {
+            Some(span) if span.start >= from => {
+                self.copy_gap(from, span.start);
+                Some(span.end)
+            }
+            Some(span) => Some(from.max(span.end)),
+            None => None,
+        };
+        if let Some(frame) = self.frames.last_mut() {
+            frame.gap_from = next;
+        }
+    }
+
+    /// Copies the source `from..to` between nodes, mended like text and
+    /// without what the parse dropped; nothing if it cannot be mended.
+    fn copy_gap(&mut self, from: usize, to: usize) {
+        if from < to {
+            let _ = self.copy_repaired(Span::new(from, to), repair::Context::Text);
+        }
+    }
+
+    /// The content of an element without children, as parsed: what made no
+    /// node (`<a><![CDATA[]]></a>`).
+    fn empty_content(&mut self, node: Node<'_>) {
+        let data = self.doc.data(node.id().0);
+        if let (Some(from), Some(to), 0) = (
+            data.kind_tag_end().filter(|_| data.expansion == 0),
+            self.content_end(node),
+            data.dirty & DIRTY_CHILDREN,
+        ) {
+            self.copy_gap(from, to);
+        }
+    }
+
+    /// Where the content of an element ends in the source: its end tag, or
+    /// where it was closed.
+    fn content_end(&self, node: Node<'_>) -> Option<usize> {
+        let data = self.doc.data(node.id().0);
+        let span = self.source_span(node)?;
+        Some(data.end_tag().map_or(span.end, |end| end.start))
     }
 
     /// Writes an element's start tag (as an empty-element tag if it has no
@@ -1131,6 +1270,7 @@ impl<'d> Writer<'d> {
                 } else {
                     self.out.push('>');
                     if !has_children {
+                        self.empty_content(node);
                         self.end_tag(node);
                     }
                 }
@@ -1149,28 +1289,39 @@ impl<'d> Writer<'d> {
         // bound again on it.
         let own: Vec<String> = node
             .attributes()
+            .filter(|&a| !undeclares_prefix(a))
             .filter_map(|a| a.declared_prefix().map(|p| p.unwrap_or("").to_owned()))
             .collect();
 
-        let element_prefix = node.prefix().map(repaired_name);
-        match (element_prefix, node.namespace()) {
+        // The element's name as it will be written (repaired if it must be):
+        // its prefix is what needs a binding.
+        let written = written_element_name(node.name(), node.prefix().is_some());
+        let (written_prefix, written_local) = match crate::dom::qname_colon(&written) {
+            Some(colon) => (Some(&written[..colon]), &written[colon + 1..]),
+            None => (None, written.as_str()),
+        };
+        let renamed = written != node.name();
+        match (written_prefix, node.namespace()) {
             (prefix, Some(uri)) => {
-                let prefix = prefix.unwrap_or_default();
-                if let Some(new) = self.need(&mut fixup, &own, &prefix, uri) {
-                    fixup.element_name =
-                        Some(format!("{new}:{}", repaired_name(node.local_name())));
+                if let Some(new) = self.need(&mut fixup, &own, prefix.unwrap_or(""), uri) {
+                    fixup.element_name = Some(format!("{new}:{written_local}"));
                 }
             }
+            // A name repaired into one without a prefix (`n:`, `xmlns:a`)
+            // takes the default namespace in scope (reported as a repair
+            // that changes the tree).
+            (None, None) if renamed => {}
             (None, None) => {
                 self.need(&mut fixup, &own, "", "");
             }
             (Some(prefix), None) => {
-                if self.lookup(&prefix).is_empty() {
+                // (Bound to something else in the output, after an
+                // `xmlns:p=""` written under another name.)
+                let uri = placeholder_namespace(prefix);
+                if self.lookup(prefix) != uri {
                     self.report(RepairKind::UndeclaredPrefix, node);
-                    let uri = placeholder_namespace(&prefix);
-                    if let Some(new) = self.need(&mut fixup, &own, &prefix, &uri) {
-                        fixup.element_name =
-                            Some(format!("{new}:{}", repaired_name(node.local_name())));
+                    if let Some(new) = self.need(&mut fixup, &own, prefix, &uri) {
+                        fixup.element_name = Some(format!("{new}:{written_local}"));
                     }
                 }
             }
@@ -1198,9 +1349,9 @@ impl<'d> Writer<'d> {
                         .push((index, format!("{new}:{}", attribute.local_name())));
                 }
                 (Some(prefix), None) => {
-                    if self.lookup(&prefix).is_empty() {
+                    let uri = placeholder_namespace(&prefix);
+                    if self.lookup(&prefix) != uri {
                         self.report(RepairKind::UndeclaredPrefix, node);
-                        let uri = placeholder_namespace(&prefix);
                         if let Some(new) = self.need(&mut fixup, &own, &prefix, &uri) {
                             let local = repaired_name(attribute.local_name());
                             fixup
@@ -1264,24 +1415,14 @@ impl<'d> Writer<'d> {
         }
     }
 
-    /// An element name or attribute name as it can be written.
-    fn writable_name(&mut self, node: Node<'_>, name: &str) -> String {
-        let repaired = repaired_qname(name);
-        if repaired != name {
-            self.report(RepairKind::InvalidName, node);
-        }
-        repaired
-    }
-
-    /// An element's name in the output: as an attribute's, and an element
-    /// may not have the prefix `xmlns` (Namespaces in XML 1.0 §3).
+    /// An element's name in the output ([`written_element_name`]),
+    /// reporting the repair.
     fn writable_element_name(&mut self, node: Node<'_>) -> String {
-        let name = node.name();
-        if name.starts_with("xmlns:") {
+        let written = written_element_name(node.name(), node.prefix().is_some());
+        if written != node.name() {
             self.report(RepairKind::InvalidName, node);
-            return repaired_name(name);
         }
-        self.writable_name(node, name)
+        written
     }
 
     /// An attribute's name in the output.
@@ -1296,12 +1437,26 @@ impl<'d> Writer<'d> {
         if let Some((_, renamed)) = fixup.attribute_names.iter().find(|(i, _)| *i == index) {
             return renamed.clone();
         }
-        if attribute.declared_prefix().is_none() && forbidden_declaration(name) {
+        let report = |writer: &mut Self| match attribute.source_span() {
+            Some(span) => writer.report_at(RepairKind::InvalidName, span.start),
+            None => writer.report(RepairKind::InvalidName, node),
+        };
+        if (attribute.declared_prefix().is_none() && forbidden_declaration(name))
+            || undeclares_prefix(attribute)
+        {
             // A declaration XML forbids stays an ordinary attribute.
-            self.report(RepairKind::InvalidName, node);
+            report(self);
             return repaired_name(&format!("_{name}"));
         }
-        self.writable_name(node, name)
+        let repaired = if attribute.prefix().is_some() {
+            repaired_qname(name)
+        } else {
+            repaired_name(name)
+        };
+        if repaired != name {
+            report(self);
+        }
+        repaired
     }
 
     /// A start tag written from scratch.
@@ -1387,9 +1542,11 @@ impl<'d> Writer<'d> {
             .cloned()
             .collect();
         let mut place = |writer: &mut Self, prefix: Option<&str>| {
+            // The fixup declared the prefix as it can be written.
+            let prefix = prefix.map(repaired_name);
             if let Some(i) = placeholders
                 .iter()
-                .position(|(p, _)| Some(p.as_str()) == prefix)
+                .position(|(p, _)| Some(p) == prefix.as_ref())
             {
                 let declaration = placeholders.remove(i);
                 writer.push_declarations(std::slice::from_ref(&declaration));
@@ -1482,6 +1639,7 @@ impl<'d> Writer<'d> {
         if has_children || !self_closing {
             self.out.push('>');
             if !has_children {
+                self.empty_content(node);
                 self.end_tag(node);
             }
         } else {
@@ -1610,15 +1768,11 @@ impl<'d> Writer<'d> {
     fn renamed_none(&self, node: Node<'_>, span: Span) -> bool {
         let name = node.name();
         original_name(&self.source()[span.start + 1..]) == name
-            && !name.starts_with("xmlns:")
-            && repaired_qname(name) == name
+            && written_element_name(name, node.prefix().is_some()) == name
     }
 
     fn fresh_end_tag(&mut self, node: Node<'_>) {
-        let name = match node.name() {
-            name if name.starts_with("xmlns:") => repaired_name(name),
-            name => repaired_qname(name),
-        };
+        let name = written_element_name(node.name(), node.prefix().is_some());
         self.out.push_str("</");
         self.out.push_str(&name);
         self.out.push('>');
@@ -1708,7 +1862,8 @@ impl<'d> Writer<'d> {
         }
         let target = node.name();
         let data = node.text().unwrap_or("");
-        if !is_name(target) || target.eq_ignore_ascii_case("xml") || data.contains("?>") {
+        if data.contains("?>") {
+            // Only an edit can put it there: XML has no way to write it.
             self.report(RepairKind::ProcessingInstructionAsComment, node);
             let (text, _) = comment_text(&format!("?{target} {data}?"));
             self.out.push_str("<!--");
@@ -1716,18 +1871,58 @@ impl<'d> Writer<'d> {
             self.out.push_str("-->");
             return;
         }
-        let mut forbidden = false;
-        let data = replace_forbidden(data, &mut forbidden);
-        if forbidden {
-            self.report(RepairKind::ForbiddenCharacter, node);
+        // The target as written, if the PI was parsed (the tree's may be
+        // cut by a limit), and the rest after it: only what XML cannot
+        // carry changes there.
+        let data_node = self.doc.data(node.id().0);
+        let source = self
+            .source_span(node)
+            .filter(|_| data_node.dirty == 0)
+            .and_then(|span| {
+                let text = self.source()[span.range()].get(2..)?;
+                let end = text
+                    .find([' ', '\t', '\n', '\r', '?'])
+                    .unwrap_or(text.len());
+                Some((&text[..end], &text[end..]))
+            })
+            .filter(|(written, _)| written.starts_with(target));
+        let target = source.map_or(target, |(written, _)| written);
+        let rest = source.map(|(_, rest)| rest);
+        // A target that is not a name, or is `xml` (a misplaced or broken
+        // XML declaration): renamed, so the PI stays a PI.
+        let written = if target.eq_ignore_ascii_case("xml") {
+            format!("_{target}")
         } else {
-            self.report_rewritten(node);
+            repaired_name(target)
+        };
+        if written != target {
+            self.report(RepairKind::InvalidName, node);
         }
         self.out.push_str("<?");
-        self.out.push_str(target);
-        if !data.is_empty() {
-            self.out.push(' ');
-            self.out.push_str(&data);
+        self.out.push_str(&written);
+        let mut forbidden = false;
+        match rest {
+            Some(rest) => {
+                let closed = rest.ends_with("?>");
+                let rest = rest
+                    .strip_suffix("?>")
+                    .unwrap_or(rest.strip_suffix('?').unwrap_or(rest));
+                let rest = replace_forbidden(rest, &mut forbidden);
+                self.out.push_str(&rest);
+                if !closed {
+                    self.report(RepairKind::Closed, node);
+                }
+            }
+            None => {
+                let data = replace_forbidden(data, &mut forbidden);
+                if !data.is_empty() {
+                    self.out.push(' ');
+                    self.out.push_str(&data);
+                }
+            }
+        }
+        if forbidden {
+            self.report(RepairKind::ForbiddenCharacter, node);
         }
         self.out.push_str("?>");
     }
@@ -1740,11 +1935,15 @@ fn declaration_for(
     text: &str,
     label: Option<&str>,
     target: &'static encoding_rs::Encoding,
+    own: bool,
 ) -> String {
     let agrees = |label: &str| {
         let declared = encoding_rs::Encoding::for_label(label.trim().as_bytes());
         declared == Some(target)
             || (is_utf16(target) && label.trim().eq_ignore_ascii_case("utf-16"))
+            // A label we do not know, written back in the encoding the
+            // document was read in: it is the author's, kept.
+            || (own && declared.is_none())
     };
     match label {
         Some(label) if agrees(label) => text.to_owned(),
@@ -1915,6 +2114,25 @@ fn original_name(after_lt: &str) -> &str {
         .find([' ', '\t', '\n', '\r', '/', '>'])
         .unwrap_or(after_lt.len());
     &after_lt[..end]
+}
+
+/// An element's name as it can be written: as an attribute's, and an
+/// element may not have the prefix `xmlns` (Namespaces in XML 1.0 §3).
+/// `prefixed` says whether the tree has a prefix for it: a name whose colon
+/// made no prefix (`a:0b`) is repaired as one name, so that the output does
+/// not gain a prefix to bind.
+fn written_element_name(name: &str, prefixed: bool) -> String {
+    if name.starts_with("xmlns:") || !prefixed {
+        repaired_name(name)
+    } else {
+        repaired_qname(name)
+    }
+}
+
+/// `xmlns:p=""`: a declaration that undeclares a prefix, which only
+/// Namespaces 1.1 allows.
+fn undeclares_prefix(attribute: Attribute<'_>) -> bool {
+    matches!(attribute.declared_prefix(), Some(Some(_))) && attribute.value().is_empty()
 }
 
 /// An attribute named like a namespace declaration that is not one (the

@@ -34,6 +34,9 @@ pub(super) struct Broken<'s> {
     /// Entities whose declarations the output drops: a reference to one
     /// cannot be copied.
     pub(super) dropped_entities: Vec<Box<str>>,
+    /// The general entities the internal subset declared, sorted: an error
+    /// at a reference to one is in its replacement text.
+    pub(super) declared_entities: Vec<Box<str>>,
     /// Where a limit stopped the parse from checking something (warnings),
     /// in source order: a declaration of a repaired internal subset there is
     /// dropped, since its grammar was not checked.
@@ -92,6 +95,54 @@ impl<'s> Broken<'s> {
             }
             false
         })
+    }
+
+    /// Whether an item of an internal subset is kept in repaired output: no
+    /// error in it, and nothing a limit left unchecked.
+    pub(super) fn kept(&self, item: Span) -> bool {
+        use ErrorCode::*;
+        // A character XML cannot carry is mended in place; bytes that did
+        // not decode are U+FFFD already.
+        let in_place = |code: ErrorCode| {
+            matches!(
+                code,
+                InvalidByteSequence
+                    | ControlCharacterInInputStream
+                    | IllegalCharacterInInputStream
+                    | UnexpectedNullCharacter
+            )
+        };
+        // So is a bad `&` or `%` in an entity's value, or a `<` or bad `&`
+        // in an attribute default (the declaration was read, holding it as
+        // written): escaped.
+        let text = &self.source[item.range()];
+        let in_value = |at: usize, code: ErrorCode| {
+            let byte = self.source.as_bytes().get(at);
+            code == MalformedDeclaration
+                && at > item.start
+                && if text.starts_with("<!ENTITY") {
+                    matches!(byte, Some(b'&' | b'%'))
+                } else {
+                    text.starts_with("<!ATTLIST") && matches!(byte, Some(b'&' | b'<'))
+                }
+        };
+        self.within(item.start, item.end)
+            .iter()
+            .all(|&(at, code)| in_place(code) || in_value(at, code))
+            && !self
+                .unchecked
+                .iter()
+                .any(|&u| item.start <= u && u < item.end)
+    }
+
+    /// Whether `rest` (from a `&`) is a reference to a declared entity.
+    fn names_declared(&self, rest: &str) -> bool {
+        let Some(end) = rest.find(';') else {
+            return false;
+        };
+        self.declared_entities
+            .binary_search_by(|name| (**name).cmp(&rest[1..end]))
+            .is_ok()
     }
 
     /// Whether some dropped markup lies inside `span`.
@@ -213,6 +264,15 @@ pub(super) fn copy_repaired(
                 continue;
             }
             if rest.starts_with("<![CDATA[") {
+                if broken
+                    .at(at)
+                    .any(|code| code == ErrorCode::TextOutsideRootElement)
+                {
+                    // Empty, outside the root: no XML can hold it there.
+                    made.push((RepairKind::MarkupDropped, at));
+                    i += rest.find("]]>").map_or(rest.len(), |end| end + 3);
+                    continue;
+                }
                 i += copy_cdata(broken, span.start + i, span.end, out, made);
                 continue;
             }
@@ -240,6 +300,11 @@ pub(super) fn copy_repaired(
                     made.push((RepairKind::Escaped, at));
                     out.push_str("&amp;");
                     i += 1;
+                }
+                AtAmpersand::Resolve if broken.names_declared(rest) => {
+                    // The error is in what the entity stands for: the tree's
+                    // text is all there is.
+                    return Err(Fallback);
                 }
                 AtAmpersand::Resolve => {
                     let (in_attribute, quote) = match context {
@@ -280,6 +345,12 @@ pub(super) fn copy_repaired(
                 made.push((RepairKind::Escaped, at));
                 out.push_str("]]&gt;");
                 i += 3;
+            }
+            '>' if context == Context::Text && out.ends_with("]]") => {
+                // `]]` and `>` met where dropped markup stood between them.
+                made.push((RepairKind::Escaped, at));
+                out.push_str("&gt;");
+                i += 1;
             }
             '"' if context == (Context::Value { quote: b'"' }) => {
                 // Only an unquoted value holds its quote.
@@ -393,41 +464,75 @@ pub(super) fn kept_subset(
         if item.start < at || item.end > subset.end {
             continue;
         }
-        let first_error = broken
-            .within(item.start, item.end)
-            .first()
-            .map(|&(at, _)| at);
-        let unchecked = broken
-            .unchecked
-            .iter()
-            .find(|&&u| item.start <= u && u < item.end);
-        if let Some(first) = first_error.or(unchecked.copied()) {
+        if broken.kept(*item) {
+            // Mend what is broken in a kept declaration's value.
+            for &(error, code) in broken.within(item.start, item.end) {
+                if code != ErrorCode::MalformedDeclaration || error < at {
+                    continue;
+                }
+                out.push_str(&source[at..error]);
+                let rest = &source[error..item.end];
+                let entity = source[item.range()].starts_with("<!ENTITY");
+                let taken = if rest.starts_with("&#") {
+                    // A character reference to what XML cannot carry.
+                    out.push_str("&#xFFFD;");
+                    made.push((RepairKind::ForbiddenCharacter, error));
+                    rest.find(';').map_or(2, |i| i + 1)
+                } else {
+                    // A bare `&`, `%` or `<`: a reference to itself (in an
+                    // entity value, one the replacement text keeps), which
+                    // gives the character it was.
+                    out.push_str(match (rest.as_bytes()[0], entity) {
+                        (b'&', true) => "&#38;#38;",
+                        (b'&', false) => "&amp;",
+                        (b'%', _) => "&#37;",
+                        _ => "&lt;",
+                    });
+                    made.push((RepairKind::Escaped, error));
+                    1
+                };
+                at = error + taken;
+            }
+            continue;
+        }
+        {
+            let first = broken
+                .within(item.start, item.end)
+                .first()
+                .map_or(item.start, |&(at, _)| at);
             out.push_str(&source[at..item.start]);
             made.push((RepairKind::DeclarationDropped, first));
             at = item.end;
         }
     }
     out.push_str(&source[at..subset.end]);
+    if out.chars().any(is_forbidden_char) {
+        if let Some(&(first, _)) = broken.within(subset.start, subset.end).first() {
+            made.push((RepairKind::ForbiddenCharacter, first));
+        }
+        out = out
+            .chars()
+            .map(|c| if is_forbidden_char(c) { '\u{FFFD}' } else { c })
+            .collect();
+    }
     out
 }
 
-/// The general entities the dropped items of an internal subset declared:
+/// The general entities the dropped items of an internal subset declared
+/// (an item dropped because the parse skipped it declared nothing):
 /// references to them cannot be copied.
-pub(super) fn dropped_entities(source: &str, broken: &Broken<'_>, items: &[Span]) -> Vec<Box<str>> {
-    items
+pub(super) fn dropped_entities(
+    broken: &Broken<'_>,
+    items: &[Span],
+    entities: &[(usize, Box<str>)],
+) -> Vec<Box<str>> {
+    entities
         .iter()
-        .filter(|item| !broken.within(item.start, item.end).is_empty())
-        .filter_map(|item| {
-            let text = source.get(item.range())?;
-            let rest = text.strip_prefix("<!ENTITY")?;
-            let rest = rest.trim_start_matches([' ', '\t', '\n', '\r']);
-            if rest.starts_with('%') {
-                return None;
-            }
-            let end = rest
-                .find([' ', '\t', '\n', '\r', '"', '\'', '>'])
-                .unwrap_or(rest.len());
-            (end > 0).then(|| rest[..end].into())
+        .filter(|(at, _)| {
+            items
+                .iter()
+                .any(|item| item.start <= *at && *at < item.end && !broken.kept(*item))
         })
+        .map(|(_, name)| name.clone())
         .collect()
 }

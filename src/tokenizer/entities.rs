@@ -192,6 +192,17 @@ impl Declarations {
     }
 
     /// Whether any general entity was declared.
+    /// The general entities declared, with where each declaration starts
+    /// (a document offset in the normalized subset; for one declared in a
+    /// parameter entity's text, the reference to that entity).
+    pub(crate) fn entity_offsets(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.0
+            .subset
+            .entities
+            .iter()
+            .map(|(name, entity)| (&**name, entity.offset))
+    }
+
     pub(crate) fn has_entities(&self) -> bool {
         !self.0.subset.entities.is_empty()
     }
@@ -413,6 +424,11 @@ impl Declarations {
                     errors: found,
                 } => {
                     errors.extend(found.iter());
+                    let name = &after[..consumed];
+                    if name.first() != Some(&b'#') && !is_predefined_reference(name) {
+                        // A name from HTML's table: XML does not know it.
+                        errors.push(ErrorCode::UndeclaredEntity);
+                    }
                     match replacement {
                         Replacement::Char(c) => {
                             self.append(out, c.encode_utf8(&mut [0; 4]), errors)?
@@ -422,7 +438,9 @@ impl Declarations {
                     top.2 = at + 1 + consumed;
                 }
                 CharRef::NotARef { error } => {
-                    errors.extend(error);
+                    // XML reads no reference here either: not well-formed
+                    // where the entity is used.
+                    errors.push(error.unwrap_or_else(|| undeclared_or_bare(after)));
                     self.append(out, "&", errors)?;
                     top.2 = at + 1;
                 }
@@ -444,5 +462,30 @@ impl Declarations {
         }
         out.push_str(s);
         Ok(())
+    }
+}
+
+/// Whether `name` (what follows a `&`, up to and with its `;`) is one of
+/// XML's five predefined entities.
+fn is_predefined_reference(name: &[u8]) -> bool {
+    matches!(name, b"amp;" | b"lt;" | b"gt;" | b"apos;" | b"quot;")
+}
+
+/// The error for a `&` that starts no reference: `undeclared-entity` if a
+/// name and `;` follow (one HTML's table does not know either), else
+/// `bare-ampersand`.
+fn undeclared_or_bare(after: &[u8]) -> ErrorCode {
+    let text = std::str::from_utf8(after).unwrap_or_default();
+    let name_len = text
+        .char_indices()
+        .find(|&(i, c)| {
+            !(crate::tree_builder::is_name_char(c)
+                && (i > 0 || crate::tree_builder::is_name_start_char(c)))
+        })
+        .map_or(text.len(), |(i, _)| i);
+    if name_len > 0 && text[name_len..].starts_with(';') {
+        ErrorCode::UndeclaredEntity
+    } else {
+        ErrorCode::BareAmpersand
     }
 }

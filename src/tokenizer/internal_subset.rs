@@ -329,8 +329,16 @@ impl Reader<'_> {
     fn processing_instruction(&mut self, cur: &mut Cursor<'_>) {
         let start = cur.pos;
         cur.pos += 2;
-        let has_target = cur.take_name(true).is_some()
-            && (cur.starts_with(b"?>") || cur.peek().is_some_and(is_s));
+        let target = cur.take_name(true);
+        if target.is_some_and(|t| t.eq_ignore_ascii_case("xml")) {
+            // An XML declaration, or a PI under the reserved name.
+            self.error(
+                ErrorCode::ReservedProcessingInstructionTarget,
+                cur.offset(start + 2),
+            );
+        }
+        let has_target =
+            target.is_some() && (cur.starts_with(b"?>") || cur.peek().is_some_and(is_s));
         match memmem::find(cur.bytes_from(cur.pos), b"?>") {
             Some(close) => {
                 if !has_target {
@@ -673,6 +681,17 @@ impl Reader<'_> {
         let max = self.limits.max_name_length;
         cur.require_s()?;
         let element = cur.name(max)?;
+        // Names with colons must be qualified names (Namespaces in XML
+        // 1.0 §7): `p:local`, both parts names without colons.
+        let qualified = |name: &str| match name.split_once(':') {
+            Some((prefix, local)) => {
+                !prefix.is_empty() && crate::tree_builder::is_name(local) && !local.contains(':')
+            }
+            None => true,
+        };
+        if !qualified(element) {
+            return Err(Fail::Grammar);
+        }
         let mut definitions = Vec::new();
         loop {
             let spaced = cur.skip_s();
@@ -683,6 +702,9 @@ impl Reader<'_> {
                 return Err(Fail::Grammar);
             }
             let name = cur.name(max)?;
+            if !qualified(name) {
+                return Err(Fail::Grammar);
+            }
             cur.require_s()?;
             let kind = cur.attribute_type(max)?;
             cur.require_s()?;
@@ -722,13 +744,28 @@ impl Reader<'_> {
         }
     }
 
-    /// A default value, as written. XML forbids `<` in it (§3.1); that is
-    /// reported and the value kept, as a tag's attribute value would be.
+    /// A default value, as written. XML forbids `<` in it, and `&` but as
+    /// a reference (§3.1 `AttValue`); each is reported and the value kept,
+    /// as a tag's attribute value would be.
     fn attribute_value(&mut self, cur: &mut Cursor<'_>) -> Result<Box<str>, Fail> {
         let open = cur.pos + 1;
         let value = cur.quoted()?;
-        if let Some(i) = memchr(b'<', value.as_bytes()) {
-            self.error(ErrorCode::MalformedDeclaration, cur.offset(open + i));
+        let bytes = value.as_bytes();
+        for i in memchr::memchr2_iter(b'<', b'&', bytes) {
+            // A general entity must be declared before a default refers to
+            // it (XML 1.0 WFC "Entity Declared").
+            let declared = |name: &str| is_predefined(name) || self.out.entities.contains_key(name);
+            let broken = bytes[i] == b'<'
+                || match char_ref_at(bytes, i) {
+                    CharRefAt::Char(..) => false,
+                    CharRefAt::NotAChar(_) => true,
+                    CharRefAt::None => {
+                        !reference_at(value, i).is_some_and(|(name, _)| declared(name))
+                    }
+                };
+            if broken {
+                self.error(ErrorCode::MalformedDeclaration, cur.offset(open + i));
+            }
         }
         Ok(normalize_line_ends(value))
     }
@@ -1498,7 +1535,7 @@ mod tests {
     #[test]
     fn every_default_form() {
         let out = read(
-            "<!ATTLIST x:e a CDATA #REQUIRED b CDATA #IMPLIED c CDATA #FIXED 'f&amp;x'\n\
+            "<!ENTITY e 'E'><!ATTLIST x:e a CDATA #REQUIRED b CDATA #IMPLIED c CDATA #FIXED 'f&amp;x'\n\
              d CDATA \"v &#38; &e; 'q'\" e (y|n) 'y' xmlns:p CDATA #FIXED 'urn:p'\n\
              f CDATA 'line\r\nend'>",
         );

@@ -192,6 +192,9 @@ pub struct Tokenizer<S: TokenSink> {
     /// The items of the internal subset that declared `declarations`, as
     /// source spans (see [`Doctype::subset_items`]).
     subset_items: Vec<Span>,
+    /// The general entities it declared, by where each declaration starts
+    /// in the source (see [`Doctype::subset_entities`]).
+    subset_entities: Vec<(usize, Box<str>)>,
     /// The whole input's length, when it came in one piece.
     input_len: Option<usize>,
 }
@@ -340,6 +343,7 @@ impl<S: TokenSink> Tokenizer<S> {
             declarations: None,
             declarations_closed: false,
             subset_items: Vec::new(),
+            subset_entities: Vec::new(),
             input_len: None,
         }
     }
@@ -641,6 +645,11 @@ impl<S: TokenSink> Tokenizer<S> {
             .as_ref()
             .map(|_| Span::new(d.subset_start, d.subset_end.max(d.subset_start)));
         let subset_items: &[Span] = if declaring { &self.subset_items } else { &[] };
+        let subset_entities: &[(usize, Box<str>)] = if declaring {
+            &self.subset_entities
+        } else {
+            &[]
+        };
         self.sink.process_token(Token::Doctype(Doctype {
             name: get(&d.name, w),
             public_id: get(&d.public_id, w),
@@ -648,6 +657,7 @@ impl<S: TokenSink> Tokenizer<S> {
             internal_subset: get(&d.internal_subset, w),
             subset_span,
             subset_items,
+            subset_entities,
             declarations: self.declarations.as_ref(),
             span,
         }));
@@ -674,6 +684,7 @@ impl<S: TokenSink> Tokenizer<S> {
             .iter()
             .map(|&(_, at)| at)
             .chain(declarations.items().iter().flat_map(|&(a, b)| [a, b]))
+            .chain(declarations.entity_offsets().map(|(_, at)| at))
             .map(|at| at.saturating_sub(start))
             .collect();
         wanted.sort_unstable();
@@ -716,6 +727,11 @@ impl<S: TokenSink> Tokenizer<S> {
             .iter()
             .map(|&(a, b)| Span::new(to_source(a), to_source(b)))
             .collect();
+        self.subset_entities = declarations
+            .entity_offsets()
+            .map(|(name, at)| (to_source(at), name.into()))
+            .collect();
+        self.subset_entities.sort_unstable();
         for &(code, offset) in declarations.errors() {
             self.error_at(w, code, to_source(offset));
         }

@@ -164,6 +164,10 @@ pub struct Doctype<'t> {
     /// one span each, in order (for the first DOCTYPE, whose subset is
     /// read; empty for others).
     pub subset_items: &'t [Span],
+    /// The general entities the subset declared, each with the source
+    /// offset of its declaration (or of the parameter-entity reference
+    /// whose text declared it), in source order.
+    pub subset_entities: &'t [(usize, Box<str>)],
     /// What the internal subset declares, read (for the first DOCTYPE before
     /// the root element only).
     pub declarations: Option<&'t super::Declarations>,

@@ -182,6 +182,8 @@ pub(crate) struct TreeBuilder<'i> {
     /// xml5dom does not read, so it is a warning (XML 1.0 WFC "Entity
     /// Declared").
     entities_may_be_external: bool,
+    /// Where the last token of the source ended.
+    last_token_end: usize,
 }
 
 impl<'i> TreeBuilder<'i> {
@@ -215,6 +217,7 @@ impl<'i> TreeBuilder<'i> {
             },
             reference_errors: HashSet::new(),
             entities_may_be_external: false,
+            last_token_end: 0,
         }
     }
 
@@ -543,7 +546,13 @@ impl<'i> TreeBuilder<'i> {
                 Declaration::No
             };
             let namespace = match declared {
-                Declaration::Valid(_) => Some(XMLNS_NS),
+                Declaration::Valid(prefix) => {
+                    if !prefix.is_empty() && value.is_empty() {
+                        // Namespaces 1.1 undeclares; 1.0 does not allow it.
+                        self.error(ErrorCode::PrefixUndeclared, span.start);
+                    }
+                    Some(XMLNS_NS)
+                }
                 Declaration::Invalid => {
                     self.error(ErrorCode::InvalidNamespaceDeclaration, span.start);
                     None
@@ -766,6 +775,26 @@ impl<'i> TreeBuilder<'i> {
         }
     }
 
+    /// An empty CDATA section makes no token; outside the root element it
+    /// is not XML (`Misc` holds no CDATA), so it is reported, at its `<`,
+    /// when the token after it comes.
+    fn empty_cdata_outside_root(&mut self, token: &Token<'_>) {
+        let span = token.span();
+        let start = match token {
+            // A CDATA piece's span leaves out its `<![CDATA[`.
+            Token::Text(text) if text.kind == TextKind::Cdata => {
+                span.start.saturating_sub("<![CDATA[".len())
+            }
+            _ => span.start,
+        };
+        if self.phase != Phase::Main && start > self.last_token_end {
+            if let Some(at) = self.input[self.last_token_end..start].find("<![CDATA[") {
+                self.error(ErrorCode::TextOutsideRootElement, self.last_token_end + at);
+            }
+        }
+        self.last_token_end = self.last_token_end.max(span.end);
+    }
+
     /// Records markup the tree leaves out, so that repaired output leaves
     /// it out too (not inside an expansion: those nodes are written anew).
     fn dropped(&mut self, span: Span) {
@@ -901,6 +930,9 @@ impl TokenSink for TreeBuilder<'_> {
             None => token,
         };
         let checking = expanding.is_none();
+        if checking {
+            self.empty_cdata_outside_root(&token);
+        }
         if let Token::Text(text) = token {
             self.seen_token = true;
             if checking {
@@ -999,6 +1031,12 @@ impl TokenSink for TreeBuilder<'_> {
                 if checking {
                     self.checker.processing_instruction(pi.target, pi.span);
                     self.report_checks();
+                } else if pi.target.eq_ignore_ascii_case("xml") || !is_name(pi.target) {
+                    // In a replacement text (reported at the reference).
+                    self.error(
+                        ErrorCode::ReservedProcessingInstructionTarget,
+                        pi.span.start,
+                    );
                 }
                 self.processing_instruction(pi.target, pi.data, pi.span);
             }
@@ -1061,6 +1099,7 @@ impl TokenSink for TreeBuilder<'_> {
                     internal_subset: field(doctype.internal_subset),
                     subset_span: doctype.subset_span,
                     subset_items: doctype.subset_items.into(),
+                    subset_entities: doctype.subset_entities.into(),
                 };
                 let root = self.doc.root;
                 let index = self.doc.doctypes.len();

@@ -41,6 +41,49 @@ pub(crate) fn is_forbidden_char(c: char) -> bool {
 
 const PREDEFINED: [&str; 5] = ["amp", "lt", "gt", "apos", "quot"];
 
+/// Whether each pseudo-attribute of an XML declaration (`raw`, from
+/// `<?xml` to `?>`) has whitespace before it, as `S` in XML 1.0 §2.8's
+/// grammar requires (`version="1.0"encoding="x"` is not well-formed). Other
+/// faults of its grammar are the tokenizer's to report; at one, this stops.
+fn pseudo_attributes_spaced(raw: &str) -> bool {
+    let is_s = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let bytes = raw.as_bytes();
+    let mut at = "<?xml".len();
+    loop {
+        let spaces = bytes[at.min(bytes.len())..]
+            .iter()
+            .take_while(|&&b| is_s(b))
+            .count();
+        at += spaces;
+        let Some(&first) = bytes.get(at) else {
+            return true;
+        };
+        if !first.is_ascii_alphabetic() {
+            return true; // `?>`, or something the tokenizer reported
+        }
+        if spaces == 0 {
+            return false;
+        }
+        at += bytes[at..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphabetic())
+            .count();
+        at += bytes[at..].iter().take_while(|&&b| is_s(b)).count();
+        if bytes.get(at) != Some(&b'=') {
+            return true;
+        }
+        at += 1;
+        at += bytes[at..].iter().take_while(|&&b| is_s(b)).count();
+        let Some(&quote @ (b'"' | b'\'')) = bytes.get(at) else {
+            return true;
+        };
+        match memchr::memchr(quote, &bytes[at + 1..]) {
+            Some(len) => at += len + 2,
+            None => return true,
+        }
+    }
+}
+
 /// Collects the errors found by the checks.
 pub(crate) struct Checker<'a> {
     pub(crate) source: &'a str,
@@ -100,12 +143,12 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The `&`s and form feeds of a raw stretch of source, and the first
-    /// `<` (in an attribute value) or `]]>` (in text), as `special` is `<`
-    /// or `]`: one scan for all three, which usually finds nothing.
+    /// The `&`s and form feeds of a raw stretch of source, and each `<`
+    /// (in an attribute value) or `]]>` (in text), as `special` is `<` or
+    /// `]`: one scan for all three, which usually finds nothing. (Each is
+    /// reported: the repair changes each, where `check` shows it.)
     fn raw_text(&mut self, span: Span, special: u8) {
         let bytes = &self.source.as_bytes()[span.range()];
-        let mut special_seen = false;
         // Most runs are short (whitespace between tags, a word): a plain
         // loop beats setting up a vector search for them.
         if bytes.len() < 32
@@ -120,12 +163,8 @@ impl<'a> Checker<'a> {
             match bytes[at] {
                 b'&' => self.reference(span, at),
                 b'\x0C' => self.report(ErrorCode::ControlCharacterInInputStream, offset),
-                b'<' if !special_seen => {
-                    special_seen = true;
-                    self.report(ErrorCode::LessThanInAttributeValue, offset);
-                }
-                b']' if !special_seen && bytes[at..].starts_with(b"]]>") => {
-                    special_seen = true;
+                b'<' => self.report(ErrorCode::LessThanInAttributeValue, offset),
+                b']' if bytes[at..].starts_with(b"]]>") => {
                     self.report(ErrorCode::CdataEndInText, offset);
                 }
                 _ => {}
@@ -292,7 +331,11 @@ impl<'a> Checker<'a> {
                 && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
         });
         let standalone_ok = standalone.is_none_or(|s| s == "yes" || s == "no");
-        if !(version_ok && encoding_ok && standalone_ok) {
+        let spaced = self
+            .source
+            .get(span.range())
+            .is_none_or(pseudo_attributes_spaced);
+        if !(version_ok && encoding_ok && standalone_ok && spaced) {
             self.report(ErrorCode::InvalidXmlDeclaration, span.start);
         }
     }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+pub mod diff;
 pub mod entities;
 pub mod invariants;
 
