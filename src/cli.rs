@@ -58,6 +58,12 @@ struct Cli {
     /// one over 4 MB). Example: `xml5dom check -q -r big/`.
     #[arg(short, long, global = true)]
     quiet: bool,
+    /// Read every input in this encoding, whatever its byte-order mark or
+    /// declaration says (a label: `cp850`, `shift_jis`, `macroman`,
+    /// `x-mac-cyrillic`, `ucs-4`, `ibm037`, ...). Example:
+    /// `xml5dom fmt --in-place --input-encoding x-mac-cyrillic feed.xml`.
+    #[arg(long, global = true, value_name = "LABEL")]
+    input_encoding: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -120,9 +126,10 @@ enum Command {
         /// left out). Example: `--pretty=4`.
         #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "2")]
         pretty: Option<usize>,
-        /// Write in this encoding (a WHATWG label such as `utf-8`,
-        /// `shift_jis`, `utf-16le`); by default, the file's own encoding.
-        /// Example: `--encoding utf-8`.
+        /// Write in this encoding (a label such as `utf-8`, `shift_jis`,
+        /// `utf-16le`, `cp850`); by default, the file's own encoding. (The
+        /// encoding to read is `--input-encoding`.) Example:
+        /// `--encoding utf-8`.
         #[arg(long, value_name = "LABEL")]
         encoding: Option<String>,
         /// Write each file back in place (through a temporary file renamed
@@ -134,6 +141,12 @@ enum Command {
         /// with status 1 if there are any. Example: `xml5dom fmt --check -r .`.
         #[arg(long)]
         check: bool,
+        /// With `--in-place`, rewrite a file even where reading it lost
+        /// characters (bytes that are not valid in its encoding, which
+        /// become U+FFFD); without it, such a file is left as it is, with
+        /// one line on standard error. Example: `--in-place --force`.
+        #[arg(long, requires = "in_place")]
+        force: bool,
         /// Files, directories (with `-r`) or `-` for standard input.
         /// Example: `feed.xml`.
         #[arg(required = true)]
@@ -251,6 +264,7 @@ pub fn main() -> ExitCode {
         recursive: cli.recursive,
         jobs: cli.jobs,
         quiet: cli.quiet,
+        input_encoding: cli.input_encoding,
     };
     match run(cli.command, &settings) {
         Ok(code) => code,
@@ -270,6 +284,8 @@ struct Settings {
     recursive: bool,
     jobs: Option<usize>,
     quiet: bool,
+    /// The encoding to read every input in, if the user chose one.
+    input_encoding: Option<String>,
 }
 
 /// What a subcommand made of one file.
@@ -298,7 +314,10 @@ enum Layout {
 }
 
 fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
-    let options = ParseOptions::default();
+    let options = match &settings.input_encoding {
+        Some(label) => ParseOptions::default().encoding_label(label)?,
+        None => ParseOptions::default(),
+    };
     let parse = |bytes: &[u8]| Document::parse_bytes_with(bytes, &options);
     match command {
         Command::Tokens { paths } => batch(&paths, settings, Layout::Banners, |_, bytes, _| {
@@ -342,13 +361,13 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             encoding,
             in_place,
             check,
+            force,
             paths,
         } => {
             let encoding = match encoding {
                 None => OutputEncoding::Original,
                 Some(label) => OutputEncoding::Other(
-                    crate::Encoding::for_label(label.trim().as_bytes())
-                        .ok_or(Error::UnknownEncoding(label))?,
+                    crate::Encoding::for_label(&label).ok_or(Error::UnknownEncoding(label))?,
                 ),
             };
             let serialize = SerializeOptions { pretty, encoding };
@@ -383,7 +402,10 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                         outcome.findings = true;
                     }
                 } else if in_place {
-                    if written != bytes {
+                    if let Some(loss) = decoding_loss(&doc).filter(|_| !force) {
+                        // Writing would put U+FFFD where the file has bytes.
+                        outcome.failure = Some(format!("{shown}: not rewritten: {loss}"));
+                    } else if written != bytes {
                         if let Err(message) = write_in_place(path, &written) {
                             outcome.failure = Some(message);
                         }
@@ -728,6 +750,37 @@ fn report(path: &str, doc: &Document, format: Format, colored: bool) -> String {
     out
 }
 
+/// What reading `doc` lost, if anything: bytes that were not valid in its
+/// encoding (each became U+FFFD), said for a person.
+fn decoding_loss(doc: &Document) -> Option<String> {
+    let lost = doc
+        .errors()
+        .iter()
+        .filter(|e| e.code == ErrorCode::InvalidByteSequence)
+        .count();
+    if lost == 0 {
+        return None;
+    }
+    let label = doc.xml_declaration().and_then(|d| d.encoding.as_deref());
+    let unknown = doc
+        .errors()
+        .iter()
+        .any(|e| e.code == ErrorCode::UnknownEncoding);
+    let why = match label {
+        Some(label) if unknown => {
+            format!(", which it was read as since its declared encoding {label:?} is not known")
+        }
+        _ => String::new(),
+    };
+    Some(format!(
+        "{lost} byte sequence{} not valid {}{why}; writing would replace {} with U+FFFD \
+         (say the encoding with --input-encoding LABEL, or rewrite anyway with --force)",
+        if lost == 1 { " is" } else { "s are" },
+        doc.encoding(),
+        if lost == 1 { "it" } else { "them" },
+    ))
+}
+
 /// The message for `error`: its code's, naming the label for an unknown
 /// encoding.
 fn message(doc: &Document, error: &ParseError) -> String {
@@ -840,7 +893,7 @@ fn stats(path: &str, doc: &Document) -> String {
     let source = match doc.encoding_source() {
         crate::EncodingSource::Caller => "given",
         crate::EncodingSource::ByteOrderMark => "byte-order mark",
-        crate::EncodingSource::Utf16Detection => "detected",
+        crate::EncodingSource::Detection => "detected",
         crate::EncodingSource::Declaration => "declared",
         crate::EncodingSource::Default => "default",
     };

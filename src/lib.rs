@@ -40,12 +40,11 @@ mod span;
 pub mod tokenizer;
 mod tree_builder;
 
-pub use decoding::{EncodingSource, ParseOptions, Parser};
+pub use decoding::{Encoding, EncodingSource, ParseOptions, Parser};
 pub use dom::{
     Attribute, Attributes, Document, Edge, Node, NodeId, NodeType, XmlDeclaration, XMLNS_NAMESPACE,
     XML_NAMESPACE,
 };
-pub use encoding_rs::Encoding;
 pub use error::{Error, ErrorCode, ParseError, Severity};
 pub use limits::{Limits, ENTITY_EXPANSION_FLOOR};
 pub use serializer::{

@@ -658,7 +658,7 @@ fn canon_writes_each_form() {
 fn every_subcommand_reads_any_encoding_and_fmt_writes_the_one_asked_for() {
     let dir = TempDir::new("encodings");
     let text = "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><a t=\"日本\">語</a>";
-    let (sjis, _, _) = xml5dom::Encoding::for_label(b"shift_jis")
+    let sjis = xml5dom::Encoding::for_label("shift_jis")
         .unwrap()
         .encode(text);
     let path = dir.write("sjis.xml", &sjis[..]);
@@ -999,4 +999,74 @@ fn progress_bar_on_a_terminal_only_and_not_when_quiet() {
     let shown = terminal(false);
     assert!(shown.contains("/50 files"), "{shown:?}");
     assert_eq!(terminal(true), "");
+}
+
+/// `fmt --in-place` never destroys what reading lost: a file whose bytes
+/// did not decode (here a feed declared in a label xml5dom does not know,
+/// in bytes that are not UTF-8) is left as it is, with one line and exit
+/// status 2; `--force` rewrites it anyway; `--input-encoding` reads it
+/// right, and then it is rewritten without loss.
+#[test]
+fn fmt_in_place_refuses_to_destroy_undecoded_bytes() {
+    let dir = TempDir::new("fmt-refuse");
+    // "Привет" in windows-1251, declared in a label nobody knows.
+    let mut bytes = b"<?xml version='1.0' encoding='x-cyrillic-of-mine'?>\n<a>".to_vec();
+    bytes.extend_from_slice(b"\xcf\xf0\xe8\xe2\xe5\xf2");
+    bytes.extend_from_slice(b"</a>\n");
+    let path = dir.write("feed.xml", &bytes[..]);
+    let refused = run_paths(&["fmt", "--in-place"], &[&path]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        bytes,
+        "the file is untouched"
+    );
+    let message = stderr(&refused);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(
+        message.contains("not rewritten")
+            && message.contains("6 byte sequences are not valid UTF-8")
+            && message.contains("\"x-cyrillic-of-mine\" is not known")
+            && message.contains("--input-encoding")
+            && message.contains("--force"),
+        "{message}"
+    );
+    // The reader names the encoding: read right, written back unchanged
+    // (the label stays the author's).
+    let read_right = run_paths(
+        &["fmt", "--in-place", "--input-encoding", "windows-1251"],
+        &[&path],
+    );
+    assert_eq!(read_right.status.code(), Some(0), "{}", stderr(&read_right));
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    let tree = run_paths(&["tree", "--input-encoding", "windows-1251"], &[&path]);
+    assert_eq!(stdout(&tree), "| <a>\n|   \"Привет\"\n");
+    // --force writes U+FFFD in their place.
+    let forced = run_paths(&["fmt", "--in-place", "--force"], &[&path]);
+    assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        written.contains("<a>\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}</a>"),
+        "{written}"
+    );
+    // An unknown --input-encoding is one line and exit status 2.
+    let unknown = run_paths(&["tree", "--input-encoding", "klingon"], &[&path]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(stderr(&unknown), "xml5dom: unknown encoding: \"klingon\"\n");
+}
+
+/// A feed in a label outside the Encoding Standard (MacCyrillic, as in the
+/// issue) is read in the encoding it names and written back byte for byte.
+#[test]
+fn fmt_in_place_keeps_a_mac_cyrillic_feed() {
+    let dir = TempDir::new("fmt-maccyrillic");
+    let mut bytes = b"<?xml version=\"1.0\" encoding=\"MacCyrillic\"?>\n<rss><title>".to_vec();
+    bytes.extend_from_slice(b"\x8f\xf0\xe8\xe2\xe5\xf2");
+    bytes.extend_from_slice(b"</title></rss>\n");
+    let path = dir.write("feed.xml", &bytes[..]);
+    let output = run_paths(&["fmt", "--in-place"], &[&path]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    let tree = run_on("tree", &path);
+    assert_eq!(stdout(&tree), "| <rss>\n|   <title>\n|     \"Привет\"\n");
 }

@@ -149,7 +149,7 @@ fn the_encoding_source_is_recorded() {
         let expected = if name.ends_with("with BOM") {
             EncodingSource::ByteOrderMark
         } else if name.ends_with("without BOM") {
-            EncodingSource::Utf16Detection
+            EncodingSource::Detection
         } else {
             EncodingSource::Declaration
         };
@@ -392,7 +392,7 @@ fn writing_in_another_encoding_updates_the_declaration() {
 
     // To an encoding that cannot carry everything: character references.
     let (latin1, _) = doc.to_bytes(&SerializeOptions {
-        encoding: OutputEncoding::Other(encoding_rs::WINDOWS_1252),
+        encoding: OutputEncoding::Other(encoding_rs::WINDOWS_1252.into()),
         ..Default::default()
     });
     let again = Document::parse_bytes(&latin1);
@@ -402,7 +402,7 @@ fn writing_in_another_encoding_updates_the_declaration() {
     // A document without a declaration gets one when its encoding needs it.
     let doc = Document::parse("<a>é</a>");
     let (bytes, _) = doc.to_bytes(&SerializeOptions {
-        encoding: OutputEncoding::Other(encoding_rs::WINDOWS_1252),
+        encoding: OutputEncoding::Other(encoding_rs::WINDOWS_1252.into()),
         ..Default::default()
     });
     assert_eq!(
@@ -411,7 +411,7 @@ fn writing_in_another_encoding_updates_the_declaration() {
     );
     // And UTF-16 output has a byte-order mark.
     let (bytes, _) = doc.to_bytes(&SerializeOptions {
-        encoding: OutputEncoding::Other(encoding_rs::UTF_16BE),
+        encoding: OutputEncoding::Other(encoding_rs::UTF_16BE.into()),
         ..Default::default()
     });
     assert_eq!(&bytes[..2], b"\xFE\xFF");
@@ -419,4 +419,178 @@ fn writing_in_another_encoding_updates_the_declaration() {
         Document::parse_bytes(&bytes).to_tree_dump(),
         doc.to_tree_dump()
     );
+}
+
+// ----- Beyond the Encoding Standard (issue 14) -----------------------------
+
+fn utf32(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
+    bom.then_some('\u{FEFF}')
+        .into_iter()
+        .chain(text.chars())
+        .flat_map(|c| {
+            let unit = u32::from(c);
+            if big_endian {
+                unit.to_be_bytes()
+            } else {
+                unit.to_le_bytes()
+            }
+        })
+        .collect()
+}
+
+/// UTF-32 (UCS-4) in both byte orders, with and without a byte-order mark
+/// (XML 1.0 Appendix F: `00 00 00 3C` and `3C 00 00 00`), declared or not:
+/// the same tree as from UTF-8, in chunks of any size, and back byte for
+/// byte in its own encoding.
+#[test]
+fn utf32_in_both_byte_orders_with_and_without_a_bom() {
+    let lines = [ASCII, LATIN, JAPANESE, CYRILLIC, EMOJI];
+    let reference = Document::parse(&document(None, &lines)).to_tree_dump();
+    for big_endian in [true, false] {
+        for bom in [true, false] {
+            for label in [None, Some("UTF-32"), Some("ISO-10646-UCS-4")] {
+                let text = document(label, &lines);
+                let bytes = utf32(&text, big_endian, bom);
+                let what = format!("big-endian {big_endian}, bom {bom}, label {label:?}");
+                let doc = Document::parse_bytes(&bytes);
+                let expected = if big_endian {
+                    xml5dom::Encoding::UTF_32BE
+                } else {
+                    xml5dom::Encoding::UTF_32LE
+                };
+                assert_eq!(doc.encoding(), expected, "{what}");
+                assert_eq!(doc.errors(), &[], "{what}");
+                assert_eq!(doc.to_tree_dump(), reference, "{what}");
+                assert_eq!(doc.had_byte_order_mark(), bom, "{what}");
+                assert_eq!(own_encoding(&doc), bytes, "{what}");
+                // One byte at a time.
+                let chunked = parse_chunks(bytes.chunks(1));
+                assert_eq!(
+                    chunked.to_tree_dump(),
+                    reference,
+                    "{what}, one byte at a time"
+                );
+                // Written as UTF-8, the declaration says so.
+                let utf8 = doc.to_xml();
+                assert_eq!(Document::parse(&utf8).to_tree_dump(), reference, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn malformed_utf32_units_are_reported() {
+    // A surrogate, a value above U+10FFFF, and a unit cut off at the end.
+    let mut bytes = utf32("<a>x", true, true);
+    bytes.extend([0x00, 0x00, 0xD8, 0x00]);
+    bytes.extend([0x00, 0x11, 0x00, 0x00]);
+    bytes.extend(utf32("y</a>", true, false));
+    bytes.extend([0x00, 0x00]);
+    let doc = Document::parse_bytes(&bytes);
+    assert_eq!(
+        doc.root_element().unwrap().text_content(),
+        "x\u{FFFD}\u{FFFD}y"
+    );
+    let malformed = errors(&doc)
+        .into_iter()
+        .filter(|(code, _)| code == "invalid-byte-sequence")
+        .count();
+    assert_eq!(malformed, 3, "{:?}", errors(&doc));
+}
+
+/// Writing UTF-32 from UTF-8: a byte-order mark, and the declaration says
+/// UTF-32.
+#[test]
+fn writing_utf32_adds_a_bom_and_says_so() {
+    let doc = Document::parse("<?xml version='1.0'?><a>é😀</a>");
+    let (bytes, _) = doc.to_bytes(&SerializeOptions {
+        encoding: OutputEncoding::Other(xml5dom::Encoding::UTF_32LE),
+        ..Default::default()
+    });
+    assert_eq!(
+        bytes,
+        utf32(
+            "<?xml version='1.0' encoding=\"UTF-32\"?><a>é😀</a>",
+            false,
+            true
+        )
+    );
+    let again = Document::parse_bytes(&bytes);
+    assert!(again.errors().is_empty(), "{:?}", again.errors());
+    assert_eq!(again.root_element().unwrap().text_content(), "é😀");
+}
+
+/// Labels in common use outside the Encoding Standard name the encodings
+/// they mean, read and written back byte for byte.
+#[test]
+fn code_pages_and_labels_from_the_wild_round_trip() {
+    // (label in the declaration, the text, how Python's codecs encode it)
+    let cases: &[(&str, &str, &[u8])] = &[
+        ("cp850", "Déjà vu", b"D\x82j\x85 vu"),
+        ("IBM437", "½ ≤ π", b"\xAB \xF3 \xE3"),
+        ("ibm862", "שלום", b"\x99\x8C\x85\x8D"),
+        ("cp874", "ไทย", b"\xE4\xB7\xC2"),
+        ("macroman", "Café", b"Caf\x8E"),
+        ("MacCyrillic", "Привет", b"\x8F\xF0\xE8\xE2\xE5\xF2"),
+        ("maccentraleurope", "Łódź", b"\xFC\x97d\x90"),
+        ("ms-ansi", "naïve", b"na\xEFve"),
+        ("ms-cyrl", "мир", b"\xEC\xE8\xF0"),
+        ("koi8-t", "Ӯ", b"\xA2"),
+        ("viscii", "Việt", b"Vi\xAEt"),
+        // Vietnamese with a combining mark, as windows-1258 writes it.
+        ("windows-1258", "Tiê\u{301}ng", b"Ti\xEA\xECng"),
+    ];
+    for &(label, text, encoded) in cases {
+        let head = format!("<?xml version=\"1.0\" encoding=\"{label}\"?><a>");
+        let mut bytes = head.clone().into_bytes();
+        bytes.extend_from_slice(encoded);
+        bytes.extend_from_slice(b"</a>");
+        let doc = Document::parse_bytes(&bytes);
+        assert_eq!(doc.errors(), &[], "{label}");
+        assert_eq!(
+            doc.encoding_source(),
+            EncodingSource::Declaration,
+            "{label}"
+        );
+        assert_eq!(doc.root_element().unwrap().text_content(), text, "{label}");
+        assert_eq!(own_encoding(&doc), bytes, "{label}");
+    }
+}
+
+/// EBCDIC (IBM037, 500, 1047, 1140), recognised from `<?xm` and its
+/// declaration read in EBCDIC (XML 1.0 Appendix F), and written back.
+#[test]
+fn ebcdic_documents_are_recognised_and_round_trip() {
+    for label in ["IBM037", "IBM500", "IBM1047", "IBM01140"] {
+        let encoding = xml5dom::Encoding::for_label(label).unwrap();
+        let text =
+            format!("<?xml version=\"1.0\" encoding=\"{label}\"?>\n<a b=\"[x]\">Grüße! |</a>");
+        let bytes = encoding.encode(&text);
+        assert_eq!(&bytes[..4], b"\x4C\x6F\xA7\x94", "{label}");
+        let doc = Document::parse_bytes(&bytes);
+        assert_eq!(doc.errors(), &[], "{label}");
+        assert_eq!(doc.encoding(), encoding, "{label}");
+        let a = doc.root_element().unwrap();
+        assert_eq!(a.text_content(), "Grüße! |", "{label}");
+        assert_eq!(a.attribute("b"), Some("[x]"), "{label}");
+        assert_eq!(own_encoding(&doc), bytes, "{label}");
+    }
+    // Without a label: IBM037.
+    let ibm037 = xml5dom::Encoding::for_label("ibm037").unwrap();
+    let doc = Document::parse_bytes(&ibm037.encode("<?xml version=\"1.0\"?><a>x</a>"));
+    assert_eq!(doc.encoding(), ibm037);
+    assert_eq!(doc.encoding_source(), EncodingSource::Detection);
+}
+
+/// The encoding the caller names wins over everything the bytes say, as on
+/// the command line's `--input-encoding`.
+#[test]
+fn the_callers_label_can_be_one_from_the_wild() {
+    let options = ParseOptions::default().encoding_label("cp866").unwrap();
+    let doc = Document::parse_bytes_with(b"<a>\x8F\xE0\xA8\xA2\xA5\xE2</a>", &options);
+    assert_eq!(doc.root_element().unwrap().text_content(), "Привет");
+    assert!(matches!(
+        ParseOptions::default().encoding_label("MacKlingon"),
+        Err(xml5dom::Error::UnknownEncoding(label)) if label == "MacKlingon"
+    ));
 }

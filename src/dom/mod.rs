@@ -615,7 +615,7 @@ pub struct Document {
     /// Whether any edit was made (the serializer then checks namespace
     /// scopes before copying source).
     pub(crate) edited: bool,
-    pub(crate) encoding: &'static encoding_rs::Encoding,
+    pub(crate) encoding: crate::Encoding,
     pub(crate) encoding_source: crate::decoding::EncodingSource,
     /// The input began with a byte-order mark (not part of the text).
     pub(crate) bom: bool,
@@ -716,7 +716,7 @@ impl Document {
             declaration: None,
             errors: Vec::new(),
             edited: false,
-            encoding: encoding_rs::UTF_8,
+            encoding: crate::Encoding::UTF_8,
             encoding_source: crate::decoding::EncodingSource::Default,
             bom: false,
             input_map: crate::decoding::InputMap::default(),

@@ -66,30 +66,23 @@ pub enum OutputEncoding {
     Original,
     /// Another encoding; characters it cannot encode become character
     /// references.
-    Other(&'static encoding_rs::Encoding),
+    Other(crate::Encoding),
 }
 
 impl OutputEncoding {
-    fn resolve(self, doc: &Document) -> &'static encoding_rs::Encoding {
+    fn resolve(self, doc: &Document) -> crate::Encoding {
         match self {
-            OutputEncoding::Utf8 => encoding_rs::UTF_8,
+            OutputEncoding::Utf8 => crate::Encoding::UTF_8,
             OutputEncoding::Original => doc.encoding(),
             OutputEncoding::Other(encoding) => encoding,
         }
     }
 }
 
-fn is_utf16(encoding: &'static encoding_rs::Encoding) -> bool {
-    encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE
-}
-
-/// The name to write in a declaration for `encoding`.
-fn declared_name(encoding: &'static encoding_rs::Encoding) -> &'static str {
-    if is_utf16(encoding) {
-        "UTF-16"
-    } else {
-        encoding.name()
-    }
+/// Whether a document in `encoding` needs an XML declaration to say so
+/// (XML 1.0 §4.3.3: a reader assumes UTF-8 or UTF-16 without one).
+fn needs_declaration(encoding: crate::Encoding) -> bool {
+    encoding != crate::Encoding::UTF_8 && !encoding.is_utf16()
 }
 
 /// The output of [`Document::serialize`]: the text, and what had to change
@@ -270,33 +263,13 @@ impl Document {
         let serialized = self.serialize(options);
         let target = options.encoding.resolve(self);
         // The document's own encoding keeps its byte-order mark or its lack
-        // of one; UTF-16 otherwise needs one (XML 1.0 §4.3.3).
+        // of one; UTF-16 and UTF-32 otherwise need one (XML 1.0 §4.3.3).
         let bom = if target == self.encoding() {
             self.had_byte_order_mark()
         } else {
-            is_utf16(target)
+            target.is_utf16() || target.is_utf32()
         };
-        let mut bytes = Vec::with_capacity(serialized.text.len() + 3);
-        if target == encoding_rs::UTF_16LE || target == encoding_rs::UTF_16BE {
-            let little = target == encoding_rs::UTF_16LE;
-            let units = bom
-                .then_some(0xFEFF)
-                .into_iter()
-                .chain(serialized.text.encode_utf16());
-            for unit in units {
-                bytes.extend(if little {
-                    unit.to_le_bytes()
-                } else {
-                    unit.to_be_bytes()
-                });
-            }
-        } else {
-            if bom && target == encoding_rs::UTF_8 {
-                bytes.extend_from_slice(b"\xEF\xBB\xBF");
-            }
-            let (encoded, _, _) = target.encode(&serialized.text);
-            bytes.extend_from_slice(&encoded);
-        }
+        let bytes = target.encode_with_bom(&serialized.text, bom);
         (bytes, serialized.repairs)
     }
 
@@ -440,7 +413,7 @@ struct Writer<'d> {
     check_scopes: bool,
     pretty: Option<usize>,
     /// The encoding the output will be written in.
-    target: &'static encoding_rs::Encoding,
+    target: crate::Encoding,
     frames: Vec<Frame>,
     /// Namespace bindings in the output: per prefix (`""` for the default), a
     /// stack of URIs (`""` for none), and a log to unwind.
@@ -957,10 +930,12 @@ impl<'d> Writer<'d> {
         }
         let target = self.target;
         let Some(declaration) = self.doc.xml_declaration() else {
-            // Without a declaration a reader assumes UTF-8 or UTF-16.
-            if target != encoding_rs::UTF_8 && !is_utf16(target) {
+            // Without a declaration a reader assumes UTF-8 or UTF-16 (or
+            // what it detects, as for UTF-32); a document written back in
+            // the encoding it was read in stays as it was.
+            if needs_declaration(target) && target != self.doc.encoding() {
                 self.out.push_str("<?xml version=\"1.0\" encoding=\"");
-                self.out.push_str(declared_name(target));
+                self.out.push_str(target.declared_name());
                 self.out.push_str("\"?>");
             }
             return;
@@ -992,7 +967,7 @@ impl<'d> Writer<'d> {
         let encoding_changed = declaration
             .encoding
             .as_deref()
-            .is_some_and(|e| encoding_rs::Encoding::for_label(e.trim().as_bytes()).is_none());
+            .is_some_and(|e| crate::Encoding::for_label(e).is_none());
         if !version_ok
             || encoding_changed
             || standalone.is_none() != declaration.standalone.is_none()
@@ -1005,9 +980,9 @@ impl<'d> Writer<'d> {
         self.out.push_str("<?xml version=\"");
         self.out.push_str(version);
         self.out.push('"');
-        if declaration.encoding.is_some() || (target != encoding_rs::UTF_8 && !is_utf16(target)) {
+        if declaration.encoding.is_some() || needs_declaration(target) {
             self.out.push_str(" encoding=\"");
-            self.out.push_str(declared_name(target));
+            self.out.push_str(target.declared_name());
             self.out.push('"');
         }
         if let Some(standalone) = standalone {
@@ -1931,19 +1906,12 @@ impl<'d> Writer<'d> {
 /// The source text of an XML declaration, with its encoding made to say
 /// `target`: the label replaced if it names another encoding, added after
 /// the version if there is none and `target` needs one.
-fn declaration_for(
-    text: &str,
-    label: Option<&str>,
-    target: &'static encoding_rs::Encoding,
-    own: bool,
-) -> String {
+fn declaration_for(text: &str, label: Option<&str>, target: crate::Encoding, own: bool) -> String {
     let agrees = |label: &str| {
-        let declared = encoding_rs::Encoding::for_label(label.trim().as_bytes());
-        declared == Some(target)
-            || (is_utf16(target) && label.trim().eq_ignore_ascii_case("utf-16"))
+        target.agrees_with(label)
             // A label we do not know, written back in the encoding the
             // document was read in: it is the author's, kept.
-            || (own && declared.is_none())
+            || (own && crate::Encoding::for_label(label).is_none())
     };
     match label {
         Some(label) if agrees(label) => text.to_owned(),
@@ -1956,14 +1924,16 @@ fn declaration_for(
                     format!(
                         "{}{}{}",
                         &text[..start],
-                        declared_name(target),
+                        target.declared_name(),
                         &text[start + label.len()..]
                     )
                 }
                 None => text.to_owned(),
             }
         }
-        None if target == encoding_rs::UTF_8 || is_utf16(target) => text.to_owned(),
+        // Written back in its own encoding, a declaration without a label
+        // stays as it was.
+        None if own || !needs_declaration(target) => text.to_owned(),
         None => {
             // After the version's closing quote.
             let version_end = text
@@ -1979,7 +1949,7 @@ fn declaration_for(
             format!(
                 "{} encoding=\"{}\"{}",
                 &text[..version_end],
-                declared_name(target),
+                target.declared_name(),
                 &text[version_end..]
             )
         }

@@ -1,15 +1,17 @@
 //! Stage 1 of the pipeline: bytes to text.
 //!
-//! It owns finding the encoding (sniffing) and decoding with `encoding_rs`,
-//! and hands UTF-8 text, plus the decoding errors and what it found out
-//! about the encoding, to the tokenizer and tree builder.
+//! It owns the encodings ([`Encoding`], in `encoding.rs`, with the
+//! generated tables of `code_pages.rs`), finding the encoding (sniffing)
+//! and decoding, and hands UTF-8 text, plus the decoding errors and what it
+//! found out about the encoding, to the tokenizer and tree builder.
 //!
-//! Sniffing, in this order: the caller's encoding ([`ParseOptions`]); a
-//! byte-order mark (UTF-8, UTF-16LE, UTF-16BE); UTF-16 without a BOM,
-//! recognised from `<?` in its first four bytes; the `encoding` of the XML
-//! declaration, read from the raw bytes; otherwise UTF-8. Decoding replaces
-//! each malformed byte sequence with U+FFFD and reports it. Valid UTF-8 is
-//! only validated.
+//! Sniffing, in this order (XML 1.0 Appendix F): the caller's encoding
+//! ([`ParseOptions`]); a byte-order mark (UTF-32BE/LE, UTF-8, UTF-16LE/BE);
+//! UTF-32 or UTF-16 without a BOM, recognised from `<` or `<?` in the first
+//! four bytes, or EBCDIC from `<?xm` (its declaration then read in EBCDIC);
+//! the `encoding` of the XML declaration, read from the raw bytes;
+//! otherwise UTF-8. Decoding replaces each malformed byte sequence with
+//! U+FFFD and reports it. Valid UTF-8 is only validated.
 //!
 //! **Offsets.** Every offset xml5dom reports (spans, parse errors) is a byte
 //! offset into the decoded UTF-8 text, [`Document::source`]. For input that
@@ -18,12 +20,18 @@
 //! UTF-8 input, and at decoding errors in other encodings. Lines and columns
 //! are counted in the text and so are right for every encoding.
 
+mod code_pages;
+mod encoding;
+
+pub use encoding::Encoding;
+
 use std::borrow::Cow;
 
-use encoding_rs::{DecoderResult, Encoding, UTF_16BE, UTF_16LE, UTF_8};
+use encoding_rs::DecoderResult;
 
 use crate::error::{Error, ErrorCode, ParseError};
 use crate::Document;
+use encoding::Engine;
 
 /// How to parse: the one place for parse options.
 ///
@@ -38,23 +46,26 @@ use crate::Document;
 #[non_exhaustive]
 pub struct ParseOptions {
     /// The encoding to use, whatever the input says about itself.
-    pub encoding: Option<&'static Encoding>,
+    pub encoding: Option<Encoding>,
     /// How much the document may make the parser do.
     pub limits: crate::Limits,
 }
 
 impl ParseOptions {
-    /// Uses the encoding with this label (a WHATWG Encoding Standard label,
-    /// such as `"shift_jis"` or `"latin1"`).
+    /// Uses the encoding with this label (see [`Encoding::for_label`]: the
+    /// WHATWG Encoding Standard's labels, such as `"shift_jis"` or
+    /// `"latin1"`, and the ones XML files use, such as `"cp850"`,
+    /// `"macroman"` or `"ucs-4"`).
     ///
     /// ```
     /// use xml5dom::ParseOptions;
     /// assert!(ParseOptions::default().encoding_label("sjis").is_ok());
+    /// assert!(ParseOptions::default().encoding_label("ibm037").is_ok());
     /// assert!(ParseOptions::default().encoding_label("klingon").is_err());
     /// ```
     pub fn encoding_label(mut self, label: &str) -> Result<ParseOptions, Error> {
-        let encoding = Encoding::for_label(label.trim().as_bytes())
-            .ok_or_else(|| Error::UnknownEncoding(label.to_owned()))?;
+        let encoding =
+            Encoding::for_label(label).ok_or_else(|| Error::UnknownEncoding(label.to_owned()))?;
         self.encoding = Some(encoding);
         Ok(self)
     }
@@ -67,8 +78,9 @@ pub enum EncodingSource {
     Caller,
     /// A byte-order mark.
     ByteOrderMark,
-    /// UTF-16 recognised from the first bytes, `<?` without a BOM.
-    Utf16Detection,
+    /// Recognised from the first bytes without a BOM: UTF-16 (`<?`),
+    /// UTF-32 (`<`), EBCDIC (`<?xm`, its declaration saying which one).
+    Detection,
     /// The `encoding` of the XML declaration.
     Declaration,
     /// Nothing said otherwise: UTF-8. (Also the text given as `&str`.)
@@ -78,7 +90,7 @@ pub enum EncodingSource {
 /// What sniffing found, once it had enough bytes.
 #[derive(Clone, Copy, Debug)]
 struct Sniffed {
-    encoding: &'static Encoding,
+    encoding: Encoding,
     source: EncodingSource,
     /// Length of the byte-order mark to skip.
     bom: usize,
@@ -96,27 +108,30 @@ const DECLARATION_LIMIT: usize = 1024;
 /// needed to tell (never when `complete`).
 fn sniff(bytes: &[u8], complete: bool, options: &ParseOptions) -> Option<Sniffed> {
     let mut found = Sniffed {
-        encoding: UTF_8,
+        encoding: Encoding::UTF_8,
         source: EncodingSource::Default,
         bom: 0,
         unknown_label: None,
         declared_utf16_in_8_bit: None,
     };
-    // A BOM needs up to three bytes to be recognised.
-    let boms: [(&[u8], &'static Encoding); 3] = [
-        (b"\xEF\xBB\xBF", UTF_8),
-        (b"\xFF\xFE", UTF_16LE),
-        (b"\xFE\xFF", UTF_16BE),
+    // A BOM needs up to four bytes to be recognised (UTF-32LE's begins
+    // like UTF-16LE's).
+    let boms: [(&[u8], Encoding); 5] = [
+        (b"\x00\x00\xFE\xFF", Encoding::UTF_32BE),
+        (b"\xFF\xFE\x00\x00", Encoding::UTF_32LE),
+        (b"\xEF\xBB\xBF", Encoding::UTF_8),
+        (b"\xFF\xFE", Encoding::UTF_16LE),
+        (b"\xFE\xFF", Encoding::UTF_16BE),
     ];
     for (bom, encoding) in boms {
+        if !complete && bytes.len() < bom.len() && bom.starts_with(bytes) {
+            return None;
+        }
         if bytes.starts_with(bom) {
             found.bom = bom.len();
             found.encoding = encoding;
             found.source = EncodingSource::ByteOrderMark;
             break;
-        }
-        if !complete && bytes.len() < bom.len() && bom.starts_with(bytes) {
-            return None;
         }
     }
     if let Some(encoding) = options.encoding {
@@ -131,22 +146,28 @@ fn sniff(bytes: &[u8], complete: bool, options: &ParseOptions) -> Option<Sniffed
     if found.source == EncodingSource::ByteOrderMark {
         return Some(found);
     }
-    // UTF-16 without a BOM: `<?` as two UTF-16 code units.
+    // Without a BOM: the first four bytes of `<?xm` (or of `<` for
+    // UTF-32) in each family (XML 1.0 Appendix F).
+    let patterns: [(&[u8], Encoding); 4] = [
+        (b"\x00\x00\x00<", Encoding::UTF_32BE),
+        (b"<\x00\x00\x00", Encoding::UTF_32LE),
+        (b"<\x00?\x00", Encoding::UTF_16LE),
+        (b"\x00<\x00?", Encoding::UTF_16BE),
+    ];
+    const EBCDIC: &[u8] = b"\x4C\x6F\xA7\x94";
     if !complete
         && bytes.len() < 4
-        && (b"<\0?\0".starts_with(bytes) || b"\0<\0?".starts_with(bytes))
+        && (patterns.iter().any(|(p, _)| p.starts_with(bytes)) || EBCDIC.starts_with(bytes))
     {
         return None;
     }
-    if bytes.starts_with(b"<\0?\0") {
-        found.encoding = UTF_16LE;
-        found.source = EncodingSource::Utf16Detection;
+    if let Some(&(_, encoding)) = patterns.iter().find(|(p, _)| bytes.starts_with(p)) {
+        found.encoding = encoding;
+        found.source = EncodingSource::Detection;
         return Some(found);
     }
-    if bytes.starts_with(b"\0<\0?") {
-        found.encoding = UTF_16BE;
-        found.source = EncodingSource::Utf16Detection;
-        return Some(found);
+    if bytes.starts_with(EBCDIC) {
+        return ebcdic(bytes, complete, found);
     }
     // The declaration, read as ASCII from the raw bytes.
     match declared_label(bytes, complete) {
@@ -154,7 +175,7 @@ fn sniff(bytes: &[u8], complete: bool, options: &ParseOptions) -> Option<Sniffed
         Declared::None => Some(found),
         Declared::Label(at, label) => {
             match Encoding::for_label(label) {
-                Some(encoding) if encoding == UTF_16LE || encoding == UTF_16BE => {
+                Some(encoding) if encoding.is_utf16() || encoding.is_utf32() => {
                     found.declared_utf16_in_8_bit = Some(at);
                 }
                 Some(encoding) => {
@@ -166,6 +187,36 @@ fn sniff(bytes: &[u8], complete: bool, options: &ParseOptions) -> Option<Sniffed
             Some(found)
         }
     }
+}
+
+/// EBCDIC, recognised from `<?xm`: the declaration, read in IBM037 (whose
+/// characters for it every EBCDIC code page shares), says which code page.
+fn ebcdic(bytes: &[u8], complete: bool, mut found: Sniffed) -> Option<Sniffed> {
+    let ibm037 = Encoding::for_code_page(37)?;
+    let window = &bytes[..bytes.len().min(DECLARATION_LIMIT)];
+    let ascii: Vec<u8> = window
+        .iter()
+        .map(|&b| match ibm037.decode_byte(b) {
+            Some(c) if c.is_ascii() => c as u8,
+            _ => b'?',
+        })
+        .collect();
+    found.encoding = ibm037;
+    found.source = EncodingSource::Detection;
+    match declared_label(&ascii, complete) {
+        Declared::NeedMore => return None,
+        Declared::None => {}
+        Declared::Label(at, label) => match Encoding::for_label(label) {
+            // An EBCDIC code page: `<` is 0x4C.
+            Some(encoding) if encoding.decode_byte(0x4C) == Some('<') => {
+                found.encoding = encoding;
+                found.source = EncodingSource::Declaration;
+            }
+            Some(_) => found.declared_utf16_in_8_bit = Some(at),
+            None => found.unknown_label = Some(at),
+        },
+    }
+    Some(found)
 }
 
 enum Declared<'a> {
@@ -227,7 +278,7 @@ fn declared_label(bytes: &[u8], complete: bool) -> Declared<'_> {
 /// Decoded text and what decoding found.
 pub(crate) struct Decoded<'a> {
     pub(crate) text: Cow<'a, str>,
-    pub(crate) encoding: &'static Encoding,
+    pub(crate) encoding: Encoding,
     pub(crate) source: EncodingSource,
     pub(crate) bom: bool,
     /// Errors found before parsing: `(code, text offset)`.
@@ -241,7 +292,12 @@ pub(crate) struct Decoded<'a> {
 
 /// A decoder of a byte stream, fed in chunks.
 struct StreamDecoder {
-    decoder: encoding_rs::Decoder,
+    engine: Decoder,
+    out: Output,
+}
+
+/// What decoding has made so far.
+struct Output {
     text: String,
     /// Input bytes consumed so far.
     input_pos: usize,
@@ -249,54 +305,144 @@ struct StreamDecoder {
     anchors: Vec<(usize, usize)>,
 }
 
+impl Output {
+    /// Records a malformed sequence of input `input_at..end`, replaced by
+    /// U+FFFD at the end of the text.
+    fn malformed(&mut self, input_at: usize, end: usize) {
+        let text_at = self.text.len();
+        self.errors.push((ErrorCode::InvalidByteSequence, text_at));
+        self.anchors.push((text_at, input_at));
+        self.text.push('\u{FFFD}');
+        // After the replacement, text and input line up again where the
+        // malformed bytes end.
+        self.anchors.push((self.text.len(), end));
+    }
+}
+
+/// The decoding machinery of one encoding family.
+enum Decoder {
+    Standard(encoding_rs::Decoder),
+    /// UTF-32, and the bytes of a unit cut by a chunk's end.
+    Utf32 {
+        big_endian: bool,
+        carry: Vec<u8>,
+    },
+    SingleByte(Box<[Option<char>; 256]>),
+}
+
 impl StreamDecoder {
-    fn new(encoding: &'static Encoding, input_pos: usize) -> StreamDecoder {
+    fn new(encoding: Encoding, input_pos: usize) -> StreamDecoder {
+        let engine = match encoding.engine() {
+            Engine::Standard(encoding) => {
+                Decoder::Standard(encoding.new_decoder_without_bom_handling())
+            }
+            Engine::Utf32 { big_endian } => Decoder::Utf32 {
+                big_endian,
+                carry: Vec::with_capacity(4),
+            },
+            Engine::SingleByte(table) => Decoder::SingleByte(table),
+        };
         StreamDecoder {
-            decoder: encoding.new_decoder_without_bom_handling(),
-            text: String::new(),
-            input_pos,
-            errors: Vec::new(),
-            anchors: vec![(0, input_pos)],
+            engine,
+            out: Output {
+                text: String::new(),
+                input_pos,
+                errors: Vec::new(),
+                anchors: vec![(0, input_pos)],
+            },
         }
     }
 
-    fn feed(&mut self, mut bytes: &[u8], last: bool) {
-        loop {
-            let needed = self
-                .decoder
-                .max_utf8_buffer_length_without_replacement(bytes.len())
-                .unwrap_or(bytes.len().saturating_mul(3))
-                .max(4);
-            self.text.reserve(needed);
-            let (result, read) =
-                self.decoder
-                    .decode_to_string_without_replacement(bytes, &mut self.text, last);
-            let chunk_start = self.input_pos;
-            self.input_pos += read;
-            bytes = &bytes[read..];
-            match result {
-                DecoderResult::InputEmpty => return,
-                DecoderResult::OutputFull => {}
-                DecoderResult::Malformed(length, consumed_after) => {
-                    let end = chunk_start + read - consumed_after as usize;
-                    let input_at = end.saturating_sub(length as usize);
-                    let text_at = self.text.len();
-                    self.errors.push((ErrorCode::InvalidByteSequence, text_at));
-                    self.anchors.push((text_at, input_at));
-                    self.text.push('\u{FFFD}');
-                    // After the replacement, text and input line up again
-                    // where the malformed bytes end.
-                    self.anchors.push((self.text.len(), end));
-                }
+    fn feed(&mut self, bytes: &[u8], last: bool) {
+        let out = &mut self.out;
+        match &mut self.engine {
+            Decoder::Standard(decoder) => feed_standard(decoder, out, bytes, last),
+            Decoder::Utf32 { big_endian, carry } => {
+                feed_utf32(*big_endian, carry, out, bytes, last);
+            }
+            Decoder::SingleByte(table) => feed_single_byte(table, out, bytes),
+        }
+    }
+}
+
+fn feed_standard(
+    decoder: &mut encoding_rs::Decoder,
+    out: &mut Output,
+    mut bytes: &[u8],
+    last: bool,
+) {
+    loop {
+        let needed = decoder
+            .max_utf8_buffer_length_without_replacement(bytes.len())
+            .unwrap_or(bytes.len().saturating_mul(3))
+            .max(4);
+        out.text.reserve(needed);
+        let (result, read) =
+            decoder.decode_to_string_without_replacement(bytes, &mut out.text, last);
+        let chunk_start = out.input_pos;
+        out.input_pos += read;
+        bytes = &bytes[read..];
+        match result {
+            DecoderResult::InputEmpty => return,
+            DecoderResult::OutputFull => {}
+            DecoderResult::Malformed(length, consumed_after) => {
+                let end = chunk_start + read - consumed_after as usize;
+                out.malformed(end.saturating_sub(length as usize), end);
             }
         }
     }
 }
 
+/// UTF-32: four bytes a character; a unit that is no character (a
+/// surrogate, or above U+10FFFF) or is cut off by the end is malformed.
+fn feed_utf32(big_endian: bool, carry: &mut Vec<u8>, out: &mut Output, bytes: &[u8], last: bool) {
+    let mut units = std::mem::take(carry);
+    // The input offset of `units[0]` (a carried unit's bytes are not
+    // counted as consumed yet).
+    let start = out.input_pos;
+    units.extend_from_slice(bytes);
+    out.text.reserve(units.len());
+    let mut chunks = units.chunks_exact(4);
+    for (i, unit) in chunks.by_ref().enumerate() {
+        let unit = [unit[0], unit[1], unit[2], unit[3]];
+        let value = if big_endian {
+            u32::from_be_bytes(unit)
+        } else {
+            u32::from_le_bytes(unit)
+        };
+        match char::from_u32(value) {
+            Some(c) => out.text.push(c),
+            None => out.malformed(start + 4 * i, start + 4 * i + 4),
+        }
+    }
+    let rest = chunks.remainder().to_vec();
+    out.input_pos = start + units.len() - rest.len();
+    if last && !rest.is_empty() {
+        out.malformed(out.input_pos, out.input_pos + rest.len());
+        out.input_pos += rest.len();
+    } else {
+        *carry = rest;
+    }
+}
+
+fn feed_single_byte(table: &[Option<char>; 256], out: &mut Output, bytes: &[u8]) {
+    out.text.reserve(bytes.len());
+    for (i, &byte) in bytes.iter().enumerate() {
+        match table[usize::from(byte)] {
+            Some(c) => out.text.push(c),
+            None => {
+                let at = out.input_pos + i;
+                out.malformed(at, at + 1);
+            }
+        }
+    }
+    out.input_pos += bytes.len();
+}
+
 /// Decodes a whole input.
 pub(crate) fn decode<'a>(bytes: &'a [u8], options: &ParseOptions) -> Decoded<'a> {
     let sniffed = sniff(bytes, true, options).unwrap_or(Sniffed {
-        encoding: UTF_8,
+        encoding: Encoding::UTF_8,
         source: EncodingSource::Default,
         bom: 0,
         unknown_label: None,
@@ -304,7 +450,7 @@ pub(crate) fn decode<'a>(bytes: &'a [u8], options: &ParseOptions) -> Decoded<'a>
     });
     let body = &bytes[sniffed.bom..];
     // Valid UTF-8 is only validated.
-    if sniffed.encoding == UTF_8 {
+    if sniffed.encoding == Encoding::UTF_8 {
         if let Ok(text) = std::str::from_utf8(body) {
             return finish_decoded(
                 Cow::Borrowed(text),
@@ -316,12 +462,8 @@ pub(crate) fn decode<'a>(bytes: &'a [u8], options: &ParseOptions) -> Decoded<'a>
     }
     let mut decoder = StreamDecoder::new(sniffed.encoding, sniffed.bom);
     decoder.feed(body, true);
-    finish_decoded(
-        Cow::Owned(decoder.text),
-        sniffed,
-        decoder.errors,
-        decoder.anchors,
-    )
+    let out = decoder.out;
+    finish_decoded(Cow::Owned(out.text), sniffed, out.errors, out.anchors)
 }
 
 fn finish_decoded(
@@ -360,7 +502,7 @@ fn finish_decoded(
         bom: sniffed.bom > 0,
         errors,
         anchors,
-        linear: sniffed.encoding == UTF_8,
+        linear: sniffed.encoding == Encoding::UTF_8,
     }
 }
 
@@ -380,11 +522,11 @@ pub(crate) fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
     }
     if matches!(
         decoded.source,
-        EncodingSource::ByteOrderMark | EncodingSource::Utf16Detection
+        EncodingSource::ByteOrderMark | EncodingSource::Detection
     ) {
         if let Some(declaration) = &doc.declaration {
             if let Some(label) = &declaration.encoding {
-                if !label_agrees(label, decoded.encoding) {
+                if !decoded.encoding.agrees_with(label) {
                     let at = declaration.span.start;
                     let (line, column) = doc.position(at);
                     doc.errors.push(ParseError {
@@ -406,19 +548,6 @@ pub(crate) fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
         linear: decoded.linear,
     };
     doc
-}
-
-/// Whether a declared label names the encoding found otherwise ("UTF-16"
-/// agrees with either byte order).
-fn label_agrees(label: &str, encoding: &'static Encoding) -> bool {
-    match Encoding::for_label(label.trim().as_bytes()) {
-        Some(declared) if declared == encoding => true,
-        Some(declared) => {
-            let utf16 = |e: &'static Encoding| e == UTF_16LE || e == UTF_16BE;
-            utf16(declared) && utf16(encoding) && label.trim().eq_ignore_ascii_case("utf-16")
-        }
-        None => false,
-    }
 }
 
 /// Maps offsets in the text back to the input's bytes.
@@ -506,7 +635,7 @@ impl Parser {
     pub fn finish(mut self) -> Document {
         if self.state.is_none() {
             let sniffed = sniff(&self.pending, true, &self.options).unwrap_or(Sniffed {
-                encoding: UTF_8,
+                encoding: Encoding::UTF_8,
                 source: EncodingSource::Default,
                 bom: 0,
                 unknown_label: None,
@@ -518,20 +647,17 @@ impl Parser {
             return Document::parse("");
         };
         decoder.feed(&[], true);
+        let out = decoder.out;
         build(
-            finish_decoded(
-                Cow::Owned(decoder.text),
-                sniffed,
-                decoder.errors,
-                decoder.anchors,
-            ),
+            finish_decoded(Cow::Owned(out.text), sniffed, out.errors, out.anchors),
             &self.options,
         )
     }
 }
 
 impl Document {
-    /// Parses bytes in any encoding `encoding_rs` decodes, found by sniffing.
+    /// Parses bytes in any encoding xml5dom reads ([`Encoding`]), found by
+    /// sniffing.
     /// Never fails.
     ///
     /// ```
@@ -596,7 +722,7 @@ impl Document {
 
     /// The encoding the document was decoded from (UTF-8 for text given as
     /// `&str`).
-    pub fn encoding(&self) -> &'static Encoding {
+    pub fn encoding(&self) -> Encoding {
         self.encoding
     }
 
