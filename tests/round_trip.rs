@@ -93,3 +93,89 @@ fn every_corpus_document_pretty_prints_to_the_same_content() {
         assert_eq!(content(&again), content(&doc), "{}", path.display());
     }
 }
+
+/// One broken spot in each corpus document (a bare `&` in its first run of
+/// plain text, an unquoted value, `--` in a comment) changes the output at
+/// that spot only: everything else (DOCTYPEs and their subsets,
+/// references, CDATA, quotes, spacing, line ends) comes back byte for byte
+/// (issue 14: "a user repairing a file wants `git diff` to show the
+/// repairs and nothing else").
+#[test]
+fn one_broken_spot_in_a_corpus_document_is_the_only_change() {
+    use xml5dom::RepairKind;
+    let files = corpus();
+    let mut failures = Vec::new();
+    let mut tried = [0usize; 3];
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("UTF-8 corpus documents");
+        let doc = Document::parse(&text);
+        let mut cases: Vec<(usize, String, String, RepairKind)> = Vec::new();
+        // A bare `&` where the first text that is exactly its source starts.
+        let plain = doc.root().descendants().find(|n| {
+            n.is_text()
+                && n.span().is_some_and(|s| {
+                    let source = &text[s.range()];
+                    n.text() == Some(source) && source.trim().len() > 2
+                })
+        });
+        if let Some(node) = plain {
+            let at = node.span().unwrap().start;
+            let broken = format!("{}& {}", &text[..at], &text[at..]);
+            let mended = format!("{}&amp; {}", &text[..at], &text[at..]);
+            cases.push((0, broken, mended, RepairKind::Escaped));
+        }
+        // The first value of letters and digits, unquoted.
+        let tag = doc.root().descendants().find_map(|n| {
+            let span = n.span().filter(|_| n.is_element())?;
+            let tag = &text[span.start..];
+            let tag = &tag[..tag.find('>')?];
+            let at = tag.find("=\"")?;
+            let value = &tag[at + 2..];
+            let len = value.find('"')?;
+            // (Not before `/`: XML5 reads `x=1/>` as the value `1/`.)
+            let simple = len > 0
+                && value[..len].bytes().all(|b| b.is_ascii_alphanumeric())
+                && !value[len + 1..].trim_start().starts_with('/');
+            simple.then(|| (span.start + at + 1, len))
+        });
+        if let Some((at, len)) = tag {
+            let value = &text[at + 1..at + 1 + len];
+            let broken = format!("{}{value}{}", &text[..at], &text[at + len + 2..]);
+            cases.push((1, broken, text.clone(), RepairKind::AttributeRewritten));
+        }
+        // `--` inside the first comment.
+        let comment = doc.root().descendants().find(|n| n.is_comment());
+        if let Some(span) = comment.and_then(|c| c.span()) {
+            let at = span.start + "<!--".len();
+            let broken = format!("{}a--b{}", &text[..at], &text[at..]);
+            let mended = format!("{}a- -b{}", &text[..at], &text[at..]);
+            cases.push((2, broken, mended, RepairKind::CommentText));
+        }
+        for (kind, broken, mended, repair) in cases {
+            tried[kind] += 1;
+            let out = Document::parse(&broken).serialize(&SerializeOptions::default());
+            let repairs: Vec<_> = out.repairs.iter().map(|r| r.kind).collect();
+            if out.text != mended || repairs != [repair] {
+                failures.push(format!(
+                    "{} ({repair}): repairs {repairs:?}, output differs: {}",
+                    path.display(),
+                    out.text != mended
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        tried[0] >= 200 && tried[1] >= 200 && tried[2] >= 20,
+        "{tried:?}"
+    );
+    eprintln!(
+        "one broken spot: {} bare &, {} unquoted values, {} comments, each the only change",
+        tried[0], tried[1], tried[2]
+    );
+}

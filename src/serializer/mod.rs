@@ -1796,7 +1796,15 @@ impl<'d> Writer<'d> {
             self.out.push_str(&self.source()[span.range()]);
             return;
         }
-        let (text, changed) = comment_text(node.text().unwrap_or(""));
+        // The text as written where it is the tree's (its line ends kept),
+        // else the tree's.
+        let data = node.text().unwrap_or("");
+        let written = self
+            .source_span(node)
+            .filter(|_| self.doc.data(node.id().0).dirty == 0)
+            .and_then(|span| comment_source(&self.source()[span.range()], data))
+            .unwrap_or(data);
+        let (text, changed) = comment_text(written);
         if changed {
             self.report(RepairKind::CommentText, node);
         } else {
@@ -2029,6 +2037,26 @@ fn replace_forbidden(text: &str, forbidden: &mut bool) -> String {
     } else {
         text.to_owned()
     }
+}
+
+/// The text between a comment's delimiters in its source `raw`, if it is
+/// the comment's `data` as written (line ends aside): for a comment closed
+/// by `-->` or `--!>`, or cut off by the end of the input (which drops a
+/// pending `-` or `--`).
+fn comment_source<'r>(raw: &'r str, data: &str) -> Option<&'r str> {
+    let body = raw.strip_prefix("<!--")?;
+    let body = body
+        .strip_suffix("-->")
+        .or_else(|| body.strip_suffix("--!>"))
+        .unwrap_or_else(|| {
+            let dashes = body.len() - body.trim_end_matches('-').len();
+            &body[..body.len() - dashes.min(2)]
+        });
+    let normalized = body
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .replace('\0', "\u{FFFD}");
+    (normalized == data).then_some(body)
 }
 
 /// Comment text XML can carry: no `--`, no final `-`, no forbidden
