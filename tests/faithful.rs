@@ -239,6 +239,54 @@ fn a_multi_line_value_keeps_its_lines() {
     );
 }
 
+/// `input` is not well-formed; its output is `expected`, well-formed, and
+/// writes back as itself.
+#[track_caller]
+fn repaired_as(input: &str, expected: &str) {
+    let doc = Document::parse(input);
+    assert!(!doc.is_well_formed(), "{input:?} should not be well-formed");
+    let out = doc.to_xml();
+    assert_eq!(out, expected, "{input:?}");
+    let again = Document::parse(&out);
+    assert!(again.is_well_formed(), "{:?}", again.errors());
+    assert_eq!(again.to_xml(), out);
+}
+
+/// Outside the root element, what XML does not allow there goes and the
+/// line breaks around it stay; a DOCTYPE whose only fault is a forbidden
+/// character keeps its own line breaks; a bogus comment's `--` is an error
+/// where it is, since the comment it is written as must change it there.
+#[test]
+fn document_level_repairs_keep_the_lines() {
+    repaired_as(
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE c>\n\u{1}\n<c/>\n x \n<!--e-->\n",
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE c>\n\n<c/>\n  \n<!--e-->\n",
+    );
+    repaired_as(
+        "<!DOCTYPE c PUBLIC\n \"-//A//DTD C//EN\"\n \"c\u{1}.dtd\">--\n<c/>",
+        "<!DOCTYPE c PUBLIC\n \"-//A//DTD C//EN\"\n \"c\u{FFFD}.dtd\">\n<c/>",
+    );
+    let input = "<!-x- one\n two --><c/>";
+    let doc = Document::parse(input);
+    let hyphens: Vec<usize> = doc
+        .errors()
+        .iter()
+        .filter(|e| e.code == ErrorCode::DoubleHyphenInComment)
+        .map(|e| e.offset)
+        .collect();
+    assert_eq!(hyphens, [input.find("--").unwrap()]);
+    repaired_as(input, "<!---x- one\n two - - --><c/>");
+}
+
+/// A subset the end of the input cut off keeps its complete declarations.
+#[test]
+fn a_cut_off_subset_keeps_its_declarations() {
+    repaired_as(
+        "<!DOCTYPE a [<!ENTITY e \"x\">",
+        "<!DOCTYPE a [<!ENTITY e \"x\">]><root/>",
+    );
+}
+
 /// The example: one bad spot in an internal subset drops that
 /// declaration only, and the references to the others still resolve.
 #[test]

@@ -861,6 +861,15 @@ impl<'d> Writer<'d> {
         !self.repair || self.broken.clean(start, end)
     }
 
+    /// The source `start..end` of a DOCTYPE with forbidden characters
+    /// replaced, if those are its only errors.
+    fn characters_replaced(&self, start: usize, end: usize) -> Option<String> {
+        if !self.repair {
+            return Some(self.source().get(start..end)?.to_owned());
+        }
+        self.broken.with_characters_replaced(start, end)
+    }
+
     /// At the first node an entity reference's expansion made: if those
     /// nodes are all still there, in order and as parsed, writes the
     /// reference as it was in the source and returns the last of them.
@@ -1000,10 +1009,13 @@ impl<'d> Writer<'d> {
         };
         let fields = &self.doc.doctypes[index];
         let subset = fields.subset_span;
-        if let Some(span) = self.verbatim(node) {
-            // An unterminated subset's error is at the end of the DOCTYPE.
-            if self.clean(span.start, span.end + 1) {
-                self.out.push_str(&self.source()[span.range()]);
+        if let (Some(span), None, 0) = (self.source_span(node), subset, data.dirty) {
+            // As written, or with only a forbidden character replaced.
+            if let Some(text) = self.characters_replaced(span.start, span.end) {
+                if text != self.source()[span.range()] {
+                    self.report(RepairKind::ForbiddenCharacter, node);
+                }
+                self.out.push_str(&text);
                 return;
             }
         }
@@ -1025,12 +1037,19 @@ impl<'d> Writer<'d> {
         if let (Some(span), Some(subset), Some(kept)) =
             (self.source_span(node), subset, &kept_subset)
         {
-            if data.dirty == 0 && self.clean(span.start, subset.start) {
+            let head = match data.dirty {
+                0 => self.characters_replaced(span.start, subset.start),
+                _ => None,
+            };
+            if let Some(head) = head {
+                if head != self.source()[span.start..subset.start] {
+                    self.report(RepairKind::ForbiddenCharacter, node);
+                }
                 let source = self.source();
-                self.out.push_str(&source[span.start..subset.start]);
+                self.out.push_str(&head);
                 self.out.push_str(kept);
                 let tail = &source[subset.end..span.end];
-                if self.clean(subset.end, span.end + 1)
+                if self.characters_replaced(subset.end, span.end).as_deref() == Some(tail)
                     && tail.starts_with(']')
                     && tail.ends_with('>')
                 {
@@ -1042,6 +1061,7 @@ impl<'d> Writer<'d> {
                 return;
             }
         }
+        let reported = self.repairs.len();
         let mut name = self.doctype_name(node);
         if !is_name(&name) {
             // Without a subset, a DOCTYPE without a valid name says nothing
@@ -1092,6 +1112,14 @@ impl<'d> Writer<'d> {
             self.out.push(']');
         }
         self.out.push('>');
+        // Written anew from the tree, which left out what XML5's recovery
+        // skipped (`<!DOCTYPE a PUB&LIC "...">` keeps no identifiers).
+        if let (Some(span), 0) = (self.source_span(node), data.dirty) {
+            let head_end = subset.map_or(span.end, |subset| subset.start);
+            if self.repairs.len() == reported && !self.clean(span.start, head_end) {
+                self.report(RepairKind::DoctypeChanged, node);
+            }
+        }
     }
 
     /// A DOCTYPE's name as written: the tree holds it lowercased (as XML5
@@ -1761,6 +1789,21 @@ impl<'d> Writer<'d> {
             return;
         }
         let data = self.doc.data(node.id().0);
+        if node.parent().is_some_and(|p| p.is_document()) {
+            // Outside the root only whitespace can be; the tree keeps only
+            // that of broken text, and it is written as it is in the source.
+            let (written, from_source) = match (self.source_span(node), data.dirty) {
+                (Some(span), 0) => (&self.source()[span.range()], true),
+                _ => (node.text().unwrap_or(""), false),
+            };
+            let whitespace: String = written.chars().filter(|&c| is_xml_space(c)).collect();
+            self.out.push_str(&whitespace);
+            if !from_source && whitespace.len() != written.len() {
+                // (Dropped source text was reported with its error.)
+                self.report(RepairKind::MarkupDropped, node);
+            }
+            return;
+        }
         if let (Some(span), 0) = (self.source_span(node), data.dirty) {
             // Broken text: its source, mended where the errors are.
             if self.copy_repaired(span, repair::Context::Text).is_ok() {

@@ -68,6 +68,53 @@ impl<'s> Broken<'s> {
         self.within(start, end).is_empty() && !self.mentions_dropped_entity(start, end)
     }
 
+    /// The errors of a DOCTYPE's `start..end` (not those of what follows
+    /// it, even at the end of the input): those inside, and those its end
+    /// reports there (cut off by the end of the input, or a subset left
+    /// open).
+    pub(super) fn within_doctype(&self, start: usize, end: usize) -> &[(usize, ErrorCode)] {
+        let from = self.errors.partition_point(|&(at, _)| at < start);
+        let mut to = self.errors.partition_point(|&(at, _)| at < end);
+        while let Some(&(at, code)) = self.errors.get(to) {
+            let ends_doctype = matches!(
+                code,
+                ErrorCode::EofInDoctype | ErrorCode::UnterminatedDoctypeInternalSubset
+            );
+            if at != end || !ends_doctype {
+                break;
+            }
+            to += 1;
+        }
+        &self.errors[from..to.max(from)]
+    }
+
+    /// `start..end` of a DOCTYPE with its forbidden characters replaced, if
+    /// they are its only errors (see [`within_doctype`](Self::within_doctype)):
+    /// one whose only fault is such a character keeps the rest as written.
+    pub(super) fn with_characters_replaced(&self, start: usize, end: usize) -> Option<String> {
+        let errors = self.within_doctype(start, end);
+        let only_characters = errors.iter().all(|&(_, code)| {
+            matches!(
+                code,
+                ErrorCode::ControlCharacterInInputStream | ErrorCode::IllegalCharacterInInputStream
+            )
+        });
+        if !only_characters || self.mentions_dropped_entity(start, end) {
+            return None;
+        }
+        let text = self.source.get(start..end)?;
+        if text.contains('\u{C}') {
+            // Whitespace to XML5 outside the identifiers, a character in
+            // them: the DOCTYPE is written anew from the tree.
+            return None;
+        }
+        Some(
+            text.chars()
+                .map(|c| if is_forbidden_char(c) { '\u{FFFD}' } else { c })
+                .collect(),
+        )
+    }
+
     /// The codes of the errors at exactly `at`.
     fn at(&self, at: usize) -> impl Iterator<Item = ErrorCode> + '_ {
         let from = self.errors.partition_point(|&(o, _)| o < at);
@@ -126,9 +173,10 @@ impl<'s> Broken<'s> {
                     text.starts_with("<!ATTLIST") && matches!(byte, Some(b'&' | b'<'))
                 }
         };
+        // (Errors at the end of the input after it are not its own.)
         self.within(item.start, item.end)
             .iter()
-            .all(|&(at, code)| in_place(code) || in_value(at, code))
+            .all(|&(at, code)| at >= item.end || in_place(code) || in_value(at, code))
             && !self
                 .unchecked
                 .iter()

@@ -403,28 +403,43 @@ impl<'i> TreeBuilder<'i> {
         }
     }
 
-    /// Turns the pending character data into a text node (or, outside the
-    /// root, keeps it if it is whitespace and reports it otherwise).
+    /// Turns the pending character data into a text node (outside the root,
+    /// only its whitespace: the rest is reported and left out).
     fn flush_text(&mut self) {
         if !self.text.active {
             return;
         }
         self.text.active = false;
-        if self.phase != Phase::Main {
-            if let Some(offset) = self.text.offending {
-                self.error(ErrorCode::TextOutsideRootElement, offset);
-                return;
-            }
-        }
         if self.text.len == 0 {
+            if let (true, Some(offset)) = (self.phase != Phase::Main, self.text.offending) {
+                self.error(ErrorCode::TextOutsideRootElement, offset);
+            }
             // Only empty entities: no character data, no node.
             return;
         }
-        let range = match (self.text.verbatim, self.text.copied) {
+        let mut range = match (self.text.verbatim, self.text.copied) {
             (Some((start, end)), _) => StrRange::new(start, end),
             (None, Some(copy)) => copy,
             (None, None) => return,
         };
+        if self.phase != Phase::Main {
+            if let Some(offset) = self.text.offending {
+                self.error(ErrorCode::TextOutsideRootElement, offset);
+                // The line breaks and indentation around what is dropped
+                // stay, so that repaired output keeps its lines.
+                let whitespace: String = self
+                    .doc
+                    .str(range)
+                    .chars()
+                    .filter(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
+                    .collect();
+                if whitespace.is_empty() {
+                    return;
+                }
+                range = self.doc.store(&whitespace);
+                self.text.cdata.clear();
+            }
+        }
         let cdata = ItemRange {
             start: self.doc.cdata.len(),
             len: self.text.cdata.len(),

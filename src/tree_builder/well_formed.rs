@@ -252,7 +252,15 @@ impl<'a> Checker<'a> {
     pub(crate) fn comment(&mut self, data: &str, span: Span) {
         let raw = &self.source[span.range()];
         if !raw.starts_with("<!--") {
-            return; // a bogus comment: already an error
+            // A bogus comment (`<!x ...>`, already an error at its start)
+            // is written as a comment too: hyphens in its data that a
+            // comment cannot hold are errors where they are.
+            let end = span.end - usize::from(raw.ends_with('>'));
+            let body = Span::new(end.saturating_sub(data.len()).max(span.start), end);
+            if self.source.get(body.range()) == Some(data) {
+                self.hyphens(body, true);
+            }
+            return;
         }
         let closer = if raw.len() >= 7 && raw.ends_with("-->") {
             3
@@ -270,6 +278,13 @@ impl<'a> Checker<'a> {
             body_end -= dashes.min(2);
         }
         let body = Span::new(span.start + 4, body_end.max(span.start + 4));
+        self.hyphens(body, closed && data.ends_with('-'));
+        self.form_feeds(body);
+    }
+
+    /// Reports each run of hyphens in a comment's `body` that is a `--`,
+    /// and the last `-` if `ends_badly` (before the closing `-->`).
+    fn hyphens(&mut self, body: Span, ends_badly: bool) {
         let text = self.source[body.range()].as_bytes();
         let mut at = 0;
         while let Some(i) = memchr::memmem::find(&text[at..], b"--") {
@@ -277,10 +292,9 @@ impl<'a> Checker<'a> {
             self.report(ErrorCode::DoubleHyphenInComment, body.start + start);
             at = start + text[start..].iter().take_while(|&&b| b == b'-').count();
         }
-        if closed && data.ends_with('-') && !text.ends_with(b"--") {
+        if ends_badly && text.ends_with(b"-") && !text.ends_with(b"--") {
             self.report(ErrorCode::DoubleHyphenInComment, body.end - 1);
         }
-        self.form_feeds(body);
     }
 
     /// An end tag: a name that is an XML name and a qualified name, as the
