@@ -278,6 +278,30 @@ fn document_level_repairs_keep_the_lines() {
     repaired_as(input, "<!---x- one\n two - - --><c/>");
 }
 
+/// Stray characters after a DOCTYPE's identifiers (XML5 skips them) go,
+/// and the header keeps its lines; a comment in the internal subset keeps
+/// its text, its `--` mended as in content.
+#[test]
+fn a_doctype_keeps_what_it_can() {
+    repaired_as(
+        "<!DOCTYPE c PUBLIC\n \"-//A//DTD C//EN\"\n \"c.dtd\"<>\n<c/>",
+        "<!DOCTYPE c PUBLIC\n \"-//A//DTD C//EN\"\n \"c.dtd\">\n<c/>",
+    );
+    repaired_as("<!DOCTYPE c x y>\n<c/>", "<!DOCTYPE c>\n<c/>");
+    let input = "<!DOCTYPE c [\n<!-- one -- two\n three -->\n<!ENTITY e 'v'>\n]><c>&e;</c>";
+    let doc = Document::parse(input);
+    let errors: Vec<_> = doc
+        .errors()
+        .iter()
+        .map(|e| (e.code, e.line, e.column))
+        .collect();
+    assert_eq!(errors, [(ErrorCode::MalformedDeclaration, 2, 10)]);
+    repaired_as(
+        input,
+        "<!DOCTYPE c [\n<!-- one - - two\n three -->\n<!ENTITY e 'v'>\n]><c>&e;</c>",
+    );
+}
+
 /// A subset the end of the input cut off keeps its complete declarations.
 #[test]
 fn a_cut_off_subset_keeps_its_declarations() {

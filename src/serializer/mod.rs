@@ -1061,6 +1061,24 @@ impl<'d> Writer<'d> {
                 return;
             }
         }
+        // Stray characters after the identifiers (`"x.dtd"<>`): the header
+        // up to its last identifier is copied, the rest written anew.
+        if let (Some(span), 0) = (self.source_span(node), data.dirty) {
+            let head_end = subset.map_or(span.end, |subset| subset.start);
+            let end = self.doctype_identifiers_end(node, span.start, head_end);
+            if let Some(end) = end.filter(|&end| self.clean(span.start, end)) {
+                self.report(RepairKind::MarkupRewritten, node);
+                let source = self.source();
+                self.out.push_str(&source[span.start..end]);
+                if let Some(kept) = kept_subset {
+                    self.out.push_str(" [");
+                    self.out.push_str(&kept);
+                    self.out.push(']');
+                }
+                self.out.push('>');
+                return;
+            }
+        }
         let reported = self.repairs.len();
         let mut name = self.doctype_name(node);
         if !is_name(&name) {
@@ -1118,6 +1136,29 @@ impl<'d> Writer<'d> {
             let head_end = subset.map_or(span.end, |subset| subset.start);
             if self.repairs.len() == reported && !self.clean(span.start, head_end) {
                 self.report(RepairKind::DoctypeChanged, node);
+            }
+        }
+    }
+
+    /// Where a DOCTYPE's last identifier (or, without one, its name) ends
+    /// in its header `start..end`, if the tree holds it as written there.
+    fn doctype_identifiers_end(&self, node: Node<'_>, start: usize, end: usize) -> Option<usize> {
+        let head = self.source().get(start..end)?;
+        match node.system_id().or(node.public_id()) {
+            Some(last) => ['"', '\'']
+                .iter()
+                .filter_map(|&quote| {
+                    let quoted = format!("{quote}{last}{quote}");
+                    head.rfind(&quoted).map(|at| start + at + quoted.len())
+                })
+                .max(),
+            None => {
+                let name = self.doctype_name(node);
+                let rest = head.strip_prefix("<!DOCTYPE")?;
+                let after_space = rest.trim_start_matches([' ', '\t', '\n', '\r']);
+                let spaced = after_space.len() < rest.len();
+                (spaced && is_name(&name) && after_space.starts_with(&*name))
+                    .then(|| end - after_space.len() + name.len())
             }
         }
     }

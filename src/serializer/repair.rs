@@ -174,13 +174,20 @@ impl<'s> Broken<'s> {
                 }
         };
         // (Errors at the end of the input after it are not its own.)
-        self.within(item.start, item.end)
+        // And a comment's `--` (written `- -`).
+        let in_comment = |at: usize, code: ErrorCode| {
+            code == MalformedDeclaration
+                && at > item.start
+                && text.starts_with("<!--")
+                && text.len() >= 7
+                && text.ends_with("-->")
+        };
+        self.within(item.start, item.end).iter().all(|&(at, code)| {
+            at >= item.end || in_place(code) || in_value(at, code) || in_comment(at, code)
+        }) && !self
+            .unchecked
             .iter()
-            .all(|&(at, code)| at >= item.end || in_place(code) || in_value(at, code))
-            && !self
-                .unchecked
-                .iter()
-                .any(|&u| item.start <= u && u < item.end)
+            .any(|&u| item.start <= u && u < item.end)
     }
 
     /// Whether `rest` (from a `&`) is a reference to a declared entity.
@@ -510,6 +517,24 @@ pub(super) fn kept_subset(
     let mut at = subset.start;
     for item in items {
         if item.start < at || item.end > subset.end {
+            continue;
+        }
+        let text = &source[item.range()];
+        if broken.kept(*item) && text.starts_with("<!--") {
+            // A comment: its `--` mended, as in content.
+            if let Some(&(error, _)) = broken
+                .within(item.start, item.end)
+                .iter()
+                .find(|&&(_, code)| code == ErrorCode::MalformedDeclaration)
+            {
+                out.push_str(&source[at..item.start]);
+                let (body, _) = super::comment_text(&text[4..text.len() - 3]);
+                out.push_str("<!--");
+                out.push_str(&body);
+                out.push_str("-->");
+                made.push((RepairKind::CommentText, error));
+                at = item.end;
+            }
             continue;
         }
         if broken.kept(*item) {

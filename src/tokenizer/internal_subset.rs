@@ -313,8 +313,12 @@ impl Reader<'_> {
         let rest = cur.bytes_from(body);
         match memmem::find(rest, b"-->") {
             Some(close) => {
-                if memmem::find(rest, b"--") != Some(close) {
-                    self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+                // At the first `--` that does not close it.
+                match memmem::find(rest, b"--") {
+                    Some(hyphens) if hyphens != close => {
+                        self.error(ErrorCode::MalformedDeclaration, cur.offset(body + hyphens));
+                    }
+                    _ => {}
                 }
                 cur.pos = body + close + 3;
             }
@@ -1695,12 +1699,13 @@ mod tests {
 
     #[test]
     fn malformed_comments_and_pis() {
-        // `--` inside, no target, no target; the last comment is empty.
+        // `--` inside (at it), no target, no target; the last comment is
+        // empty.
         let out = parse("<!-- a -- b --><?  x?><? ?><!---->", 10, &Limits::default());
         assert_eq!(
             out.errors,
             [
-                (MalformedDeclaration, 10),
+                (MalformedDeclaration, 10 + "<!-- a ".len()),
                 (MalformedDeclaration, 25),
                 (MalformedDeclaration, 32)
             ]
