@@ -588,6 +588,22 @@ fn fmt_writes_an_error_free_file_back_byte_for_byte() {
     assert!(output.stderr.is_empty());
 }
 
+/// The example: the forbidden reference is at 2:7, where `check`
+/// puts it, not at the start of the text holding it.
+#[test]
+fn fmt_reports_a_repair_at_its_line_and_column() {
+    let dir = TempDir::new("fmt-position");
+    let path = dir.write("p.xml", "<a>hello\nworld &#1; x</a>");
+    let output = run_on("fmt", &path);
+    assert_eq!(stdout(&output), "<a>hello\nworld \u{FFFD} x</a>");
+    let p = path.display();
+    assert_eq!(
+        stderr(&output),
+        format!("{p}:2:7: repaired: forbidden-character\n")
+    );
+    assert!(stdout(&run_on("check", &path)).starts_with(&format!("{p}:2:7: error: ")));
+}
+
 #[test]
 fn fmt_repairs_broken_input_and_lists_the_repairs() {
     let dir = TempDir::new("fmt-repair");
