@@ -174,32 +174,7 @@ fn check(broken: &str, own: &SerializeOptions) -> Option<String> {
 /// has every change near one.
 fn far_change(old: &str, new: &str, near: impl Fn(usize) -> bool) -> Option<(usize, usize)> {
     let (a, b) = (lines(old), lines(new));
-    let far = |ranges: Vec<(usize, usize)>| {
-        ranges
-            .into_iter()
-            .find(|&(first, last)| !(first..=last).all(&near))
-    };
-    let mut found = None;
-    for algorithm in [Algorithm::Myers, Algorithm::Patience] {
-        let diff = TextDiff::configure()
-            .algorithm(algorithm)
-            .timeout(Duration::from_secs(5))
-            .diff_slices(&a, &b);
-        let changed = diff
-            .ops()
-            .iter()
-            .filter(|op| op.tag() != DiffTag::Equal)
-            .map(|op| {
-                let r = op.old_range();
-                (r.start + 1, r.end.max(r.start + 1))
-            })
-            .collect();
-        match far(changed) {
-            None => return None,
-            Some(run) => found = found.or(Some(run)),
-        }
-    }
-    // By characters, each change at the lines it touches.
+    // Where a line starts, and where a character does, in `old`.
     let starts: Vec<usize> = a
         .iter()
         .scan(0, |at, line| {
@@ -214,19 +189,40 @@ fn far_change(old: &str, new: &str, near: impl Fn(usize) -> bool) -> Option<(usi
         .chain([old.len()])
         .collect();
     let line_of = |c: usize| starts.partition_point(|&s| s <= offsets[c.min(offsets.len() - 1)]);
+
+    let mut found = None;
+    for algorithm in [Algorithm::Myers, Algorithm::Patience] {
+        let diff = TextDiff::configure()
+            .algorithm(algorithm)
+            .timeout(Duration::from_secs(5))
+            .diff_slices(&a, &b);
+        // Line `i` (0-based) is line `i + 1`.
+        match first_far(diff.ops(), |i| i + 1, &near) {
+            None => return None,
+            Some(run) => found = found.or(Some(run)),
+        }
+    }
+    // By characters, each change at the lines it touches.
     let diff = TextDiff::configure()
         .timeout(Duration::from_secs(5))
         .diff_chars(old, new);
-    let changed = diff
-        .ops()
-        .iter()
+    first_far(diff.ops(), line_of, &near).and(found)
+}
+
+/// The first run of old lines an edit changes that is not all `near` an
+/// error; `line` maps an index of the diffed sequence to its line.
+fn first_far(
+    ops: &[similar::DiffOp],
+    line: impl Fn(usize) -> usize,
+    near: impl Fn(usize) -> bool,
+) -> Option<(usize, usize)> {
+    ops.iter()
         .filter(|op| op.tag() != DiffTag::Equal)
         .map(|op| {
             let r = op.old_range();
-            (line_of(r.start), line_of(r.end.max(r.start + 1) - 1))
+            (line(r.start), line(r.end.max(r.start + 1) - 1))
         })
-        .collect();
-    far(changed).and(found)
+        .find(|&(first, last)| !(first..=last).all(&near))
 }
 
 /// The lines of `text` as xml5dom counts them: ended by LF, CR LF or CR.

@@ -85,7 +85,7 @@ def main():
     emit("// Single-byte encodings no crate carries, from Python's codecs and glibc's")
     emit("// iconv: byte to UTF-16 code unit (0xFFFF: undefined), and back, sorted.")
     emit("")
-    emit("use super::encoding::Table;")
+    emit("use super::table::Table;")
     emit("")
     for rust, name, cp, labels, oracle in TABLES:
         decode = [decode_byte(oracle, b) for b in range(256)]

@@ -3,7 +3,7 @@
 // Single-byte encodings no crate carries, from Python's codecs and glibc's
 // iconv: byte to UTF-16 code unit (0xFFFF: undefined), and back, sorted.
 
-use super::encoding::Table;
+use super::table::Table;
 
 pub(super) static MAC_CENTRAL_EUROPE: Table = Table {
     name: "x-mac-ce",

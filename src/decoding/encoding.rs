@@ -47,18 +47,6 @@ enum Kind {
     Table(usize),
 }
 
-/// A generated single-byte table (`code_pages.rs`).
-pub(crate) struct Table {
-    pub(crate) name: &'static str,
-    /// The Windows code page number, or 0.
-    pub(crate) code_page: u16,
-    pub(crate) labels: &'static [&'static str],
-    /// Byte to UTF-16 code unit; 0xFFFF where the byte means nothing.
-    pub(crate) decode: [u16; 256],
-    /// Code unit to byte, sorted by code unit.
-    pub(crate) encode: &'static [(u16, u8)],
-}
-
 /// The code pages `oem_cp` has that `encoding_rs` has not, with their
 /// names (866 and 874 are in the Encoding Standard: IBM866, windows-874).
 const OEM_NAMES: &[(u16, &str)] = &[

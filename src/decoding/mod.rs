@@ -22,6 +22,7 @@
 
 mod code_pages;
 mod encoding;
+mod table;
 
 pub use encoding::Encoding;
 
