@@ -252,15 +252,24 @@ fn repaired_as(input: &str, expected: &str) {
     assert_eq!(again.to_xml(), out);
 }
 
-/// Outside the root element, what XML does not allow there goes and the
-/// line breaks around it stay; a DOCTYPE whose only fault is a forbidden
+/// Outside the root element, what XML does not allow there goes with the
+/// rest of its line, each such line is an error, and the line breaks stay; a DOCTYPE whose only fault is a forbidden
 /// character keeps its own line breaks; a bogus comment's `--` is an error
 /// where it is, since the comment it is written as must change it there.
 #[test]
 fn document_level_repairs_keep_the_lines() {
+    let doc = Document::parse("<c/>\none\n  two &amp; x\n\nthree four");
+    let lines: Vec<_> = doc
+        .errors()
+        .iter()
+        .map(|e| (e.code, e.line, e.column))
+        .collect();
+    let outside = ErrorCode::TextOutsideRootElement;
+    assert_eq!(lines, [(outside, 2, 1), (outside, 3, 3), (outside, 5, 1)]);
+    assert_eq!(doc.to_xml(), "<c/>\n\n\n\n");
     repaired_as(
-        "<?xml version=\"1.0\"?>\n<!DOCTYPE c>\n\u{1}\n<c/>\n x \n<!--e-->\n",
-        "<?xml version=\"1.0\"?>\n<!DOCTYPE c>\n\n<c/>\n  \n<!--e-->\n",
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE c>\n\u{1}\n<c/>\n x \n  \n<!--e-->\n",
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE c>\n\n<c/>\n\n  \n<!--e-->\n",
     );
     repaired_as(
         "<!DOCTYPE c PUBLIC\n \"-//A//DTD C//EN\"\n \"c\u{1}.dtd\">--\n<c/>",

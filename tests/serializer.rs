@@ -364,9 +364,9 @@ fn a_misplaced_declaration_is_renamed() {
 
 #[test]
 fn a_document_without_a_root_gets_one() {
-    // The text outside the root goes; the whitespace around it stays.
+    // The text outside the root goes, and with it the rest of its line.
     let (text, kinds) = repairs("<!--only a comment--> text");
-    assert_eq!(text, "<!--only a comment--> <root/>");
+    assert_eq!(text, "<!--only a comment--><root/>");
     assert_eq!(
         kinds,
         [RepairKind::MarkupDropped, RepairKind::MissingRootElement]

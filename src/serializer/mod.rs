@@ -1837,7 +1837,11 @@ impl<'d> Writer<'d> {
                 (Some(span), 0) => (&self.source()[span.range()], true),
                 _ => (node.text().unwrap_or(""), false),
             };
-            let whitespace: String = written.chars().filter(|&c| is_xml_space(c)).collect();
+            let whitespace = if written.chars().all(is_xml_space) {
+                written.to_owned()
+            } else {
+                crate::tree_builder::kept_outside_root(written)
+            };
             self.out.push_str(&whitespace);
             if !from_source && whitespace.len() != written.len() {
                 // (Dropped source text was reported with its error.)

@@ -27,6 +27,22 @@ use crate::tokenizer::{self, AttributeType, Tag, Text, TextKind, Token, TokenSin
 use crate::Span;
 
 /// Parses `text` into a document.
+/// What stays of text outside the root element that XML does not allow
+/// there: its lines that are only whitespace, and the line ends of the
+/// others, so that repaired output keeps its lines.
+pub(crate) fn kept_outside_root(text: &str) -> String {
+    let is_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    text.split_inclusive(['\n', '\r'])
+        .map(|line| {
+            if line.chars().all(is_space) {
+                line
+            } else {
+                line.trim_start_matches(|c| !matches!(c, '\n' | '\r'))
+            }
+        })
+        .collect()
+}
+
 pub(crate) fn build(text: &str, options: &crate::ParseOptions) -> Document {
     let builder = TreeBuilder::new(text, options.limits.clone());
     tokenizer::tokenize_with(text, builder, &options.limits).finish()
@@ -118,8 +134,13 @@ struct PendingText {
     copied: Option<StrRange>,
     len: usize,
     cdata: Vec<(usize, usize)>,
-    /// Outside the root: the first character that is not literal whitespace.
-    offending: Option<usize>,
+    /// Outside the root: on each line, the first character that is not
+    /// literal whitespace (each is reported, so that `check` shows every
+    /// line the repair drops something from).
+    offending: Vec<usize>,
+    /// How far the source is known to hold no line break after the last
+    /// of `offending`.
+    scanned_to: usize,
 }
 
 impl PendingText {
@@ -132,7 +153,22 @@ impl PendingText {
         self.copied = None;
         self.len = 0;
         self.cdata.clear();
-        self.offending = None;
+        self.offending.clear();
+    }
+
+    /// Notes a character outside the root at `at` that XML does not allow
+    /// there, if it is the first on its line.
+    fn offending_at(&mut self, input: &str, at: usize) {
+        let new_line = match self.offending.last() {
+            None => true,
+            Some(_) => input
+                .get(self.scanned_to.min(at)..at)
+                .is_some_and(|between| between.contains(['\n', '\r'])),
+        };
+        if new_line {
+            self.offending.push(at);
+        }
+        self.scanned_to = at;
     }
 }
 
@@ -365,14 +401,28 @@ impl<'i> TreeBuilder<'i> {
             t.start(Span::new(start, end));
         }
         t.span.end = end;
-        if self.phase != Phase::Main && t.offending.is_none() {
-            t.offending = match piece.kind {
-                TextKind::Plain => self.input[piece.span.range()]
-                    .bytes()
-                    .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-                    .map(|i| piece.span.start + i),
-                TextKind::CharRef | TextKind::Cdata | TextKind::Entity => Some(piece.span.start),
-            };
+        if self.phase != Phase::Main {
+            match piece.kind {
+                TextKind::Plain => {
+                    // The first character of each line that is not
+                    // whitespace; the rest of its line is skipped.
+                    let bytes = self.input.as_bytes();
+                    let mut i = piece.span.start;
+                    while i < piece.span.end {
+                        if matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
+                            i += 1;
+                            continue;
+                        }
+                        t.offending_at(self.input, i);
+                        i = memchr::memchr2(b'\n', b'\r', &bytes[i..piece.span.end])
+                            .map_or(piece.span.end, |n| i + n);
+                        t.scanned_to = i;
+                    }
+                }
+                TextKind::CharRef | TextKind::Cdata | TextKind::Entity => {
+                    t.offending_at(self.input, piece.span.start);
+                }
+            }
         }
         let start_len = self.text.len;
         let t = &mut self.text;
@@ -410,10 +460,13 @@ impl<'i> TreeBuilder<'i> {
             return;
         }
         self.text.active = false;
-        if self.text.len == 0 {
-            if let (true, Some(offset)) = (self.phase != Phase::Main, self.text.offending) {
-                self.error(ErrorCode::TextOutsideRootElement, offset);
+        let outside = self.phase != Phase::Main && !self.text.offending.is_empty();
+        if outside {
+            for i in 0..self.text.offending.len() {
+                self.error(ErrorCode::TextOutsideRootElement, self.text.offending[i]);
             }
+        }
+        if self.text.len == 0 {
             // Only empty entities: no character data, no node.
             return;
         }
@@ -422,23 +475,13 @@ impl<'i> TreeBuilder<'i> {
             (None, Some(copy)) => copy,
             (None, None) => return,
         };
-        if self.phase != Phase::Main {
-            if let Some(offset) = self.text.offending {
-                self.error(ErrorCode::TextOutsideRootElement, offset);
-                // The line breaks and indentation around what is dropped
-                // stay, so that repaired output keeps its lines.
-                let whitespace: String = self
-                    .doc
-                    .str(range)
-                    .chars()
-                    .filter(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
-                    .collect();
-                if whitespace.is_empty() {
-                    return;
-                }
-                range = self.doc.store(&whitespace);
-                self.text.cdata.clear();
+        if outside {
+            let whitespace = kept_outside_root(self.doc.str(range));
+            if whitespace.is_empty() {
+                return;
             }
+            range = self.doc.store(&whitespace);
+            self.text.cdata.clear();
         }
         let cdata = ItemRange {
             start: self.doc.cdata.len(),
