@@ -339,10 +339,12 @@ fn external_declarations_kept(doc: &Document, broken: &repair::Broken<'_>) -> bo
         return false;
     };
     let fields = &doc.doctypes[index];
-    let references = fields
-        .subset_items
-        .iter()
-        .any(|item| broken.kept(*item) && doc.source()[item.range()].contains('%'));
+    // Read again as written out: a parameter-entity declaration is no
+    // reference, and a reference in a dropped declaration is gone.
+    let references = fields.subset_span.is_some_and(|subset| {
+        let kept = repair::kept_subset(broken, subset, &fields.subset_items, &mut Vec::new());
+        crate::tokenizer::has_parameter_references(&kept)
+    });
     let Some(span) = node.span() else {
         return references;
     };

@@ -124,6 +124,12 @@ impl AttributeType {
 
 /// Reads the declarations of an internal subset. `subset` is the text between `[` and `]`,
 /// `base` its offset in the document. Never fails and never panics.
+/// Whether an internal subset refers to a parameter entity anywhere it is
+/// read (XML 1.0's WFC "Entity Declared" then no longer applies).
+pub(crate) fn has_parameter_references(subset: &str) -> bool {
+    parse(subset, 0, &Limits::default()).parameter_references
+}
+
 pub(crate) fn parse(subset: &str, base: usize, limits: &Limits) -> InternalSubset {
     let mut reader = Reader {
         subset,

@@ -47,7 +47,7 @@ mod token;
 pub(crate) use char_ref::resolve as resolve_reference;
 pub use entities::Declarations;
 pub(crate) use entities::{Lookup as EntityLookup, Mode as ExpansionMode, Stop as ExpansionStop};
-pub(crate) use internal_subset::{AttributeType, DefaultValue};
+pub(crate) use internal_subset::{has_parameter_references, AttributeType, DefaultValue};
 pub(crate) use json::push_json_string;
 pub use json::SuiteJson;
 pub use owned::{Event, OwnedAttribute, OwnedToken, TokenList};
