@@ -107,6 +107,8 @@ pub enum ErrorCode {
     /// reference (U+0001–U+0008, U+000B, U+000C, U+000E–U+001F, U+FFFE,
     /// U+FFFF).
     IllegalCharacterReference,
+    /// `&#X41;`: HTML takes an uppercase `X`, XML only `&#x` (§4.1).
+    UppercaseHexadecimalReference,
     /// `&name;` where `name` is not a known reference; kept as text.
     UnknownNamedCharacterReference,
 
@@ -442,6 +444,10 @@ impl ErrorCode {
             IllegalCharacterReference => (
                 "illegal-character-reference",
                 "reference to a character XML does not allow",
+            ),
+            UppercaseHexadecimalReference => (
+                "uppercase-hexadecimal-reference",
+                "`&#X`: XML writes a hexadecimal reference `&#x`",
             ),
             UnknownNamedCharacterReference => (
                 "unknown-named-character-reference",

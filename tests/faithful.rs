@@ -111,6 +111,19 @@ fn what_xml_forbids_stays_an_error() {
             "<!DOCTYPE r [<!NOTATION png SYSTEM 'png'><!ENTITY i SYSTEM 'i.png' NDATA png>]><r>&i;</r>",
             &[(UnparsedEntityReference, Error)],
         ),
+        // HTML reads `&#X41;`; XML only `&#x41;` (libxml2 agrees).
+        ("<a>&#X41;</a>", &[(UppercaseHexadecimalReference, Error)]),
+        ("<a b='&#X41;'/>", &[(UppercaseHexadecimalReference, Error)]),
+        // `]]>` in content, also from a replacement text.
+        ("<a>]]></a>", &[(CdataEndInText, Error)]),
+        (
+            "<!DOCTYPE a [<!ENTITY e 'x]]>'>]><a>&e;</a>",
+            &[(CdataEndInText, Error)],
+        ),
+        (
+            "<!DOCTYPE a [<!ENTITY e '<b>]]></b>'>]><a>&e;</a>",
+            &[(CdataEndInText, Error)],
+        ),
     ];
     for &(input, expected) in cases {
         let doc = Document::parse(input);

@@ -1856,6 +1856,11 @@ impl<'d> Writer<'d> {
             if self.copy_repaired(span, repair::Context::Text).is_ok() {
                 return;
             }
+            // Not mendable in place only for a reference whose replacement
+            // text is at fault: it is written as what it stands for.
+            if self.repair {
+                self.report(RepairKind::EntityExpanded, node);
+            }
         }
         let text = node.text().unwrap_or("");
         let mut forbidden = false;

@@ -250,6 +250,7 @@ fn at_ampersand(codes: impl Iterator<Item = ErrorCode>) -> Result<AtAmpersand, F
             | CharacterReferenceOutsideUnicodeRange
             | SurrogateCharacterReference
             | IllegalCharacterReference
+            | UppercaseHexadecimalReference
             | UndeclaredEntity => AtAmpersand::Resolve,
             // The replacement text of an entity is at fault (recursion, a
             // bad character inside): the tree's text is all there is.
@@ -343,6 +344,19 @@ pub(super) fn copy_repaired(
         }
         let Some(c) = rest.chars().next() else { break };
         match c {
+            '&' if broken.names_declared(rest)
+                && broken.at(at).any(|code| {
+                    !matches!(
+                        code,
+                        ErrorCode::UnparsedEntityReference
+                            | ErrorCode::ExternalEntityInAttributeValue
+                    )
+                }) =>
+            {
+                // The error is in what the entity stands for: the tree's
+                // text is all there is.
+                return Err(Fallback);
+            }
             '&' => match at_ampersand(broken.at(at))? {
                 AtAmpersand::Copy => {
                     if rest_is_dropped(broken, rest) {
@@ -355,11 +369,6 @@ pub(super) fn copy_repaired(
                     made.push((RepairKind::Escaped, at));
                     out.push_str("&amp;");
                     i += 1;
-                }
-                AtAmpersand::Resolve if broken.names_declared(rest) => {
-                    // The error is in what the entity stands for: the tree's
-                    // text is all there is.
-                    return Err(Fallback);
                 }
                 AtAmpersand::Resolve => {
                     let (in_attribute, quote) = match context {
@@ -546,7 +555,12 @@ pub(super) fn kept_subset(
                 out.push_str(&source[at..error]);
                 let rest = &source[error..item.end];
                 let entity = source[item.range()].starts_with("<!ENTITY");
-                let taken = if rest.starts_with("&#") {
+                let taken = if rest.starts_with("&#X") {
+                    // XML's hexadecimal reference is `&#x`.
+                    out.push_str("&#x");
+                    made.push((RepairKind::ReferenceReplaced, error));
+                    3
+                } else if rest.starts_with("&#") {
                     // A character reference to what XML cannot carry.
                     out.push_str("&#xFFFD;");
                     made.push((RepairKind::ForbiddenCharacter, error));

@@ -361,6 +361,12 @@ impl Declarations {
             Mode::Attribute => &['&', '\t', '\n', '\r', '<'],
             Mode::Text => &['&', '<'],
         };
+        // Content holds no `]]>` outside CDATA, also in a replacement text
+        // (XML 1.0 §2.4; libxml2 agrees).
+        let cdata_end = |text: &str| mode == Mode::Text && text.contains("]]>");
+        if entity.is_some() && cdata_end(raw) {
+            errors.push(ErrorCode::CdataEndInText);
+        }
         // The stack of texts being read: (name, text, position).
         let mut stack: Vec<(Option<&str>, &str, usize)> = vec![(entity, raw, 0)];
         while let Some(top) = stack.last_mut() {
@@ -401,6 +407,9 @@ impl Declarations {
                         {
                             errors.push(ErrorCode::EntityDepthLimit);
                         } else {
+                            if cdata_end(replacement) {
+                                errors.push(ErrorCode::CdataEndInText);
+                            }
                             stack.push((Some(name), replacement, 0));
                             continue;
                         }
@@ -425,6 +434,9 @@ impl Declarations {
                 } => {
                     errors.extend(found.iter());
                     let name = &after[..consumed];
+                    if name.starts_with(b"#X") {
+                        errors.push(ErrorCode::UppercaseHexadecimalReference);
+                    }
                     if name.first() != Some(&b'#') && !is_predefined_reference(name) {
                         // A name from HTML's table: XML does not know it.
                         errors.push(ErrorCode::UndeclaredEntity);

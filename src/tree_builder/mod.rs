@@ -996,6 +996,9 @@ impl TokenSink for TreeBuilder<'_> {
             if checking {
                 self.checker.text(&text);
                 self.report_checks();
+            } else if text.kind == TextKind::Plain && text.data.contains("]]>") {
+                // In a replacement text (reported at the reference).
+                self.error(ErrorCode::CdataEndInText, text.span.start);
             }
             self.push_text(text);
             return;

@@ -180,7 +180,10 @@ impl<'a> Checker<'a> {
         };
         if let Some(number) = rest.strip_prefix('#') {
             // Numeric: the tokenizer checked it, but for form feed, which
-            // HTML takes as whitespace and XML does not allow.
+            // HTML takes as whitespace and XML does not allow, and `&#X`.
+            if number.starts_with('X') {
+                self.report(ErrorCode::UppercaseHexadecimalReference, span.start + at);
+            }
             let (digits, radix) = match number.strip_prefix(['x', 'X']) {
                 Some(hex) => (hex, 16),
                 None => (number, 10),

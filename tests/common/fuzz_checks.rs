@@ -282,13 +282,15 @@ pub fn changes_tree(kind: RepairKind) -> bool {
 /// its own limits, where xml5dom only warns.
 pub fn strict_can_judge(doc: &Document) -> bool {
     use xml5dom::ErrorCode::*;
-    // Nor does it read parameter-entity references in an internal subset.
-    let parameter_references = doc
+    // Nor does it read parameter-entity references in an internal subset,
+    // nor bind a prefix by an attribute list's default (`<!ATTLIST doc
+    // xmlns:p CDATA #FIXED "urn:p">`, which libxml2 does).
+    let dtd_it_cannot_read = doc
         .root()
         .children()
         .filter_map(|n| n.internal_subset())
-        .any(|subset| subset.contains('%'));
-    !parameter_references
+        .any(|subset| subset.contains('%') || subset.contains("xmlns"));
+    !dtd_it_cannot_read
         && !doc.errors().iter().any(|e| {
             matches!(
                 e.code,
