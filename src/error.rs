@@ -190,6 +190,9 @@ pub enum ErrorCode {
     // --- Tree construction (§1.5) ---
     /// Text, a reference or CDATA before or after the root element; dropped.
     TextOutsideRootElement,
+    /// A reference to an entity with markup before or after the root
+    /// element, where XML allows no reference; its expansion is kept.
+    ReferenceOutsideRootElement,
     /// An end tag before or after the root element; ignored.
     EndTagOutsideRootElement,
     /// A start or empty tag after the root element; ignored.
@@ -557,6 +560,10 @@ impl ErrorCode {
             TextOutsideRootElement => (
                 "text-outside-root-element",
                 "text outside the root element; dropped",
+            ),
+            ReferenceOutsideRootElement => (
+                "reference-outside-root-element",
+                "entity reference outside the root element; what it stands for is kept",
             ),
             EndTagOutsideRootElement => (
                 "end-tag-outside-root-element",

@@ -194,9 +194,17 @@ fn first_declaration_wins() {
 
 #[test]
 fn root_element_from_an_entity() {
-    let doc = well_formed("<!DOCTYPE r [<!ENTITY doc \"<r>x</r>\">]>&doc;");
+    // XML refers to entities in content only (libxml2: "Start tag
+    // expected"): an error, but XML5 builds the root from it, and the
+    // output writes the root instead of the reference.
+    let doc = Document::parse("<!DOCTYPE r [<!ENTITY doc \"<r>x</r>\">]>&doc;");
+    assert_eq!(codes(&doc), ["reference-outside-root-element"]);
     assert_eq!(root(&doc).name(), "r");
     assert_eq!(root(&doc).entity(), Some("doc"));
+    assert_eq!(
+        doc.to_xml(),
+        "<!DOCTYPE r [<!ENTITY doc \"<r>x</r>\">]><r>x</r>"
+    );
 }
 
 #[test]

@@ -444,6 +444,7 @@ impl<'d> Writer<'d> {
             depth_dropped: &doc.depth_dropped,
             dropped_entities: Vec::new(),
             declared_entities: Vec::new(),
+            dependents_dropped: Default::default(),
             unchecked: doc
                 .errors
                 .iter()
@@ -462,7 +463,7 @@ impl<'d> Writer<'d> {
         if repair {
             for doctype in &doc.doctypes {
                 let items = &doctype.subset_items;
-                let names = repair::dropped_entities(&broken, items, &doctype.subset_entities);
+                let names = repair::dropped_entities(&mut broken, items, &doctype.subset_entities);
                 broken.dropped_entities.extend(names);
                 let declared = doctype.subset_entities.iter().map(|(_, name)| name.clone());
                 broken.declared_entities.extend(declared);

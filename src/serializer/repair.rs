@@ -37,6 +37,10 @@ pub(super) struct Broken<'s> {
     /// The general entities the internal subset declared, sorted: an error
     /// at a reference to one is in its replacement text.
     pub(super) declared_entities: Vec<Box<str>>,
+    /// Declarations of the internal subset dropped though well-formed
+    /// themselves: they refer to an entity whose declaration is dropped.
+    /// (Their starts.)
+    pub(super) dependents_dropped: std::collections::HashSet<usize>,
     /// Where a limit stopped the parse from checking something (warnings),
     /// in source order: a declaration of a repaired internal subset there is
     /// dropped, since its grammar was not checked.
@@ -184,10 +188,11 @@ impl<'s> Broken<'s> {
         };
         self.within(item.start, item.end).iter().all(|&(at, code)| {
             at >= item.end || in_place(code) || in_value(at, code) || in_comment(at, code)
-        }) && !self
-            .unchecked
-            .iter()
-            .any(|&u| item.start <= u && u < item.end)
+        }) && !self.dependents_dropped.contains(&item.start)
+            && !self
+                .unchecked
+                .iter()
+                .any(|&u| item.start <= u && u < item.end)
     }
 
     /// Whether `rest` (from a `&`) is a reference to a declared entity.
@@ -609,17 +614,60 @@ pub(super) fn kept_subset(
 /// (an item dropped because the parse skipped it declared nothing):
 /// references to them cannot be copied.
 pub(super) fn dropped_entities(
-    broken: &Broken<'_>,
+    broken: &mut Broken<'_>,
     items: &[Span],
     entities: &[(usize, Box<str>)],
 ) -> Vec<Box<str>> {
-    entities
+    use std::collections::HashMap;
+    // (Items are in source order.)
+    let item_of = |at: usize| {
+        let index = items.partition_point(|i| i.start <= at).checked_sub(1)?;
+        (at < items[index].end).then_some(index)
+    };
+    let mut dropped: Vec<Box<str>> = entities
         .iter()
-        .filter(|(at, _)| {
-            items
-                .iter()
-                .any(|item| item.start <= *at && *at < item.end && !broken.kept(*item))
-        })
+        .filter(|(at, _)| item_of(*at).is_some_and(|i| !broken.kept(items[i])))
         .map(|(_, name)| name.clone())
-        .collect()
+        .collect();
+    // A kept declaration that refers to a dropped entity (in an entity
+    // value or a default) would leave a reference to nothing: it goes too,
+    // and so on (one scan of the subset, then each item at most once).
+    let mut referring: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (index, item) in items.iter().enumerate() {
+        let text = &broken.source[item.range()];
+        if !(text.starts_with("<!ENTITY") || text.starts_with("<!ATTLIST")) {
+            continue;
+        }
+        for (at, _) in text.match_indices('&') {
+            let rest = &text[at + 1..];
+            let len = rest
+                .char_indices()
+                .find(|&(_, c)| !crate::tree_builder::is_name_char(c))
+                .map_or(rest.len(), |(i, _)| i);
+            if len > 0 && rest[len..].starts_with(';') {
+                referring.entry(&rest[..len]).or_default().push(index);
+            }
+        }
+    }
+    let mut declaring: HashMap<usize, Vec<&Box<str>>> = HashMap::new();
+    for (at, name) in entities {
+        if let Some(index) = item_of(*at) {
+            declaring.entry(index).or_default().push(name);
+        }
+    }
+    let mut queue: Vec<Box<str>> = dropped.clone();
+    while let Some(name) = queue.pop() {
+        for &index in referring.get(&*name).map_or(&[][..], Vec::as_slice) {
+            let item = items[index];
+            if !broken.kept(item) {
+                continue;
+            }
+            broken.dependents_dropped.insert(item.start);
+            for &declared in declaring.get(&index).map_or(&[][..], Vec::as_slice) {
+                dropped.push(declared.clone());
+                queue.push(declared.clone());
+            }
+        }
+    }
+    dropped
 }

@@ -133,6 +133,10 @@ impl TreeBuilder<'_> {
         }
         if outermost {
             self.flush_text();
+            if self.phase != super::Phase::Main {
+                // XML refers to entities in content only.
+                self.error(ErrorCode::ReferenceOutsideRootElement, span.start);
+            }
             self.outer_reference = span;
             self.begin_expansion(name, span);
         }

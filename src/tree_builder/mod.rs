@@ -270,6 +270,49 @@ impl<'i> TreeBuilder<'i> {
         }
     }
 
+    /// Checks a token of the replacement text being expanded, as the source
+    /// is checked (its spans are still in that text), and reports what is
+    /// found at the outermost reference.
+    fn check_replacement_token(&mut self, token: &Token<'_>) {
+        let (Some(name), Some(declarations)) =
+            (self.entity_stack.last().cloned(), self.declarations.clone())
+        else {
+            return;
+        };
+        let tokenizer::EntityLookup::Internal(text) = declarations.lookup(&name) else {
+            return;
+        };
+        let mut checker = well_formed::Checker {
+            source: text,
+            errors: Vec::new(),
+            declarations: Some(declarations.clone()),
+        };
+        match token {
+            Token::Text(piece) => checker.text(piece),
+            Token::StartTag(tag) | Token::EmptyTag(tag) => {
+                let kept = tag.attributes.len().min(self.limits.max_attributes);
+                checker.tag_with(tag, kept, |i| match i {
+                    0 => is_name(tag.name),
+                    i => is_name(tag.attributes.name_at(i - 1)),
+                });
+            }
+            Token::EndTag(tag) => checker.end_tag(tag.name, tag.span),
+            Token::Comment(comment) => checker.comment(comment.data, comment.span),
+            Token::ProcessingInstruction(pi) => {
+                checker.processing_instruction(pi.target, pi.span);
+            }
+            _ => {}
+        }
+        let reference = self.outer_reference.start;
+        for (code, _) in checker.errors {
+            let reported = matches!(code, ErrorCode::BareAmpersand | ErrorCode::UndeclaredEntity)
+                && self.reference_errors.contains(&reference);
+            if !reported {
+                self.error(self.entity_code(code), reference);
+            }
+        }
+    }
+
     /// Reports what the well-formedness checker found, except references the
     /// tokenizer already reported.
     fn report_checks(&mut self) {
@@ -982,6 +1025,9 @@ impl TokenSink for TreeBuilder<'_> {
         // against the source (which holds the reference), and the end of
         // the replacement text ends nothing.
         let expanding = self.reference_span();
+        if expanding.is_some() {
+            self.check_replacement_token(&token);
+        }
         let token = match expanding {
             Some(_) if matches!(token, Token::EndOfFile(_)) => return,
             Some(reference) => at_reference(token, reference),
@@ -996,9 +1042,6 @@ impl TokenSink for TreeBuilder<'_> {
             if checking {
                 self.checker.text(&text);
                 self.report_checks();
-            } else if text.kind == TextKind::Plain && text.data.contains("]]>") {
-                // In a replacement text (reported at the reference).
-                self.error(ErrorCode::CdataEndInText, text.span.start);
             }
             self.push_text(text);
             return;
@@ -1092,12 +1135,6 @@ impl TokenSink for TreeBuilder<'_> {
                 if checking {
                     self.checker.processing_instruction(pi.target, pi.span);
                     self.report_checks();
-                } else if pi.target.eq_ignore_ascii_case("xml") || !is_name(pi.target) {
-                    // In a replacement text (reported at the reference).
-                    self.error(
-                        ErrorCode::ReservedProcessingInstructionTarget,
-                        pi.span.start,
-                    );
                 }
                 self.processing_instruction(pi.target, pi.data, pi.span);
             }

@@ -104,11 +104,23 @@ impl<'a> Checker<'a> {
     /// (whose validity as XML names was found when they were interned).
     pub(crate) fn tag(&mut self, tag: &Tag<'_>, names: &Names, qnames: &[QNameId]) {
         let valid_name = |i: usize| qnames.get(i).is_some_and(|&q| names.qname_data(q).is_name);
+        // The attributes kept (`qnames` stops at the attribute limit).
+        let kept = tag.attributes.len().min(qnames.len().saturating_sub(1));
+        self.tag_with(tag, kept, valid_name);
+    }
+
+    /// [`tag`](Self::tag) for the first `kept` attributes, `valid_name(0)`
+    /// saying whether the tag's name is a name and `valid_name(i)` the
+    /// `i`th attribute's.
+    pub(crate) fn tag_with(
+        &mut self,
+        tag: &Tag<'_>,
+        kept: usize,
+        valid_name: impl Fn(usize) -> bool,
+    ) {
         if !valid_name(0) {
             self.report(ErrorCode::InvalidName, tag.span.start + 1);
         }
-        // The attributes kept (`qnames` stops at the attribute limit).
-        let kept = tag.attributes.len().min(qnames.len().saturating_sub(1));
         for index in 0..kept {
             let (span, value_span) = tag.attributes.spans_at(index);
             let start = span.start;
