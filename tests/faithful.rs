@@ -233,6 +233,7 @@ fn each_repair_rule_changes_only_its_spot() {
     mended_in_context("<!-- a -- b -->", "<!-- a - - b -->", &[CommentText]);
     // A name that is not a name, with its end tag.
     mended_in_context("<1st>x</1st>", "<_1st>x</_1st>", &[InvalidName]);
+    mended_in_context("<x 1a\n =\n 'v'/>", "<x _1a\n =\n 'v'/>", &[InvalidName]);
     // A prefix nothing declares.
     mended_in_context(
         "<dc:creator>J</dc:creator>",
@@ -310,6 +311,34 @@ fn a_doctype_keeps_what_it_can() {
         "<!DOCTYPE c PUBLIC\n \"-//A//DTD C//EN\"\n \"c.dtd\">\n<c/>",
     );
     repaired_as("<!DOCTYPE c x y>\n<c/>", "<!DOCTYPE c>\n<c/>");
+    // A public identifier's characters outside `PubidChar` are errors
+    // where they are, and go (whitespace becomes a space).
+    let input = "<!DOCTYPE c PUBLIC\n \"-//A//DTD\tC<//EN\"\n \"c.dtd\">\n<c/>";
+    let doc = Document::parse(input);
+    let errors: Vec<_> = doc
+        .errors()
+        .iter()
+        .map(|e| (e.code, e.line, e.column))
+        .collect();
+    let public = ErrorCode::InvalidPublicIdentifier;
+    assert_eq!(errors, [(public, 2, 12), (public, 2, 14)]);
+    repaired_as(
+        input,
+        "<!DOCTYPE c PUBLIC\n \"-//A//DTD C//EN\"\n \"c.dtd\">\n<c/>",
+    );
+    repaired_as(
+        "<!DOCTYPE c PUBLIC '{x}' 'c.dtd' x>\n<c/>",
+        "<!DOCTYPE c PUBLIC \"x\" \"c.dtd\">\n<c/>",
+    );
+    // A name that is not a name is mended where it stands.
+    repaired_as(
+        "<!DOCTYPE h&c PUBLIC\n \"-//A//DTD C//EN\"\n \"c.dtd\">\n<c/>",
+        "<!DOCTYPE h_c PUBLIC\n \"-//A//DTD C//EN\"\n \"c.dtd\">\n<c/>",
+    );
+    repaired_as(
+        "<!DOCTYPE 1c [\n<!ENTITY e 'v'>\n]><c>&e;</c>",
+        "<!DOCTYPE _1c [\n<!ENTITY e 'v'>\n]><c>&e;</c>",
+    );
     let input = "<!DOCTYPE c [\n<!-- one -- two\n three -->\n<!ENTITY e 'v'>\n]><c>&e;</c>";
     let doc = Document::parse(input);
     let errors: Vec<_> = doc

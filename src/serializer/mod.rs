@@ -866,11 +866,57 @@ impl<'d> Writer<'d> {
 
     /// The source `start..end` of a DOCTYPE with forbidden characters
     /// replaced, if those are its only errors.
-    fn characters_replaced(&self, start: usize, end: usize) -> Option<String> {
+    fn characters_replaced(&self, node: Node<'_>, start: usize, end: usize) -> Option<String> {
         if !self.repair {
             return Some(self.source().get(start..end)?.to_owned());
         }
-        self.broken.with_characters_replaced(start, end)
+        let name = self.mended_doctype_name(node);
+        let name = name.as_ref().map(|(span, name)| (*span, name.as_str()));
+        self.broken.with_characters_replaced(start, end, name)
+    }
+
+    /// Where a DOCTYPE's name that is not a name is written, and the name
+    /// it becomes.
+    fn mended_doctype_name(&self, node: Node<'_>) -> Option<(Span, String)> {
+        let name = node.name();
+        if name.is_empty() || is_name(name) {
+            return None;
+        }
+        let span = self.source_span(node)?;
+        let raw = self.source().get(span.range())?;
+        let after = raw
+            .get("<!DOCTYPE".len()..)?
+            .trim_start_matches([' ', '\t', '\n', '\r']);
+        let start = span.start + raw.len() - after.len();
+        let written = after.get(..name.len())?;
+        let next = after[name.len()..].chars().next();
+        let ends = matches!(next, Some(' ' | '\t' | '\n' | '\r' | '>' | '['));
+        (ends && written.eq_ignore_ascii_case(name)).then(|| {
+            (
+                Span::new(start, start + name.len()),
+                repaired_qname(written),
+            )
+        })
+    }
+
+    /// Reports what [`characters_replaced`](Self::characters_replaced)
+    /// changed in a DOCTYPE's `start..end`, written as `text`.
+    fn report_doctype_characters(&mut self, node: Node<'_>, start: usize, end: usize, text: &str) {
+        if !self.repair || text == &self.source()[start..end] {
+            return;
+        }
+        if self.broken.public_identifier_broken(start, end) {
+            self.report(RepairKind::DoctypeChanged, node);
+        }
+        if let Some((span, _)) = self.mended_doctype_name(node) {
+            if (start..end).contains(&span.start) {
+                self.report_at(RepairKind::InvalidName, span.start);
+            }
+        }
+        let replacements = |s: &str| s.matches('\u{FFFD}').count();
+        if replacements(text) > replacements(&self.source()[start..end]) {
+            self.report(RepairKind::ForbiddenCharacter, node);
+        }
     }
 
     /// At the first node an entity reference's expansion made: if those
@@ -1014,10 +1060,8 @@ impl<'d> Writer<'d> {
         let subset = fields.subset_span;
         if let (Some(span), None, 0) = (self.source_span(node), subset, data.dirty) {
             // As written, or with only a forbidden character replaced.
-            if let Some(text) = self.characters_replaced(span.start, span.end) {
-                if text != self.source()[span.range()] {
-                    self.report(RepairKind::ForbiddenCharacter, node);
-                }
+            if let Some(text) = self.characters_replaced(node, span.start, span.end) {
+                self.report_doctype_characters(node, span.start, span.end, &text);
                 self.out.push_str(&text);
                 return;
             }
@@ -1041,18 +1085,19 @@ impl<'d> Writer<'d> {
             (self.source_span(node), subset, &kept_subset)
         {
             let head = match data.dirty {
-                0 => self.characters_replaced(span.start, subset.start),
+                0 => self.characters_replaced(node, span.start, subset.start),
                 _ => None,
             };
             if let Some(head) = head {
-                if head != self.source()[span.start..subset.start] {
-                    self.report(RepairKind::ForbiddenCharacter, node);
-                }
+                self.report_doctype_characters(node, span.start, subset.start, &head);
                 let source = self.source();
                 self.out.push_str(&head);
                 self.out.push_str(kept);
                 let tail = &source[subset.end..span.end];
-                if self.characters_replaced(subset.end, span.end).as_deref() == Some(tail)
+                if self
+                    .characters_replaced(node, subset.end, span.end)
+                    .as_deref()
+                    == Some(tail)
                     && tail.starts_with(']')
                     && tail.ends_with('>')
                 {
@@ -1099,9 +1144,24 @@ impl<'d> Writer<'d> {
         self.out.push_str("<!DOCTYPE ");
         self.out.push_str(&name);
         match (node.public_id(), node.system_id()) {
-            (Some(public), Some(system)) if pubid_writable(public) && quotable(system) => {
+            (Some(public), Some(system)) if quotable(system) => {
                 self.out.push_str(" PUBLIC ");
-                push_quoted(&mut self.out, public);
+                if pubid_writable(public) {
+                    push_quoted(&mut self.out, public);
+                } else {
+                    // Characters outside `PubidChar` left out, whitespace
+                    // a space.
+                    self.report(RepairKind::DoctypeChanged, node);
+                    let public: String = public
+                        .chars()
+                        .filter_map(|c| match c {
+                            _ if pubid_writable(c.encode_utf8(&mut [0; 4])) => Some(c),
+                            _ if c.is_whitespace() => Some(' '),
+                            _ => None,
+                        })
+                        .collect();
+                    push_quoted(&mut self.out, &public);
+                }
                 self.out.push(' ');
                 let mut forbidden = false;
                 let system = replace_forbidden(system, &mut forbidden);
@@ -1110,12 +1170,7 @@ impl<'d> Writer<'d> {
                 }
                 push_quoted(&mut self.out, &system);
             }
-            (public, Some(system)) if quotable(system) => {
-                // A public identifier XML cannot carry is left out; the
-                // system identifier still names the DTD.
-                if public.is_some() {
-                    self.report(RepairKind::DoctypeChanged, node);
-                }
+            (None, Some(system)) if quotable(system) => {
                 self.out.push_str(" SYSTEM ");
                 let mut forbidden = false;
                 let system = replace_forbidden(system, &mut forbidden);
@@ -1750,8 +1805,20 @@ impl<'d> Writer<'d> {
             let head = head.strip_suffix(['"', '\'']).unwrap_or(head);
             self.out.push_str(head);
         } else {
+            // A name written anew keeps the spacing around its `=`.
+            let head = &source[original.start..value.start];
+            let head = head.strip_suffix(['"', '\'']).unwrap_or(head);
+            let space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+            let equals = head
+                .rfind('=')
+                .map(|at| &head[head[..at].trim_end_matches(space).len()..])
+                .filter(|equals| equals.chars().all(|c| c == '=' || space(c)));
             self.out.push_str(name);
-            self.out.push('=');
+            self.out.push_str(
+                equals
+                    .filter(|e| e.matches('=').count() == 1)
+                    .unwrap_or("="),
+            );
         }
         self.out.push(quote as char);
         let context = repair::Context::Value { quote };

@@ -92,16 +92,24 @@ impl<'s> Broken<'s> {
         &self.errors[from..to.max(from)]
     }
 
-    /// `start..end` of a DOCTYPE with its forbidden characters replaced, if
-    /// they are its only errors (see [`within_doctype`](Self::within_doctype)):
-    /// one whose only fault is such a character keeps the rest as written.
-    pub(super) fn with_characters_replaced(&self, start: usize, end: usize) -> Option<String> {
+    /// `start..end` of a DOCTYPE with its forbidden characters replaced and
+    /// its public identifier and name mended, if those are its only errors
+    /// (see [`within_doctype`](Self::within_doctype)): one whose only fault
+    /// is such a character keeps the rest as written. `name` is where the
+    /// name is written and what it becomes, if it is not a name.
+    pub(super) fn with_characters_replaced(
+        &self,
+        start: usize,
+        end: usize,
+        name: Option<(Span, &str)>,
+    ) -> Option<String> {
         let errors = self.within_doctype(start, end);
-        let only_characters = errors.iter().all(|&(_, code)| {
-            matches!(
-                code,
-                ErrorCode::ControlCharacterInInputStream | ErrorCode::IllegalCharacterInInputStream
-            )
+        let only_characters = errors.iter().all(|&(at, code)| match code {
+            ErrorCode::ControlCharacterInInputStream
+            | ErrorCode::IllegalCharacterInInputStream
+            | ErrorCode::InvalidPublicIdentifier => true,
+            ErrorCode::InvalidName => name.is_some_and(|(span, _)| span.start == at),
+            _ => false,
         });
         if !only_characters || self.mentions_dropped_entity(start, end) {
             return None;
@@ -112,11 +120,35 @@ impl<'s> Broken<'s> {
             // them: the DOCTYPE is written anew from the tree.
             return None;
         }
-        Some(
-            text.chars()
-                .map(|c| if is_forbidden_char(c) { '\u{FFFD}' } else { c })
-                .collect(),
-        )
+        // A public literal's characters outside `PubidChar` (reported at
+        // each) are left out, or become a space if they are whitespace.
+        let outside_pubid = |at: usize| {
+            self.at(at)
+                .any(|code| code == ErrorCode::InvalidPublicIdentifier)
+        };
+        let mut out = String::with_capacity(text.len());
+        for (at, c) in text.char_indices() {
+            match name {
+                Some((span, mended)) if span.start == start + at => out.push_str(mended),
+                Some((span, _)) if span.range().contains(&(start + at)) => {}
+                _ if outside_pubid(start + at) => {
+                    if c.is_whitespace() {
+                        out.push(' ');
+                    }
+                }
+                _ if is_forbidden_char(c) => out.push('\u{FFFD}'),
+                _ => out.push(c),
+            }
+        }
+        Some(out)
+    }
+
+    /// Whether a public identifier in `start..end` has characters outside
+    /// `PubidChar`.
+    pub(super) fn public_identifier_broken(&self, start: usize, end: usize) -> bool {
+        self.within_doctype(start, end)
+            .iter()
+            .any(|&(_, code)| code == ErrorCode::InvalidPublicIdentifier)
     }
 
     /// The codes of the errors at exactly `at`.

@@ -399,14 +399,47 @@ impl<'a> Checker<'a> {
             }
         }
         if let Some(public) = public_id {
-            let pubid =
-                |c: char| c.is_ascii_alphanumeric() || " \r\n-'()+,./:=?;!*#@$_%".contains(c);
-            if !public.chars().all(pubid) {
-                self.report(ErrorCode::InvalidPublicIdentifier, span.start);
+            if !public.chars().all(is_pubid_char) {
+                // At each character in the literal as written, so that a
+                // repair can mend the literal where it stands.
+                match public_literal(raw) {
+                    Some(literal) => {
+                        let start =
+                            span.start + (literal.as_ptr() as usize - raw.as_ptr() as usize);
+                        for (at, c) in literal.char_indices() {
+                            if !is_pubid_char(c) {
+                                self.report(ErrorCode::InvalidPublicIdentifier, start + at);
+                            }
+                        }
+                    }
+                    None => self.report(ErrorCode::InvalidPublicIdentifier, span.start),
+                }
             }
             if system_id.is_none() {
                 self.report(ErrorCode::MissingDoctypeSystemIdentifier, span.start);
             }
         }
     }
+}
+
+/// XML's `PubidChar` (production 13).
+fn is_pubid_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || " \r\n-'()+,./:=?;!*#@$_%".contains(c)
+}
+
+/// The text between the quotes of a DOCTYPE's public literal, as written
+/// in `raw` (`<!DOCTYPE name PUBLIC "…"`), if it is written that way.
+fn public_literal(raw: &str) -> Option<&str> {
+    let is_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    let rest = raw.strip_prefix("<!DOCTYPE")?.trim_start_matches(is_space);
+    let rest = rest.trim_start_matches(|c: char| !is_space(c) && c != '>');
+    let rest = rest.trim_start_matches(is_space);
+    let keyword = rest.get(..6)?;
+    let rest = rest[6..].trim_start_matches(is_space);
+    let quote = rest.chars().next().filter(|&q| q == '"' || q == '\'')?;
+    let body = &rest[1..];
+    let end = body.find(quote)?;
+    keyword
+        .eq_ignore_ascii_case("PUBLIC")
+        .then_some(&body[..end])
 }
