@@ -782,9 +782,10 @@ pub enum Error {
     #[error("invalid option: {0}")]
     InvalidOption(String),
     /// A tree edit that cannot be done: the node was removed, the edit would
-    /// make a cycle, or the node cannot hold (or be) what was asked.
+    /// make a cycle, the node cannot hold (or be) what was asked, or the
+    /// document written out would not read back as the tree is.
     #[error("invalid edit: {0}")]
-    InvalidEdit(&'static str),
+    InvalidEdit(String),
     /// An XPath expression that cannot be compiled or evaluated.
     #[error("{0}")]
     XPath(#[from] crate::query::XPathError),

@@ -1082,15 +1082,16 @@ fn created_nodes_carry_their_names_and_text() {
 }
 
 #[test]
-fn created_element_keeps_no_namespace_when_inserted_in_scope() {
+fn created_element_resolves_its_prefix_where_it_lands() {
     let mut doc = Document::parse("<r xmlns='urn:d' xmlns:p='urn:p'/>");
     let r = doc.root_element().unwrap().id();
     let plain = doc.create_element("plain");
     let prefixed = doc.create_element("p:x");
+    assert_eq!(doc.node(prefixed).unwrap().namespace(), None);
     doc.append(r, plain).unwrap();
     doc.append(r, prefixed).unwrap();
     assert_eq!(doc.node(plain).unwrap().namespace(), None);
-    assert_eq!(doc.node(prefixed).unwrap().namespace(), None);
+    assert_eq!(doc.node(prefixed).unwrap().namespace(), Some("urn:p"));
     assert_consistent(&doc);
 }
 
@@ -1474,12 +1475,16 @@ fn remove_a_first_and_a_last_child() {
 }
 
 #[test]
-fn remove_the_root_element() {
+fn the_root_element_is_replaced_not_removed() {
     let mut doc = Document::parse("<!--c--><r><a/></r>");
     let r = element(&doc, "r");
-    doc.remove(r).unwrap();
-    assert_eq!(doc.root_element(), None);
-    assert_eq!(doc.to_tree_dump(), "| <!-- c -->\n");
+    assert_invalid(doc.remove(r));
+    assert_invalid(doc.detach(r));
+    let a = element(&doc, "a");
+    doc.replace(r, a).unwrap();
+    assert_eq!(doc.root_element().unwrap().id(), a);
+    assert!(doc.node(r).is_none());
+    assert_eq!(doc.to_tree_dump(), "| <!-- c -->\n| <a>\n");
     assert_consistent(&doc);
 }
 
@@ -1574,9 +1579,10 @@ fn set_attribute_resolves_its_prefix_in_scope() {
 }
 
 #[test]
-fn set_attribute_with_an_unbound_prefix_keeps_no_namespace() {
-    let mut doc = Document::parse("<a/>");
-    let a = element(&doc, "a");
+fn set_attribute_with_an_unbound_prefix_waits_until_the_element_lands() {
+    let mut doc = Document::parse("<a xmlns:q='urn:q'/>");
+    assert_invalid(doc.set_attribute(element(&doc, "a"), "z:k", "v"));
+    let a = doc.create_element("e");
     doc.set_attribute(a, "q:k", "v").unwrap();
     let attribute = doc.node(a).unwrap().attributes().next().unwrap();
     assert_eq!(
@@ -1593,6 +1599,10 @@ fn set_attribute_with_an_unbound_prefix_keeps_no_namespace() {
         .map(|a| a.value())
         .collect();
     assert_eq!(values, ["w"]);
+    let root = element(&doc, "a");
+    doc.append(root, a).unwrap();
+    let node = doc.node(a).unwrap();
+    assert_eq!(node.attribute_ns("urn:q", "k"), Some("w"));
 }
 
 #[test]
@@ -1610,17 +1620,17 @@ fn set_attribute_declares_a_namespace() {
     // The new binding is used by later edits below it.
     doc.set_attribute(a, "n:k", "v").unwrap();
     assert_eq!(doc.node(a).unwrap().attribute_ns("urn:n", "k"), Some("v"));
-    doc.set_attribute(r, "xmlns", "urn:d").unwrap();
+    // `r` is in no namespace: a default namespace would move it.
+    assert_invalid(doc.set_attribute(r, "xmlns", "urn:d"));
+    doc.set_attribute(a, "xmlns", "").unwrap();
     assert_eq!(
-        doc.node(r)
+        doc.node(a)
             .unwrap()
             .attributes()
-            .nth(1)
-            .unwrap()
-            .declared_prefix(),
-        Some(None)
+            .find(|at| at.declared_prefix() == Some(None))
+            .map(|at| at.value()),
+        Some("")
     );
-    assert_eq!(doc.node(a).unwrap().lookup_prefix("urn:d"), Some(""));
     assert_consistent(&doc);
 }
 
@@ -1760,16 +1770,15 @@ fn rename_with_a_prefix_resolves_it_in_scope() {
     assert!(node.has_name(Some("urn:p"), "c"));
     doc.rename(a, "xml:c").unwrap();
     assert_eq!(doc.node(a).unwrap().namespace(), Some(XML_NAMESPACE));
-    doc.rename(a, "z:c").unwrap();
-    let node = doc.node(a).unwrap();
-    assert_eq!((node.prefix(), node.namespace()), (Some("z"), None));
+    // A prefix bound to nothing is refused.
+    assert_invalid(doc.rename(a, "z:c"));
     assert_eq!(
         doc.to_tree_dump(),
         "\
 | <{urn:d}r>
 |   {http://www.w3.org/2000/xmlns/}xmlns:p=\"urn:p\"
 |   {http://www.w3.org/2000/xmlns/}xmlns=\"urn:d\"
-|   <z:c>
+|   <{http://www.w3.org/XML/1998/namespace}xml:c>
 "
     );
     assert_consistent(&doc);

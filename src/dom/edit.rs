@@ -1,24 +1,116 @@
 //! Editing the tree. Every edit takes `&mut Document` and [`NodeId`]s, keeps
 //! the parent and sibling links consistent, and reports what it cannot do as
 //! [`Error::InvalidEdit`] instead of panicking.
+//!
+//! An edit is accepted only if the document written out afterwards reads
+//! back as the tree is (docs/editing.md): names are XML names whose
+//! prefixes resolve where the node is, an element's own name, attributes
+//! and declarations agree on what each prefix means, text, comments and
+//! PIs hold only what XML can carry as they are written, and the document
+//! keeps one root element, after its DOCTYPE. A node created detached may
+//! use a prefix its future place declares: it is resolved, and checked,
+//! when the node lands.
 
 use super::{
     AttributeData, Document, ItemRange, NameId, NodeData, NodeId, NodeKind, NsId, DIRTY_CHILDREN,
-    DIRTY_SELF, NO_END_TAG, XMLNS_NS, XML_NS,
+    DIRTY_SELF, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
 };
 use crate::error::Error;
+use crate::tree_builder::{is_forbidden_char, is_name};
 
 type Result<T> = std::result::Result<T, Error>;
 
+fn refused(why: impl Into<String>) -> Error {
+    Error::InvalidEdit(why.into())
+}
+
+/// Whether `name` is a qualified name (Namespaces in XML 1.0, production 7).
+fn is_qname(name: &str) -> bool {
+    is_name(name)
+        && match name.find(':') {
+            None => true,
+            Some(_) => super::qname_colon(name).is_some(),
+        }
+}
+
+/// What XML cannot carry in `text` at all, if anything.
+fn forbidden_in(text: &str) -> Option<char> {
+    text.chars().find(|&c| is_forbidden_char(c))
+}
+
+fn check_text(text: &str) -> Result<()> {
+    match forbidden_in(text) {
+        Some(c) => Err(refused(format!(
+            "U+{:04X} cannot be written in XML, not even as a reference",
+            c as u32
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A comment's text that reads back as one comment with that text.
+fn check_comment(text: &str) -> Result<()> {
+    check_text(text)?;
+    if text.contains("--") || text.ends_with('-') {
+        return Err(refused(
+            "a comment cannot hold `--` or end with `-` (XML 1.0 §2.5)",
+        ));
+    }
+    if text.starts_with('>') || text.starts_with("->") {
+        return Err(refused(
+            "a comment cannot start with `>` or `->`: `<!-->` would end it",
+        ));
+    }
+    Ok(())
+}
+
+fn check_pi_target(target: &str) -> Result<()> {
+    if !is_name(target) || target.contains(':') {
+        return Err(refused(format!(
+            "{target:?} is not a processing instruction target (a name without `:`)"
+        )));
+    }
+    if target.eq_ignore_ascii_case("xml") {
+        return Err(refused(
+            "a processing instruction cannot be named `xml` (reserved)",
+        ));
+    }
+    Ok(())
+}
+
+fn check_pi_data(data: &str) -> Result<()> {
+    check_text(data)?;
+    if data.contains("?>") {
+        return Err(refused("a processing instruction cannot hold `?>`"));
+    }
+    Ok(())
+}
+
+fn is_xml_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
+/// Where a moved node goes.
+#[derive(Clone, Copy)]
+enum Place {
+    Append,
+    Prepend,
+    Before(indextree::NodeId),
+    After(indextree::NodeId),
+}
+
 impl Document {
     fn new_node(&mut self, kind: NodeKind) -> NodeId {
-        NodeId(self.arena.new_node(NodeData::created(kind)))
+        let mut data = NodeData::created(kind);
+        data.unchecked = true;
+        self.unchecked += 1;
+        NodeId(self.arena.new_node(data))
     }
 
     fn live(&self, id: NodeId) -> Result<indextree::NodeId> {
         match self.arena.get(id.0) {
             Some(node) if !node.is_removed() => Ok(id.0),
-            _ => Err(Error::InvalidEdit("the node was removed")),
+            _ => Err(refused("the node was removed")),
         }
     }
 
@@ -27,39 +119,349 @@ impl Document {
         Ok(&mut self.arena[id].get_mut().kind)
     }
 
-    /// Resolves `qualified` at `scope` (an element, or `None` for no scope):
-    /// a prefix through the declarations in scope, no prefix to the default
-    /// namespace when `use_default` is set.
-    fn resolve(&mut self, scope: Option<NodeId>, qualified: &str, use_default: bool) -> NameId {
-        let qname = self.names.qname(qualified);
-        let colon = self.names.qname_data(qname).colon;
-        let uri = match (colon, scope.and_then(|id| self.node(id))) {
-            (Some(c), Some(node)) => node.lookup_namespace_uri(Some(&qualified[..c])),
-            (None, Some(node)) if use_default => node.lookup_namespace_uri(None),
-            _ => None,
-        }
-        .map(str::to_owned);
-        let namespace = match (colon, uri) {
-            (Some(c), _) if &qualified[..c] == "xml" => Some(XML_NS),
-            (Some(c), _) if &qualified[..c] == "xmlns" => Some(XMLNS_NS),
-            (None, _) if qualified == "xmlns" => Some(XMLNS_NS),
-            (_, Some(uri)) => Some(self.names.namespace(&uri)),
-            (_, None) => None,
-        };
-        self.names.name(qname, namespace)
+    /// Whether `id` is in the document's tree (not detached).
+    fn attached(&self, id: indextree::NodeId) -> bool {
+        id.ancestors(&self.arena).any(|a| a == self.root)
     }
 
-    fn name_ns(&mut self, namespace: &str, qualified: &str) -> NameId {
+    /// What `prefix` means on `element` by the element's own name,
+    /// attributes and declarations, if they use it.
+    fn own_binding(
+        &self,
+        element: indextree::NodeId,
+        prefix: &str,
+        with_name: bool,
+    ) -> Option<String> {
+        let node = self.node(NodeId(element))?;
+        let mut uses = prefix_uses(node);
+        if !with_name {
+            uses.remove(0);
+        }
+        let found = uses.into_iter().find(|&(used, _)| used == prefix);
+        found.map(|(_, uri)| uri.to_owned())
+    }
+
+    /// What `prefix` means at `element`: its own uses first (its name's
+    /// too if `with_name`), then the declarations in scope. `""` is the
+    /// default namespace (`Some("")` when there is none).
+    fn binding_at(
+        &self,
+        element: indextree::NodeId,
+        prefix: &str,
+        with_name: bool,
+    ) -> Option<String> {
+        match prefix {
+            "xml" => return Some(XML_NAMESPACE.to_owned()),
+            "xmlns" => return Some(XMLNS_NAMESPACE.to_owned()),
+            _ => {}
+        }
+        if let Some(uri) = self.own_binding(element, prefix, with_name) {
+            return Some(uri);
+        }
+        let node = self.node(NodeId(element))?;
+        let found = node.lookup_namespace_uri((!prefix.is_empty()).then_some(prefix));
+        match (found, prefix) {
+            (Some(uri), _) => Some(uri.to_owned()),
+            (None, "") => Some(String::new()),
+            (None, _) => None,
+        }
+    }
+
+    /// The name `qualified` resolved at `element`; a prefix bound to
+    /// nothing is left unresolved (no namespace) on a detached element, to
+    /// be resolved where it lands, and refused on an attached one.
+    fn resolve(
+        &mut self,
+        element: indextree::NodeId,
+        qualified: &str,
+        use_default: bool,
+    ) -> Result<NameId> {
+        if !is_qname(qualified) {
+            return Err(refused(format!("{qualified:?} is not a qualified name")));
+        }
+        let qname = self.names.qname(qualified);
+        let prefix = super::qname_colon(qualified).map(|c| &qualified[..c]);
+        // An attribute's prefix means what it means on the element's name;
+        // an element's new name goes by the declarations.
+        let with_name = !use_default;
+        let uri = match prefix {
+            Some(prefix) => match self.binding_at(element, prefix, with_name) {
+                Some(uri) => Some(uri),
+                None if self.attached(element) => {
+                    return Err(refused(format!(
+                        "the prefix {prefix:?} of {qualified:?} is not declared where the node is"
+                    )))
+                }
+                None => {
+                    self.mark_unchecked(element);
+                    None
+                }
+            },
+            None if qualified == "xmlns" => Some(XMLNS_NAMESPACE.to_owned()),
+            None if use_default => self.binding_at(element, "", false),
+            None => None,
+        };
+        let namespace = uri
+            .filter(|uri| !uri.is_empty())
+            .map(|uri| self.names.namespace(&uri));
+        Ok(self.names.name(qname, namespace))
+    }
+
+    fn mark_unchecked(&mut self, id: indextree::NodeId) {
+        let data = self.arena[id].get_mut();
+        if !data.unchecked {
+            data.unchecked = true;
+            self.unchecked += 1;
+        }
+    }
+
+    /// The name `qualified` in `namespace` (`""` for none), checked: the
+    /// `xml` prefix and only it for the XML namespace, `xmlns` for none,
+    /// and a prefix only with a namespace.
+    fn name_ns(&mut self, namespace: &str, qualified: &str) -> Result<NameId> {
+        if !is_qname(qualified) {
+            return Err(refused(format!("{qualified:?} is not a qualified name")));
+        }
+        let prefix = super::qname_colon(qualified).map(|c| &qualified[..c]);
+        match (prefix, namespace) {
+            (Some("xml"), XML_NAMESPACE) | (None, "") => {}
+            (Some("xml"), _) | (_, XML_NAMESPACE) => {
+                return Err(refused(
+                    "the prefix `xml` is bound to the XML namespace, and only it",
+                ))
+            }
+            (Some("xmlns"), _) | (_, XMLNS_NAMESPACE) => {
+                return Err(refused(
+                    "namespace declarations are set as attributes named `xmlns` or `xmlns:*`",
+                ))
+            }
+            (Some(_), "") => {
+                return Err(refused(format!(
+                    "the prefixed name {qualified:?} needs a namespace"
+                )))
+            }
+            _ => {}
+        }
         let qname = self.names.qname(qualified);
         let namespace: Option<NsId> =
             (!namespace.is_empty()).then(|| self.names.namespace(namespace));
-        self.names.name(qname, namespace)
+        Ok(self.names.name(qname, namespace))
+    }
+
+    // ----- Where a node lands ---------------------------------------------
+
+    /// Checks that `child` may go to `place` under `parent`: the kinds of
+    /// node each parent holds, one root element after one DOCTYPE, no
+    /// text but whitespace outside it, and the subtree's new names
+    /// resolved and checked. Returns the names to set once it is there.
+    fn check_landing(
+        &self,
+        parent: indextree::NodeId,
+        child: indextree::NodeId,
+        place: Place,
+    ) -> Result<Vec<Resolved>> {
+        let child_kind = &self.arena[child].get().kind;
+        match self.arena[parent].get().kind {
+            NodeKind::Document => self.check_document_children(child, place)?,
+            NodeKind::Element { .. } => {
+                if matches!(child_kind, NodeKind::Doctype(_)) {
+                    return Err(refused("a DOCTYPE can only be a child of the document"));
+                }
+            }
+            _ => return Err(refused("only the document and elements have children")),
+        }
+        // Built up apart from the document, a subtree is checked when it
+        // joins it.
+        if self.unchecked == 0 || !self.attached(parent) {
+            return Ok(Vec::new());
+        }
+        let mut resolved = Vec::new();
+        for id in child.descendants(&self.arena) {
+            if !self.arena[id].get().unchecked {
+                continue;
+            }
+            self.check_new_node(id, child, parent, &mut resolved)?;
+        }
+        Ok(resolved)
+    }
+
+    /// The document's children with `child` at `place`: at most one
+    /// element, at most one DOCTYPE and before it, and text only of
+    /// whitespace.
+    fn check_document_children(&self, child: indextree::NodeId, place: Place) -> Result<()> {
+        let mut children: Vec<indextree::NodeId> = self
+            .root
+            .children(&self.arena)
+            .filter(|&c| c != child)
+            .collect();
+        let at = match place {
+            Place::Append => children.len(),
+            Place::Prepend => 0,
+            Place::Before(sibling) => children
+                .iter()
+                .position(|&c| c == sibling)
+                .unwrap_or(children.len()),
+            Place::After(sibling) => children
+                .iter()
+                .position(|&c| c == sibling)
+                .map_or(children.len(), |i| i + 1),
+        };
+        children.insert(at, child);
+        let (mut element, mut doctype) = (None, None);
+        for (i, &c) in children.iter().enumerate() {
+            match &self.arena[c].get().kind {
+                NodeKind::Element { .. } if element.is_some() => {
+                    return Err(refused("a document has one root element"))
+                }
+                NodeKind::Element { .. } => element = Some(i),
+                NodeKind::Doctype(_) if doctype.is_some() => {
+                    return Err(refused("a document has one DOCTYPE"))
+                }
+                NodeKind::Doctype(_) => doctype = Some(i),
+                NodeKind::Text { text, .. }
+                    if c == child && !self.str(*text).chars().all(is_xml_space) =>
+                {
+                    return Err(refused("only whitespace can be outside the root element"));
+                }
+                _ => {}
+            }
+        }
+        match (doctype, element) {
+            (Some(d), Some(e)) if d > e => {
+                Err(refused("the DOCTYPE must come before the root element"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks a node created or named by an edit, inside the subtree
+    /// `top` about to go under `parent`, and notes its prefixed names to
+    /// resolve there.
+    fn check_new_node(
+        &self,
+        id: indextree::NodeId,
+        top: indextree::NodeId,
+        parent: indextree::NodeId,
+        resolved: &mut Vec<Resolved>,
+    ) -> Result<()> {
+        match &self.arena[id].get().kind {
+            NodeKind::Text { text, .. } => check_text(self.str(*text)),
+            NodeKind::Comment(text) => check_comment(self.str(*text)),
+            NodeKind::ProcessingInstruction { target, data } => {
+                check_pi_target(self.str(*target))?;
+                check_pi_data(self.str(*data))
+            }
+            NodeKind::Element {
+                name, attributes, ..
+            } => {
+                let mut names = vec![(None, *name)];
+                for (i, attribute) in self
+                    .attributes
+                    .get(attributes.range())
+                    .unwrap_or_default()
+                    .iter()
+                    .enumerate()
+                {
+                    names.push((Some(i), attribute.name));
+                }
+                for (attribute, name) in names {
+                    let qualified = self.names.qualified(name);
+                    if !is_qname(qualified) {
+                        return Err(refused(format!("{qualified:?} is not a qualified name")));
+                    }
+                    let Some(prefix) = self.names.prefix(name) else {
+                        continue;
+                    };
+                    if self.names.name_data(name).namespace.is_some() {
+                        continue;
+                    }
+                    let uri = self.landed_binding(id, top, parent, prefix).ok_or_else(|| {
+                        refused(format!(
+                            "the prefix {prefix:?} of {qualified:?} is not declared where the node would go"
+                        ))
+                    })?;
+                    resolved.push(Resolved {
+                        element: id,
+                        attribute,
+                        uri,
+                    });
+                }
+                Ok(())
+            }
+            NodeKind::Document | NodeKind::Doctype(_) => Ok(()),
+        }
+    }
+
+    /// What `prefix` will mean at `id` (inside the subtree `top`) once
+    /// `top` is under `parent`.
+    fn landed_binding(
+        &self,
+        id: indextree::NodeId,
+        top: indextree::NodeId,
+        parent: indextree::NodeId,
+        prefix: &str,
+    ) -> Option<String> {
+        for ancestor in id.ancestors(&self.arena) {
+            if let Some(node) = self.node(NodeId(ancestor)).filter(|n| n.is_element()) {
+                for attribute in node.attributes() {
+                    if attribute.declared_prefix() == Some(Some(prefix)) {
+                        let value = attribute.value();
+                        return (!value.is_empty()).then(|| value.to_owned());
+                    }
+                }
+            }
+            if ancestor == top {
+                break;
+            }
+        }
+        if matches!(self.arena[parent].get().kind, NodeKind::Document) {
+            return (prefix == "xml").then(|| XML_NAMESPACE.to_owned());
+        }
+        self.binding_at(parent, prefix, false)
+            .filter(|uri| !uri.is_empty())
+    }
+
+    /// Sets the names resolved where a subtree landed, and marks its nodes
+    /// checked.
+    fn landed(&mut self, top: indextree::NodeId, resolved: Vec<Resolved>) {
+        for Resolved {
+            element,
+            attribute,
+            uri,
+        } in resolved
+        {
+            let namespace = Some(self.names.namespace(&uri));
+            match (attribute, &mut self.arena[element].get_mut().kind) {
+                (None, NodeKind::Element { name, .. }) => {
+                    let qname = self.names.name_data(*name).qname;
+                    *name = self.names.name(qname, namespace);
+                }
+                (Some(i), NodeKind::Element { attributes, .. }) => {
+                    let at = attributes.start + i;
+                    let qname = self.names.name_data(self.attributes[at].name).qname;
+                    self.attributes[at].name = self.names.name(qname, namespace);
+                }
+                _ => {}
+            }
+        }
+        if self.unchecked == 0 || !self.attached(top) {
+            return;
+        }
+        let ids: Vec<indextree::NodeId> = top.descendants(&self.arena).collect();
+        for id in ids {
+            let data = self.arena[id].get_mut();
+            if data.unchecked {
+                data.unchecked = false;
+                self.unchecked = self.unchecked.saturating_sub(1);
+            }
+        }
     }
 
     // ----- Creating ------------------------------------------------------
 
-    /// Creates a detached element named `name`, in no namespace until it is
-    /// renamed or created with [`Document::create_element_ns`].
+    /// Creates a detached element named `name`. A prefix is resolved where
+    /// the element lands (`append` and the like refuse it if it is bound to
+    /// nothing there); without one, the element is in no namespace.
     ///
     /// ```
     /// use xml5dom::Document;
@@ -70,7 +472,12 @@ impl Document {
     /// assert_eq!(doc.root_element().unwrap().first_child().unwrap().name(), "b");
     /// ```
     pub fn create_element(&mut self, name: &str) -> NodeId {
-        let name = self.resolve(None, name, false);
+        let qname = self.names.qname(name);
+        let namespace = match super::qname_colon(name) {
+            Some(c) if &name[..c] == "xml" => Some(XML_NS),
+            _ => None,
+        };
+        let name = self.names.name(qname, namespace);
         self.new_node(NodeKind::Element {
             name,
             attributes: ItemRange::default(),
@@ -80,7 +487,9 @@ impl Document {
     }
 
     /// Creates a detached element named `name` in the namespace `namespace`
-    /// (`""` for none).
+    /// (`""` for none). A name that cannot be in that namespace (a prefix
+    /// without one, `xml` for another) is taken as by
+    /// [`Document::create_element`].
     ///
     /// ```
     /// use xml5dom::Document;
@@ -91,7 +500,9 @@ impl Document {
     /// assert_eq!(e.namespace(), Some("http://www.w3.org/2000/svg"));
     /// ```
     pub fn create_element_ns(&mut self, namespace: &str, name: &str) -> NodeId {
-        let name = self.name_ns(namespace, name);
+        let Ok(name) = self.name_ns(namespace, name) else {
+            return self.create_element(name);
+        };
         self.new_node(NodeKind::Element {
             name,
             attributes: ItemRange::default(),
@@ -155,29 +566,28 @@ impl Document {
 
     // ----- Moving --------------------------------------------------------
 
-    /// Checks that `child` may become a child of `parent`, and detaches it.
-    fn adopt(&mut self, parent: indextree::NodeId, child: NodeId) -> Result<indextree::NodeId> {
+    /// Checks that `child` may go to `place` under `parent`, and detaches
+    /// it; returns it and the names to resolve once it is there.
+    fn adopt(
+        &mut self,
+        parent: indextree::NodeId,
+        child: NodeId,
+        place: Place,
+    ) -> Result<(indextree::NodeId, Vec<Resolved>)> {
         let child = self.live(child)?;
-        if !matches!(
-            self.arena[parent].get().kind,
-            NodeKind::Document | NodeKind::Element { .. }
-        ) {
-            return Err(Error::InvalidEdit(
-                "only the document and elements have children",
-            ));
-        }
         if matches!(self.arena[child].get().kind, NodeKind::Document) {
-            return Err(Error::InvalidEdit("the document node cannot be moved"));
+            return Err(refused("the document node cannot be moved"));
         }
         if child == parent || parent.ancestors(&self.arena).any(|a| a == child) {
-            return Err(Error::InvalidEdit("a node cannot go inside itself"));
+            return Err(refused("a node cannot go inside itself"));
         }
+        let resolved = self.check_landing(parent, child, place)?;
         if let Some(old_parent) = child.parent(&self.arena) {
             self.mark_dirty(old_parent, DIRTY_CHILDREN);
         }
         child.detach(&mut self.arena);
         self.mark_dirty(parent, DIRTY_CHILDREN);
-        Ok(child)
+        Ok((child, resolved))
     }
 
     /// Makes `child` (detached or not) the last child of `parent`.
@@ -193,10 +603,12 @@ impl Document {
     /// ```
     pub fn append(&mut self, parent: NodeId, child: NodeId) -> Result<()> {
         let parent = self.live(parent)?;
-        let child = self.adopt(parent, child)?;
+        let (child, resolved) = self.adopt(parent, child, Place::Append)?;
         parent
             .checked_append(child, &mut self.arena)
-            .map_err(tree_error)
+            .map_err(tree_error)?;
+        self.landed(child, resolved);
+        Ok(())
     }
 
     /// Makes `child` the first child of `parent`.
@@ -212,10 +624,12 @@ impl Document {
     /// ```
     pub fn prepend(&mut self, parent: NodeId, child: NodeId) -> Result<()> {
         let parent = self.live(parent)?;
-        let child = self.adopt(parent, child)?;
+        let (child, resolved) = self.adopt(parent, child, Place::Prepend)?;
         parent
             .checked_prepend(child, &mut self.arena)
-            .map_err(tree_error)
+            .map_err(tree_error)?;
+        self.landed(child, resolved);
+        Ok(())
     }
 
     /// Checks that `node` may become a sibling of `sibling`, and detaches it.
@@ -223,16 +637,22 @@ impl Document {
         &mut self,
         sibling: NodeId,
         node: NodeId,
-    ) -> Result<(indextree::NodeId, indextree::NodeId)> {
+        before: bool,
+    ) -> Result<(indextree::NodeId, indextree::NodeId, Vec<Resolved>)> {
         if sibling == node {
-            return Err(Error::InvalidEdit("a node cannot go next to itself"));
+            return Err(refused("a node cannot go next to itself"));
         }
         let sibling = self.live(sibling)?;
         let parent = sibling
             .parent(&self.arena)
-            .ok_or(Error::InvalidEdit("the node has no parent"))?;
-        let node = self.adopt(parent, node)?;
-        Ok((sibling, node))
+            .ok_or_else(|| refused("the node has no parent"))?;
+        let place = if before {
+            Place::Before(sibling)
+        } else {
+            Place::After(sibling)
+        };
+        let (node, resolved) = self.adopt(parent, node, place)?;
+        Ok((sibling, node, resolved))
     }
 
     /// Puts `node` right before `sibling`, under the same parent.
@@ -246,10 +666,12 @@ impl Document {
     /// assert_eq!(doc.root_element().unwrap().first_child().unwrap().name(), "b");
     /// ```
     pub fn insert_before(&mut self, sibling: NodeId, node: NodeId) -> Result<()> {
-        let (sibling, node) = self.adopt_beside(sibling, node)?;
+        let (sibling, node, resolved) = self.adopt_beside(sibling, node, true)?;
         sibling
             .checked_insert_before(node, &mut self.arena)
-            .map_err(tree_error)
+            .map_err(tree_error)?;
+        self.landed(node, resolved);
+        Ok(())
     }
 
     /// Puts `node` right after `sibling`, under the same parent.
@@ -266,14 +688,65 @@ impl Document {
     /// assert!(doc.insert_after(document, c).is_err()); // the document has no siblings
     /// ```
     pub fn insert_after(&mut self, sibling: NodeId, node: NodeId) -> Result<()> {
-        let (sibling, node) = self.adopt_beside(sibling, node)?;
+        let (sibling, node, resolved) = self.adopt_beside(sibling, node, false)?;
         sibling
             .checked_insert_after(node, &mut self.arena)
-            .map_err(tree_error)
+            .map_err(tree_error)?;
+        self.landed(node, resolved);
+        Ok(())
+    }
+
+    /// Puts `new` where `old` is and removes `old` with its subtree (how
+    /// the root element is replaced: a document keeps one). `new` may come
+    /// from inside `old`.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<!-- c --><a/>");
+    /// let a = doc.root_element().unwrap().id();
+    /// let b = doc.create_element("b");
+    /// doc.replace(a, b).unwrap();
+    /// assert_eq!(doc.to_xml(), "<!-- c --><b/>");
+    /// ```
+    pub fn replace(&mut self, old: NodeId, new: NodeId) -> Result<()> {
+        let old_id = self.live(old)?;
+        let new_id = self.live(new)?;
+        if old_id == new_id {
+            return Ok(());
+        }
+        let parent = old_id
+            .parent(&self.arena)
+            .ok_or_else(|| refused("the node has no parent"))?;
+        // Checked as if `old` were not there.
+        let next = old_id.next_sibling(&self.arena);
+        old_id.detach(&mut self.arena);
+        let place = next.map_or(Place::Append, Place::Before);
+        let checked = self
+            .live(NodeId(new_id))
+            .and_then(|_| self.check_landing(parent, new_id, place));
+        // Put `old` back, whatever the check said.
+        match next {
+            Some(next) => next.checked_insert_before(old_id, &mut self.arena),
+            None => parent.checked_append(old_id, &mut self.arena),
+        }
+        .map_err(tree_error)?;
+        let resolved = checked?;
+        if let Some(old_parent) = new_id.parent(&self.arena) {
+            self.mark_dirty(old_parent, DIRTY_CHILDREN);
+        }
+        new_id.detach(&mut self.arena);
+        old_id
+            .checked_insert_before(new_id, &mut self.arena)
+            .map_err(tree_error)?;
+        self.mark_dirty(parent, DIRTY_CHILDREN);
+        old_id.remove_subtree(&mut self.arena);
+        self.landed(new_id, resolved);
+        Ok(())
     }
 
     /// Unlinks `node` (and its subtree) from its parent; it stays in the
-    /// document, detached, and can be inserted again.
+    /// document, detached, and can be inserted again. The root element
+    /// cannot be detached (see [`Document::replace`]).
     ///
     /// ```
     /// use xml5dom::Document;
@@ -285,9 +758,7 @@ impl Document {
     /// ```
     pub fn detach(&mut self, node: NodeId) -> Result<()> {
         let node = self.live(node)?;
-        if node == self.root {
-            return Err(Error::InvalidEdit("the document node cannot be moved"));
-        }
+        self.check_removable(node)?;
         if let Some(parent) = node.parent(&self.arena) {
             self.mark_dirty(parent, DIRTY_CHILDREN);
         }
@@ -296,7 +767,8 @@ impl Document {
     }
 
     /// Removes `node` and its subtree from the document; their ids become
-    /// invalid.
+    /// invalid. The root element cannot be removed (see
+    /// [`Document::replace`]).
     ///
     /// ```
     /// use xml5dom::Document;
@@ -308,9 +780,7 @@ impl Document {
     /// ```
     pub fn remove(&mut self, node: NodeId) -> Result<()> {
         let node = self.live(node)?;
-        if node == self.root {
-            return Err(Error::InvalidEdit("the document node cannot be removed"));
-        }
+        self.check_removable(node)?;
         if let Some(parent) = node.parent(&self.arena) {
             self.mark_dirty(parent, DIRTY_CHILDREN);
         }
@@ -318,11 +788,81 @@ impl Document {
         Ok(())
     }
 
+    fn check_removable(&self, node: indextree::NodeId) -> Result<()> {
+        if node == self.root {
+            return Err(refused("the document node cannot be moved or removed"));
+        }
+        let root_element = node.parent(&self.arena) == Some(self.root)
+            && matches!(self.arena[node].get().kind, NodeKind::Element { .. });
+        if root_element {
+            return Err(refused(
+                "a document keeps its root element: put another in its place with Document::replace",
+            ));
+        }
+        Ok(())
+    }
+
     // ----- Changing ------------------------------------------------------
 
+    fn element(&self, element: NodeId) -> Result<indextree::NodeId> {
+        let id = self.live(element)?;
+        match self.arena[id].get().kind {
+            NodeKind::Element { .. } => Ok(id),
+            _ => Err(refused("only elements have attributes")),
+        }
+    }
+
+    /// A use on `element` of `prefix` (`""`: the default namespace) for
+    /// another namespace than `uri`, but the uses `skip` tells apart.
+    fn prefix_conflict(
+        &self,
+        element: indextree::NodeId,
+        prefix: &str,
+        uri: &str,
+        what: &str,
+        skip: impl Fn(Option<super::Attribute<'_>>) -> bool,
+    ) -> Result<()> {
+        let Some(node) = self.node(NodeId(element)) else {
+            return Ok(());
+        };
+        let name_use = match (node.prefix(), node.namespace()) {
+            (Some(p), Some(u)) => Some((p, u)),
+            (None, u) => Some(("", u.unwrap_or(""))),
+            _ => None,
+        };
+        if !skip(None) {
+            if let Some((p, u)) = name_use.filter(|&(p, u)| p == prefix && u != uri) {
+                return Err(refused(format!(
+                    "{what}: the element's name {:?} uses the prefix {p:?} for {u:?}",
+                    node.name()
+                )));
+            }
+        }
+        for attribute in node.attributes() {
+            if skip(Some(attribute)) {
+                continue;
+            }
+            let used = match attribute.declared_prefix() {
+                Some(p) => Some((p.unwrap_or(""), attribute.value())),
+                None => attribute.prefix().zip(attribute.namespace()),
+            };
+            if let Some((_, u)) = used.filter(|&(p, u)| p == prefix && u != uri) {
+                return Err(refused(format!(
+                    "{what}: the element's attribute {:?} uses the prefix {prefix:?} for {u:?}",
+                    attribute.name()
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Sets the attribute `name` (a qualified name; its prefix is resolved in
-    /// scope at the element) to `value`, replacing an attribute with the same
-    /// qualified name or the same namespace and local name.
+    /// scope at the element) to `value`, replacing the attribute with the
+    /// same namespace and local name. `xmlns` and `xmlns:p` set namespace
+    /// declarations, which must agree with the element's own name and
+    /// attributes (a declaration that would move them is refused). On an
+    /// element not in the document, a prefix bound to nothing yet is
+    /// resolved where the element lands.
     ///
     /// ```
     /// use xml5dom::Document;
@@ -330,30 +870,74 @@ impl Document {
     /// let a = doc.root_element().unwrap().id();
     /// doc.set_attribute(a, "x", "2").unwrap();
     /// doc.set_attribute(a, "p:y", "3").unwrap();
+    /// assert!(doc.set_attribute(a, "q:z", "4").is_err()); // q is not declared
+    /// assert!(doc.set_attribute(a, "xmlns", "urn:d").is_err()); // would move <a>
     /// let a = doc.node(a).unwrap();
     /// assert_eq!(a.attribute("x"), Some("2"));
     /// assert_eq!(a.attribute_ns("urn:p", "y"), Some("3"));
     /// ```
     pub fn set_attribute(&mut self, element: NodeId, name: &str, value: &str) -> Result<()> {
-        self.live(element)?;
-        let name = self.resolve(Some(element), name, false);
+        let id = self.element(element)?;
+        check_text(value)?;
+        if name == "xmlns" || name.starts_with("xmlns:") {
+            return self.set_declaration(id, name, value);
+        }
+        let name = self.resolve(id, name, false)?;
         self.put_attribute(element, name, value)
     }
 
+    /// Sets the namespace declaration `name` (`xmlns` or `xmlns:p`).
+    fn set_declaration(&mut self, id: indextree::NodeId, name: &str, uri: &str) -> Result<()> {
+        let prefix = name.strip_prefix("xmlns:").unwrap_or("");
+        if !is_qname(name) || prefix.contains(':') {
+            return Err(refused(format!("{name:?} is not a qualified name")));
+        }
+        match (prefix, uri) {
+            ("xmlns", _) | (_, XMLNS_NAMESPACE) => {
+                return Err(refused(
+                    "the prefix `xmlns` and its namespace cannot be declared",
+                ))
+            }
+            ("xml", XML_NAMESPACE) => {}
+            ("xml", _) | (_, XML_NAMESPACE) => {
+                return Err(refused(
+                    "the prefix `xml` is bound to the XML namespace, and only it",
+                ))
+            }
+            (p, "") if !p.is_empty() => {
+                return Err(refused(format!(
+                    "xmlns:{p}=\"\" undeclares a prefix, which Namespaces in XML 1.0 does not allow"
+                )))
+            }
+            _ => {}
+        }
+        let what = format!("{name}={uri:?} would change a name's namespace");
+        self.prefix_conflict(id, prefix, uri, &what, |a| {
+            a.is_some_and(|a| a.declared_prefix() == Some((!prefix.is_empty()).then_some(prefix)))
+        })?;
+        let qname = self.names.qname(name);
+        let name = self.names.name(qname, Some(XMLNS_NS));
+        self.put_attribute(NodeId(id), name, uri)
+    }
+
     /// Sets the attribute with namespace `namespace` (`""` for none) and
-    /// qualified name `name`.
+    /// qualified name `name`, replacing the attribute with the same
+    /// namespace and local name.
     ///
-    /// The prefix is kept as given; no namespace declaration is added.
+    /// The prefix is kept as given where it means `namespace` or nothing
+    /// on the element; otherwise (or with no prefix, for a namespace) the
+    /// attribute takes a prefix that does: one in scope, or a new `nsN`.
+    /// The XML namespace always takes `xml`.
     ///
     /// ```
-    /// use xml5dom::Document;
-    /// let mut doc = Document::parse("<a/>");
+    /// use xml5dom::{Document, XML_NAMESPACE};
+    /// let mut doc = Document::parse("<a xmlns:p='urn:1'/>");
     /// let a = doc.root_element().unwrap().id();
     /// doc.set_attribute_ns(a, "http://www.w3.org/1999/xlink", "xlink:href", "#x").unwrap();
-    /// let a = doc.node(a).unwrap();
-    /// assert_eq!(a.attribute_ns("http://www.w3.org/1999/xlink", "href"), Some("#x"));
-    /// let href = a.attributes().next().unwrap();
-    /// assert_eq!((href.name(), href.prefix()), ("xlink:href", Some("xlink")));
+    /// doc.set_attribute_ns(a, "urn:2", "p:x", "1").unwrap(); // p is urn:1 here
+    /// doc.set_attribute_ns(a, XML_NAMESPACE, "lang", "en").unwrap();
+    /// let names: Vec<_> = doc.node(a).unwrap().attributes().map(|a| a.name()).collect();
+    /// assert_eq!(names, ["xmlns:p", "xlink:href", "ns1:x", "xml:lang"]);
     /// ```
     pub fn set_attribute_ns(
         &mut self,
@@ -362,25 +946,73 @@ impl Document {
         name: &str,
         value: &str,
     ) -> Result<()> {
-        self.live(element)?;
-        let name = self.name_ns(namespace, name);
+        let id = self.element(element)?;
+        check_text(value)?;
+        if namespace == XMLNS_NAMESPACE && (name == "xmlns" || name.starts_with("xmlns:")) {
+            return self.set_declaration(id, name, value);
+        }
+        let local = super::qname_colon(name).map_or(name, |c| &name[c + 1..]);
+        let qualified = match namespace {
+            XML_NAMESPACE => format!("xml:{local}"),
+            "" => name.to_owned(),
+            _ => {
+                let given = super::qname_colon(name).map(|c| &name[..c]);
+                if let Some(reserved) = given.filter(|&p| p == "xml" || p == "xmlns") {
+                    return Err(refused(format!(
+                        "the prefix {reserved:?} cannot be bound to {namespace:?}"
+                    )));
+                }
+                let prefix = self.attribute_prefix(id, given, namespace);
+                format!("{prefix}:{local}")
+            }
+        };
+        let name = self.name_ns(namespace, &qualified)?;
         self.put_attribute(element, name, value)
+    }
+
+    /// The prefix for an attribute in `namespace` on `element`: `given`
+    /// if the element uses it for that namespace or not at all, else one
+    /// the element or its scope binds to it, else a new one.
+    fn attribute_prefix(
+        &self,
+        element: indextree::NodeId,
+        given: Option<&str>,
+        namespace: &str,
+    ) -> String {
+        let node = self.node(NodeId(element));
+        let uses = node.map(prefix_uses).unwrap_or_default();
+        let free = |prefix: &str| uses.iter().all(|&(p, u)| p != prefix || u == namespace);
+        if let Some(given) = given.filter(|&p| p != "xml" && p != "xmlns" && free(p)) {
+            return given.to_owned();
+        }
+        if let Some(&(p, _)) = uses.iter().find(|&&(p, u)| !p.is_empty() && u == namespace) {
+            return p.to_owned();
+        }
+        if let Some(p) = node
+            .and_then(|n| n.lookup_prefix(namespace))
+            .filter(|p| !p.is_empty() && free(p))
+        {
+            return p.to_owned();
+        }
+        (1..)
+            .map(|n| format!("ns{n}"))
+            .find(|p| free(p) && self.binding_at(element, p, true).is_none())
+            .unwrap_or_default()
     }
 
     fn put_attribute(&mut self, element: NodeId, name: NameId, value: &str) -> Result<()> {
         let value = self.store(value);
         let names = &self.names;
-        // The same attribute: the same qualified name, or the same namespace
-        // and local name.
+        // The same attribute: the same namespace and local name (or, for
+        // a prefix bound to nothing yet, the same qualified name).
         let same = |a: &AttributeData| {
             let (x, y) = (names.name_data(a.name), names.name_data(name));
-            x.qname == y.qname
-                || (x.namespace.is_some()
-                    && x.namespace == y.namespace
-                    && names.local(a.name) == names.local(name))
+            let unresolved = x.namespace.is_none() && names.prefix(a.name).is_some();
+            (unresolved && x.qname == y.qname)
+                || (x.namespace == y.namespace && names.local(a.name) == names.local(name))
         };
         let NodeKind::Element { attributes, .. } = &mut self.arena[element.0].get_mut().kind else {
-            return Err(Error::InvalidEdit("only elements have attributes"));
+            return Err(refused("only elements have attributes"));
         };
         let range = *attributes;
         let storage = &mut self.attributes;
@@ -424,7 +1056,7 @@ impl Document {
     /// ```
     pub fn remove_attribute(&mut self, element: NodeId, name: &str) -> Result<Option<String>> {
         let NodeKind::Element { attributes, .. } = self.kind_mut(element)? else {
-            return Err(Error::InvalidEdit("only elements have attributes"));
+            return Err(refused("only elements have attributes"));
         };
         let range = *attributes;
         let names = &self.names;
@@ -448,7 +1080,8 @@ impl Document {
 
     /// Renames an element (its prefix resolved in scope at the element, no
     /// prefix taking the default namespace in scope) or changes a PI's
-    /// target.
+    /// target. A name whose prefix the element's own declarations or
+    /// attributes use for another namespace is refused.
     ///
     /// ```
     /// use xml5dom::Document;
@@ -457,33 +1090,53 @@ impl Document {
     /// doc.rename(b, "c").unwrap();
     /// let c = doc.node(b).unwrap();
     /// assert_eq!((c.name(), c.namespace()), ("c", Some("urn:d")));
+    /// assert!(doc.rename(b, "p:c").is_err()); // p is not declared
     /// ```
     pub fn rename(&mut self, node: NodeId, name: &str) -> Result<()> {
-        self.live(node)?;
-        match self.arena[node.0].get().kind {
+        let id = self.live(node)?;
+        match self.arena[id].get().kind {
             NodeKind::Element { .. } => {
-                let new = self.resolve(Some(node), name, true);
-                if let NodeKind::Element { name, .. } = self.kind_mut(node)? {
-                    *name = new;
-                }
-                self.mark_dirty(node.0, DIRTY_SELF);
-                Ok(())
+                let new = self.resolve(id, name, true)?;
+                self.set_element_name(id, new)
             }
             NodeKind::ProcessingInstruction { .. } => {
+                check_pi_target(name)?;
                 let new = self.store(name);
                 if let NodeKind::ProcessingInstruction { target, .. } = self.kind_mut(node)? {
                     *target = new;
                 }
-                self.mark_dirty(node.0, DIRTY_SELF);
+                self.mark_dirty(id, DIRTY_SELF);
                 Ok(())
             }
-            _ => Err(Error::InvalidEdit(
-                "only elements and PIs have names to change",
-            )),
+            _ => Err(refused("only elements and PIs have names to change")),
         }
     }
 
+    /// Gives an element the name `new`, if its own declarations and
+    /// attributes agree on what its prefix means.
+    fn set_element_name(&mut self, id: indextree::NodeId, new: NameId) -> Result<()> {
+        let prefix = self.names.prefix(new).unwrap_or("").to_owned();
+        let uri = self.names.namespace_of(new).map(str::to_owned);
+        let what = format!(
+            "{:?} in {} cannot be written on this element",
+            self.names.qualified(new),
+            uri.as_deref()
+                .map_or("no namespace".to_owned(), |u| format!("{u:?}"))
+        );
+        if uri.is_some() || prefix.is_empty() {
+            let uri = uri.unwrap_or_default();
+            self.prefix_conflict(id, &prefix, &uri, &what, |a| a.is_none())?;
+        }
+        if let NodeKind::Element { name, .. } = &mut self.arena[id].get_mut().kind {
+            *name = new;
+        }
+        self.mark_dirty(id, DIRTY_SELF);
+        Ok(())
+    }
+
     /// Renames an element into the namespace `namespace` (`""` for none).
+    /// A name the element's own declarations or attributes would put in
+    /// another namespace is refused.
     ///
     /// ```
     /// use xml5dom::Document;
@@ -497,17 +1150,18 @@ impl Document {
     /// assert_eq!(doc.node(a).unwrap().namespace(), None);
     /// ```
     pub fn rename_ns(&mut self, node: NodeId, namespace: &str, name: &str) -> Result<()> {
-        let new = self.name_ns(namespace, name);
-        match self.kind_mut(node)? {
-            NodeKind::Element { name, .. } => *name = new,
-            _ => return Err(Error::InvalidEdit("only elements have namespaces")),
+        let id = self.live(node)?;
+        if !matches!(self.arena[id].get().kind, NodeKind::Element { .. }) {
+            return Err(refused("only elements have namespaces"));
         }
-        self.mark_dirty(node.0, DIRTY_SELF);
-        Ok(())
+        let new = self.name_ns(namespace, name)?;
+        self.set_element_name(id, new)
     }
 
-    /// Sets the text of a text node, a comment or a PI's data; for an element
-    /// (or the document), replaces all its children with one text node.
+    /// Sets the text of a text node, a comment or a PI's data; for an
+    /// element, replaces all its children with one text node. Text XML
+    /// cannot carry, and comments and PIs that would read back otherwise
+    /// (`--` in a comment, `?>` in a PI), are refused.
     ///
     /// ```
     /// use xml5dom::Document;
@@ -518,50 +1172,91 @@ impl Document {
     /// assert_eq!(doc.node(a).unwrap().children().count(), 1);
     /// ```
     pub fn set_text(&mut self, node: NodeId, text: &str) -> Result<()> {
-        self.live(node)?;
+        let id = self.live(node)?;
+        match self.arena[id].get().kind {
+            NodeKind::Comment(_) => check_comment(text)?,
+            NodeKind::ProcessingInstruction { .. } => check_pi_data(text)?,
+            NodeKind::Document => {
+                return Err(refused(
+                    "the document's children cannot be replaced by text",
+                ))
+            }
+            NodeKind::Doctype(_) => return Err(refused("a DOCTYPE has no text")),
+            NodeKind::Text { .. } | NodeKind::Element { .. } => check_text(text)?,
+        }
         let stored = self.store(text);
         match self.kind_mut(node)? {
             NodeKind::Text { text, cdata } => {
                 *text = stored;
                 *cdata = ItemRange::default();
-                self.mark_dirty(node.0, DIRTY_SELF);
+                self.mark_dirty(id, DIRTY_SELF);
                 Ok(())
             }
             NodeKind::Comment(text) => {
                 *text = stored;
-                self.mark_dirty(node.0, DIRTY_SELF);
+                self.mark_dirty(id, DIRTY_SELF);
                 Ok(())
             }
             NodeKind::ProcessingInstruction { data, .. } => {
                 *data = stored;
-                self.mark_dirty(node.0, DIRTY_SELF);
+                self.mark_dirty(id, DIRTY_SELF);
                 Ok(())
             }
-            NodeKind::Element { .. } | NodeKind::Document => {
-                self.mark_dirty(node.0, DIRTY_CHILDREN);
-                let id = node.0;
+            NodeKind::Element { .. } => {
+                self.mark_dirty(id, DIRTY_CHILDREN);
                 while let Some(child) = id.first_child(&self.arena) {
                     child.remove_subtree(&mut self.arena);
                 }
                 if !text.is_empty() {
-                    let child = self.new_node(NodeKind::Text {
+                    let child = NodeId(self.arena.new_node(NodeData::created(NodeKind::Text {
                         text: stored,
                         cdata: ItemRange::default(),
-                    });
+                    })));
                     id.checked_append(child.0, &mut self.arena)
                         .map_err(tree_error)?;
                 }
                 Ok(())
             }
-            NodeKind::Doctype(_) => Err(Error::InvalidEdit("a DOCTYPE has no text")),
+            NodeKind::Document | NodeKind::Doctype(_) => Ok(()),
         }
     }
+}
+
+/// A prefixed name of a landed subtree and the namespace its prefix has
+/// there: the element's own name (`attribute: None`) or its attribute.
+struct Resolved {
+    element: indextree::NodeId,
+    attribute: Option<usize>,
+    uri: String,
+}
+
+/// The prefixes an element's own name, attributes and declarations use,
+/// with the namespace each gives it (`""` for the element's unprefixed
+/// name in no namespace). Names still to be resolved use none.
+fn prefix_uses(node: super::Node<'_>) -> Vec<(&str, &str)> {
+    let mut uses = Vec::new();
+    match (node.prefix(), node.namespace()) {
+        (Some(prefix), Some(uri)) => uses.push((prefix, uri)),
+        (None, uri) => uses.push(("", uri.unwrap_or(""))),
+        (Some(_), None) => {}
+    }
+    for attribute in node.attributes() {
+        match attribute.declared_prefix() {
+            Some(prefix) => uses.push((prefix.unwrap_or(""), attribute.value())),
+            None => {
+                if let (Some(prefix), Some(uri)) = (attribute.prefix(), attribute.namespace()) {
+                    uses.push((prefix, uri));
+                }
+            }
+        }
+    }
+    uses
 }
 
 /// indextree's refusals, which the checks above should already prevent.
 fn tree_error(error: indextree::NodeError) -> Error {
     use indextree::NodeError::*;
-    Error::InvalidEdit(match error {
+    refused(match error {
         AppendSelf | PrependSelf | InsertBeforeSelf | InsertAfterSelf => {
             "a node cannot go inside or next to itself"
         }

@@ -360,6 +360,9 @@ pub(crate) struct NodeData {
     /// reference whose expansion made this node; 0 for other nodes. Such a
     /// node's span is the reference's.
     pub(crate) expansion: u32,
+    /// Created or named by an edit and not yet checked where it lands
+    /// (prefixes resolved, names and text validated).
+    pub(crate) unchecked: bool,
 }
 
 impl NodeData {
@@ -371,6 +374,7 @@ impl NodeData {
             parsed: true,
             dirty: 0,
             expansion: 0,
+            unchecked: false,
         }
     }
 
@@ -382,6 +386,7 @@ impl NodeData {
             parsed: false,
             dirty: 0,
             expansion: 0,
+            unchecked: false,
         }
     }
 
@@ -615,6 +620,9 @@ pub struct Document {
     /// Whether any edit was made (the serializer then checks namespace
     /// scopes before copying source).
     pub(crate) edited: bool,
+    /// How many nodes may be [`NodeData::unchecked`]: while there are
+    /// any, a move looks through the subtree it moves.
+    pub(crate) unchecked: usize,
     pub(crate) encoding: crate::Encoding,
     pub(crate) encoding_source: crate::decoding::EncodingSource,
     /// The input began with a byte-order mark (not part of the text).
@@ -716,6 +724,7 @@ impl Document {
             declaration: None,
             errors: Vec::new(),
             edited: false,
+            unchecked: 0,
             encoding: crate::Encoding::UTF_8,
             encoding_source: crate::decoding::EncodingSource::Default,
             bom: false,

@@ -234,6 +234,13 @@ impl Document {
     pub fn serialize(&self, options: &SerializeOptions) -> Serialized {
         let mut writer = Writer::new(self, options, self.edited);
         writer.whole_document = true;
+        if !self
+            .root()
+            .children()
+            .any(|n| n.node_type() == NodeType::Doctype)
+        {
+            writer.without_declarations();
+        }
         writer.report_dropped_markup();
         writer.subtree(self.root());
         // In source order (repairs of created nodes, without an offset, last).
@@ -306,6 +313,7 @@ impl Node<'_> {
     pub fn to_xml(&self) -> String {
         let doc = self.document();
         let mut writer = Writer::new(doc, &SerializeOptions::default(), true);
+        writer.without_declarations();
         writer.subtree(*self);
         writer.out
     }
@@ -357,6 +365,24 @@ fn external_declarations_kept(doc: &Document, broken: &repair::Broken<'_>) -> bo
     };
     let name_kept = is_name(node.name()) || fields.subset_span.is_some();
     (system_kept && name_kept) || references
+}
+
+/// The offsets of the references in `source` to entities other than the
+/// predefined ones (`&name;`), in order.
+fn general_references(source: &str) -> Vec<usize> {
+    let bytes = source.as_bytes();
+    memchr::memchr_iter(b'&', bytes)
+        .filter(|&at| {
+            let rest = &source[at + 1..];
+            let name_len = rest
+                .find(|c: char| !crate::tree_builder::is_name_char(c))
+                .unwrap_or(rest.len());
+            let name = &rest[..name_len];
+            !name.is_empty()
+                && rest[name_len..].starts_with(';')
+                && !matches!(name, "lt" | "gt" | "amp" | "apos" | "quot")
+        })
+        .collect()
 }
 
 /// Whether `s` can be quoted: it does not hold both quotes.
@@ -428,6 +454,11 @@ struct Writer<'d> {
     /// The whole document is written (not a subtree): entity references
     /// may stand for the nodes their expansion made.
     whole_document: bool,
+    /// Where the source refers to entities other than the predefined ones,
+    /// if the output has no declarations for them (the DOCTYPE was removed,
+    /// or a subtree is written alone): source holding one is not copied,
+    /// and its text and values are written as the tree has them.
+    references_undeclared: Option<Vec<usize>>,
 }
 
 impl<'d> Writer<'d> {
@@ -508,7 +539,27 @@ impl<'d> Writer<'d> {
             generated_prefixes: 0,
             renamed: None,
             whole_document: false,
+            references_undeclared: None,
         }
+    }
+
+    /// The output has no DOCTYPE to declare the source's entities or supply
+    /// its attribute defaults.
+    fn without_declarations(&mut self) {
+        if self.doc.doctypes.is_empty() {
+            return;
+        }
+        self.attlists_dropped = true;
+        self.references_undeclared = Some(general_references(self.source()));
+    }
+
+    /// Whether the source `start..end` refers to an entity the output
+    /// does not declare.
+    fn refers_to_undeclared(&self, start: usize, end: usize) -> bool {
+        self.references_undeclared.as_ref().is_some_and(|at| {
+            let from = at.partition_point(|&o| o < start);
+            at.get(from).is_some_and(|&o| o < end)
+        })
     }
 
     fn source(&self) -> &'d str {
@@ -829,6 +880,9 @@ impl<'d> Writer<'d> {
             // Markup the tree left out (past a limit) inside the text.
             return None;
         }
+        if self.refers_to_undeclared(span.start, span.end) {
+            return None;
+        }
         if !self.repair {
             return Some(span);
         }
@@ -861,7 +915,7 @@ impl<'d> Writer<'d> {
 
     /// Whether `start..end` of the source may be copied as it is.
     fn clean(&self, start: usize, end: usize) -> bool {
-        !self.repair || self.broken.clean(start, end)
+        (!self.repair || self.broken.clean(start, end)) && !self.refers_to_undeclared(start, end)
     }
 
     /// The source `start..end` of a DOCTYPE with forbidden characters
@@ -923,8 +977,9 @@ impl<'d> Writer<'d> {
     /// nodes are all still there, in order and as parsed, writes the
     /// reference as it was in the source and returns the last of them.
     fn entity_reference(&mut self, node: Node<'d>) -> Option<Node<'d>> {
-        if !self.whole_document {
-            // A subtree written alone is written as nodes.
+        if !self.whole_document || self.references_undeclared.is_some() {
+            // A subtree written alone, or a document without the entity's
+            // declaration, is written as nodes.
             return None;
         }
         let mark = self.doc.data(node.id().0).expansion;
@@ -1310,7 +1365,9 @@ impl<'d> Writer<'d> {
     /// Copies the source `from..to` between nodes, mended like text and
     /// without what the parse dropped; nothing if it cannot be mended.
     fn copy_gap(&mut self, from: usize, to: usize) {
-        if from < to {
+        // (A reference to an entity the output does not declare made no
+        // node: it stands for nothing.)
+        if from < to && !self.refers_to_undeclared(from, to) {
             let _ = self.copy_repaired(Span::new(from, to), repair::Context::Text);
         }
     }
@@ -1346,8 +1403,9 @@ impl<'d> Writer<'d> {
         let source_tag = self.source_span(node);
         let fixup = self.fixup(node);
         self.renamed = fixup.element_name.clone();
-        let defaults_to_write =
-            self.attlists_dropped && node.attributes().any(|a| a.is_defaulted());
+        let defaults_to_write = node
+            .attributes()
+            .any(|a| a.is_defaulted() && !self.default_only(node, a));
         match source_tag {
             Some(span)
                 if data.dirty & DIRTY_SELF == 0
@@ -1571,7 +1629,7 @@ impl<'d> Writer<'d> {
         self.out.push_str(&name);
         let mut written: Vec<String> = Vec::new();
         for (index, attribute) in node.attributes().enumerate() {
-            if self.default_only(attribute) {
+            if self.default_only(node, attribute) {
                 continue;
             }
             let attribute_name = self.attribute_name(node, fixup, index, attribute);
@@ -1589,8 +1647,16 @@ impl<'d> Writer<'d> {
     /// An attribute the DTD's default supplied and no edit changed: the
     /// output keeps the DTD, which supplies it again. (Repaired output
     /// drops the internal subset, so it writes the attribute.)
-    fn default_only(&self, attribute: Attribute<'_>) -> bool {
-        attribute.is_defaulted() && !attribute.is_modified() && !self.attlists_dropped
+    /// Whether `attribute` of `node` is one the DTD written out supplies:
+    /// defaulted, unchanged, its declaration kept, and the element still of
+    /// the name it declares it for.
+    fn default_only(&self, node: Node<'_>, attribute: Attribute<'_>) -> bool {
+        attribute.is_defaulted()
+            && !attribute.is_modified()
+            && !self.attlists_dropped
+            && self
+                .source_span(node)
+                .is_some_and(|span| self.renamed_none(node, span))
     }
 
     fn push_attribute(&mut self, node: Node<'_>, name: &str, value: &str) {
@@ -1661,7 +1727,7 @@ impl<'d> Writer<'d> {
         // The names written so far, where repairs may make two the same.
         let mut written = std::collections::HashSet::new();
         for (index, attribute) in node.attributes().enumerate() {
-            if attribute.source_span().is_none() && self.default_only(attribute) {
+            if attribute.source_span().is_none() && self.default_only(node, attribute) {
                 continue;
             }
             place(self, attribute.prefix());
@@ -1697,7 +1763,7 @@ impl<'d> Writer<'d> {
                     gap_start = original.end;
                     if copy.is_some() {
                         self.out.push_str(&source[original.range()]);
-                    } else if rewrite {
+                    } else if rewrite || self.refers_to_undeclared(original.start, original.end) {
                         let quote = attribute.source_quote().unwrap_or(b'"');
                         self.push_name_and_value(node, &name, attribute.value(), quote);
                     } else {
@@ -1895,6 +1961,28 @@ impl<'d> Writer<'d> {
     // ----- Character data, comments, PIs ---------------------------------
 
     fn text(&mut self, node: Node<'_>) {
+        let mark = self.out.len();
+        self.text_node(node);
+        self.escape_joined_cdata_end(mark);
+    }
+
+    /// Text written from `mark` on, after text that ended in `]` or `]]`
+    /// (an edit took away what stood between): a `]]>` across the join
+    /// gets its `>` escaped.
+    fn escape_joined_cdata_end(&mut self, mark: usize) {
+        let from = mark.saturating_sub(2);
+        let Some(window) = self.out.get(from..(mark + 2).min(self.out.len())) else {
+            return;
+        };
+        if let Some(i) = window.find("]]>") {
+            let gt = from + i + 2;
+            if gt >= mark && from + i < mark {
+                self.out.replace_range(gt..gt + 1, "&gt;");
+            }
+        }
+    }
+
+    fn text_node(&mut self, node: Node<'_>) {
         if let Some(span) = self.verbatim(node) {
             self.out.push_str(&self.source()[span.range()]);
             return;
@@ -1919,7 +2007,10 @@ impl<'d> Writer<'d> {
             }
             return;
         }
-        if let (Some(span), 0) = (self.source_span(node), data.dirty) {
+        let span = self
+            .source_span(node)
+            .filter(|span| !self.refers_to_undeclared(span.start, span.end));
+        if let (Some(span), 0) = (span, data.dirty) {
             // Broken text: its source, mended where the errors are.
             if self.copy_repaired(span, repair::Context::Text).is_ok() {
                 return;
