@@ -49,8 +49,20 @@ fn check_text(text: &str) -> Result<()> {
 }
 
 /// A comment's text that reads back as one comment with that text.
-fn check_comment(text: &str) -> Result<()> {
+/// Text that cannot be escaped (a comment's, a PI's): also no CR, which
+/// reads back as a line feed.
+fn check_unescaped(text: &str) -> Result<()> {
     check_text(text)?;
+    if text.contains('\r') {
+        return Err(refused(
+            "a carriage return in a comment or PI reads back as a line feed",
+        ));
+    }
+    Ok(())
+}
+
+fn check_comment(text: &str) -> Result<()> {
+    check_unescaped(text)?;
     if text.contains("--") || text.ends_with('-') {
         return Err(refused(
             "a comment cannot hold `--` or end with `-` (XML 1.0 §2.5)",
@@ -79,9 +91,14 @@ fn check_pi_target(target: &str) -> Result<()> {
 }
 
 fn check_pi_data(data: &str) -> Result<()> {
-    check_text(data)?;
+    check_unescaped(data)?;
     if data.contains("?>") {
         return Err(refused("a processing instruction cannot hold `?>`"));
+    }
+    if data.starts_with(is_xml_space) {
+        return Err(refused(
+            "a processing instruction's data cannot start with whitespace (it reads back as the separator)",
+        ));
     }
     Ok(())
 }
@@ -179,8 +196,13 @@ impl Document {
         if !is_qname(qualified) {
             return Err(refused(format!("{qualified:?} is not a qualified name")));
         }
-        let qname = self.names.qname(qualified);
         let prefix = super::qname_colon(qualified).map(|c| &qualified[..c]);
+        if prefix == Some("xmlns") {
+            return Err(refused(
+                "the prefix `xmlns` is only for namespace declarations (attributes)",
+            ));
+        }
+        let qname = self.names.qname(qualified);
         // An attribute's prefix means what it means on the element's name;
         // an element's new name goes by the declarations.
         let with_name = !use_default;
@@ -248,6 +270,65 @@ impl Document {
         Ok(self.names.name(qname, namespace))
     }
 
+    // ----- Attribute defaults ---------------------------------------------
+
+    /// The attributes the DTD, while it is written, gives elements named
+    /// `element` a default for.
+    fn defaults_for<'s>(&'s self, element: &'s str) -> impl Iterator<Item = &'s str> + 's {
+        let doctype = self
+            .root
+            .children(&self.arena)
+            .any(|c| matches!(self.arena[c].get().kind, NodeKind::Doctype(_)));
+        self.declared_defaults(element, doctype)
+    }
+
+    fn declared_defaults<'s>(
+        &'s self,
+        element: &'s str,
+        written: bool,
+    ) -> impl Iterator<Item = &'s str> + 's {
+        let defaults = if written {
+            &self.attribute_defaults[..]
+        } else {
+            &[]
+        };
+        let from = defaults.partition_point(|(e, _)| &**e < element);
+        defaults[from..]
+            .iter()
+            .take_while(move |(e, _)| &**e == element)
+            .map(|(_, a)| &**a)
+    }
+
+    /// Refuses a name `element` whose DTD defaults the element `id` lacks:
+    /// read back, it would have them.
+    fn check_defaults(&self, id: indextree::NodeId, element: &str) -> Result<()> {
+        let node = self.node(NodeId(id));
+        for attribute in self.defaults_for(element) {
+            if node.is_some_and(|n| n.attributes().all(|a| a.name() != attribute)) {
+                return Err(refused(format!(
+                    "the DTD gives <{element}> a default for {attribute:?}, which this element does not have: set it first"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses to bring the DTD back while an element lacks an attribute
+    /// it gives a default for.
+    fn check_defaults_everywhere(&self) -> Result<()> {
+        for node in self.root().descendants().filter(|n| n.is_element()) {
+            for attribute in self.declared_defaults(node.name(), true) {
+                if node.attributes().all(|a| a.name() != attribute) {
+                    return Err(refused(format!(
+                        "the DTD gives <{}> a default for {attribute:?}, which an element has lost: it would come back",
+                        node.name()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     // ----- Where a node lands ---------------------------------------------
 
     /// Checks that `child` may go to `place` under `parent`: the kinds of
@@ -262,7 +343,15 @@ impl Document {
     ) -> Result<Vec<Resolved>> {
         let child_kind = &self.arena[child].get().kind;
         match self.arena[parent].get().kind {
-            NodeKind::Document => self.check_document_children(child, place)?,
+            NodeKind::Document => {
+                self.check_document_children(child, place)?;
+                let returning = matches!(child_kind, NodeKind::Doctype(_))
+                    && !self.attribute_defaults.is_empty()
+                    && child.parent(&self.arena) != Some(self.root);
+                if returning {
+                    self.check_defaults_everywhere()?;
+                }
+            }
             NodeKind::Element { .. } => {
                 if matches!(child_kind, NodeKind::Doctype(_)) {
                     return Err(refused("a DOCTYPE can only be a child of the document"));
@@ -354,6 +443,7 @@ impl Document {
             NodeKind::Element {
                 name, attributes, ..
             } => {
+                self.check_defaults(id, self.names.qualified(*name))?;
                 let mut names = vec![(None, *name)];
                 for (i, attribute) in self
                     .attributes
@@ -372,6 +462,11 @@ impl Document {
                     let Some(prefix) = self.names.prefix(name) else {
                         continue;
                     };
+                    if prefix == "xmlns" && attribute.is_none() {
+                        return Err(refused(
+                            "the prefix `xmlns` is only for namespace declarations (attributes)",
+                        ));
+                    }
                     if self.names.name_data(name).namespace.is_some() {
                         continue;
                     }
@@ -714,6 +809,17 @@ impl Document {
         if old_id == new_id {
             return Ok(());
         }
+        if old_id.ancestors(&self.arena).any(|a| a == new_id) {
+            return Err(refused("a node cannot go inside itself"));
+        }
+        if matches!(self.arena[new_id].get().kind, NodeKind::Document) {
+            return Err(refused("the document node cannot be moved"));
+        }
+        let is_element =
+            |id: indextree::NodeId| matches!(self.arena[id].get().kind, NodeKind::Element { .. });
+        if self.check_removable(old_id).is_err() && !is_element(new_id) {
+            return Err(refused("only an element can take the root element's place"));
+        }
         let parent = old_id
             .parent(&self.arena)
             .ok_or_else(|| refused("the node has no parent"))?;
@@ -1055,6 +1161,15 @@ impl Document {
     /// assert!(doc.node(a).unwrap().attribute("x").is_none());
     /// ```
     pub fn remove_attribute(&mut self, element: NodeId, name: &str) -> Result<Option<String>> {
+        if let Some(node) = self.node(element).filter(|n| n.is_element()) {
+            if self.defaults_for(node.name()).any(|a| a == name)
+                && node.attributes().any(|a| a.name() == name)
+            {
+                return Err(refused(format!(
+                    "the DTD gives {name:?} a default, which would come back: set a value instead"
+                )));
+            }
+        }
         let NodeKind::Element { attributes, .. } = self.kind_mut(element)? else {
             return Err(refused("only elements have attributes"));
         };
@@ -1127,6 +1242,11 @@ impl Document {
             let uri = uri.unwrap_or_default();
             self.prefix_conflict(id, &prefix, &uri, &what, |a| a.is_none())?;
         }
+        if self.attached(id) {
+            self.check_defaults(id, self.names.qualified(new))?;
+        } else {
+            self.mark_unchecked(id);
+        }
         if let NodeKind::Element { name, .. } = &mut self.arena[id].get_mut().kind {
             *name = new;
         }
@@ -1183,6 +1303,12 @@ impl Document {
             }
             NodeKind::Doctype(_) => return Err(refused("a DOCTYPE has no text")),
             NodeKind::Text { .. } | NodeKind::Element { .. } => check_text(text)?,
+        }
+        if id.parent(&self.arena) == Some(self.root)
+            && matches!(self.arena[id].get().kind, NodeKind::Text { .. })
+            && !text.chars().all(is_xml_space)
+        {
+            return Err(refused("only whitespace can be outside the root element"));
         }
         let stored = self.store(text);
         match self.kind_mut(node)? {

@@ -623,6 +623,10 @@ pub struct Document {
     /// How many nodes may be [`NodeData::unchecked`]: while there are
     /// any, a move looks through the subtree it moves.
     pub(crate) unchecked: usize,
+    /// The (element, attribute) pairs the internal subset's attribute-list
+    /// declarations give a default, sorted: while the DOCTYPE is there, a
+    /// document read back has them (edits keep that true).
+    pub(crate) attribute_defaults: Vec<(Box<str>, Box<str>)>,
     pub(crate) encoding: crate::Encoding,
     pub(crate) encoding_source: crate::decoding::EncodingSource,
     /// The input began with a byte-order mark (not part of the text).
@@ -725,6 +729,7 @@ impl Document {
             errors: Vec::new(),
             edited: false,
             unchecked: 0,
+            attribute_defaults: Vec::new(),
             encoding: crate::Encoding::UTF_8,
             encoding_source: crate::decoding::EncodingSource::Default,
             bom: false,

@@ -459,6 +459,10 @@ struct Writer<'d> {
     /// or a subtree is written alone): source holding one is not copied,
     /// and its text and values are written as the tree has them.
     references_undeclared: Option<Vec<usize>>,
+    /// Where the elements with attributes from `ATTLIST` defaults start in
+    /// the source, once `attlists_dropped`: a subtree holding one is not
+    /// copied, so that they are written.
+    defaults_at: Vec<usize>,
 }
 
 impl<'d> Writer<'d> {
@@ -521,7 +525,7 @@ impl<'d> Writer<'d> {
                 broken.errors.sort_by_key(|&(at, _)| at);
             }
         }
-        Writer {
+        let mut writer = Writer {
             doc,
             out: String::with_capacity(doc.source().len() + 64),
             repairs: Vec::new(),
@@ -540,7 +544,26 @@ impl<'d> Writer<'d> {
             renamed: None,
             whole_document: false,
             references_undeclared: None,
+            defaults_at: Vec::new(),
+        };
+        if writer.attlists_dropped {
+            writer.note_defaults();
         }
+        writer
+    }
+
+    /// Fills [`defaults_at`](Self::defaults_at).
+    fn note_defaults(&mut self) {
+        let mut at: Vec<usize> = self
+            .doc
+            .root()
+            .descendants()
+            .filter(|n| n.attributes().any(|a| a.is_defaulted()))
+            .filter_map(|n| self.doc.data(n.id().0).span())
+            .map(|span| span.start)
+            .collect();
+        at.sort_unstable();
+        self.defaults_at = at;
     }
 
     /// The output has no DOCTYPE to declare the source's entities or supply
@@ -549,7 +572,10 @@ impl<'d> Writer<'d> {
         if self.doc.doctypes.is_empty() {
             return;
         }
-        self.attlists_dropped = true;
+        if !self.attlists_dropped {
+            self.attlists_dropped = true;
+            self.note_defaults();
+        }
         self.references_undeclared = Some(general_references(self.source()));
     }
 
@@ -883,6 +909,10 @@ impl<'d> Writer<'d> {
         if self.refers_to_undeclared(span.start, span.end) {
             return None;
         }
+        let from = self.defaults_at.partition_point(|&o| o < span.start);
+        if self.defaults_at.get(from).is_some_and(|&o| o < span.end) {
+            return None; // attributes to write that the source does not hold
+        }
         if !self.repair {
             return Some(span);
         }
@@ -1005,6 +1035,9 @@ impl<'d> Writer<'d> {
                 self.report(RepairKind::EntityExpanded, node);
             }
             return None;
+        }
+        if !node.parent().is_some_and(|p| p.is_element()) {
+            return None; // moved out of content, where no reference can stand
         }
         let mut last = node;
         let mut current = Some(node);
@@ -1963,13 +1996,22 @@ impl<'d> Writer<'d> {
     fn text(&mut self, node: Node<'_>) {
         let mark = self.out.len();
         self.text_node(node);
-        self.escape_joined_cdata_end(mark);
+        // (Outside the root only whitespace is written, and its line ends
+        // are not part of the tree.)
+        if node.parent().is_some_and(|p| p.is_element()) {
+            self.escape_joined_cdata_end(mark);
+        }
     }
 
     /// Text written from `mark` on, after text that ended in `]` or `]]`
     /// (an edit took away what stood between): a `]]>` across the join
-    /// gets its `>` escaped.
+    /// gets its `>` escaped, and a line feed after a raw CR is written as a
+    /// reference.
     fn escape_joined_cdata_end(&mut self, mark: usize) {
+        // Likewise a raw CR then LF, which would read back as one line end.
+        if mark > 0 && self.out[..mark].ends_with('\r') && self.out[mark..].starts_with('\n') {
+            self.out.replace_range(mark..mark + 1, "&#10;");
+        }
         let from = mark.saturating_sub(2);
         let Some(window) = self.out.get(from..(mark + 2).min(self.out.len())) else {
             return;
@@ -1983,7 +2025,11 @@ impl<'d> Writer<'d> {
     }
 
     fn text_node(&mut self, node: Node<'_>) {
-        if let Some(span) = self.verbatim(node) {
+        let top_level = node.parent().is_some_and(|p| p.is_document());
+        let verbatim = self
+            .verbatim(node)
+            .filter(|span| !(top_level && self.source()[span.range()].contains(['&', '<'])));
+        if let Some(span) = verbatim {
             self.out.push_str(&self.source()[span.range()]);
             return;
         }
@@ -1992,7 +2038,10 @@ impl<'d> Writer<'d> {
             // Outside the root only whitespace can be; the tree keeps only
             // that of broken text, and it is written as it is in the source.
             let (written, from_source) = match (self.source_span(node), data.dirty) {
-                (Some(span), 0) => (&self.source()[span.range()], true),
+                // (Not a reference or CDATA: a node moved here from content.)
+                (Some(span), 0) if !self.source()[span.range()].contains(['&', '<']) => {
+                    (&self.source()[span.range()], true)
+                }
                 _ => (node.text().unwrap_or(""), false),
             };
             let whitespace = if written.chars().all(is_xml_space) {

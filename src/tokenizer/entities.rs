@@ -290,6 +290,20 @@ impl Declarations {
         self.0.defaults.get(element).map_or(&[], Vec::as_slice)
     }
 
+    /// Every (element, attribute) pair an attribute-list declaration gives
+    /// a default value, sorted.
+    pub(crate) fn defaulted_attributes(&self) -> Vec<(Box<str>, Box<str>)> {
+        let mut out = Vec::new();
+        for (element, indices) in &self.0.defaults {
+            let list = self.attribute_list(element).unwrap_or_default();
+            for definition in indices.iter().filter_map(|&i| list.get(i)) {
+                out.push((element.clone(), definition.name.clone()));
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
     /// Takes `bytes` from the expansion budget; `Err` with the error to
     /// report (once) when they do not fit, after which nothing fits.
     pub(crate) fn spend(&self, bytes: usize) -> Result<(), Option<ErrorCode>> {

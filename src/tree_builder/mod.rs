@@ -1179,6 +1179,7 @@ impl TokenSink for TreeBuilder<'_> {
                 self.entities_may_be_external =
                     !standalone && (doctype.system_id.is_some() || parameter_references);
                 if let Some(declarations) = doctype.declarations {
+                    self.doc.attribute_defaults = declarations.defaulted_attributes();
                     self.set_declarations(declarations);
                     self.checker.declarations = Some(declarations.clone());
                 }

@@ -1,0 +1,362 @@
+//! Random edit sequences and the promise they are checked against
+//! (docs/editing.md): after any accepted edits, the document written out is
+//! well-formed, reads back without errors to the same tree, and each
+//! element written alone reads back to its subtree. Shared by
+//! `tests/edit_sequences.rs` and the `edits` fuzz target.
+
+use xml5dom::{Document, Edge, Node, NodeId, XMLNS_NAMESPACE, XML_NAMESPACE};
+
+/// The tree under `node` as names with their namespaces, attributes sorted
+/// (namespace declarations left out: the writer adds those a moved node
+/// needs), adjacent text as one, comments and PIs.
+pub fn dump(node: Node<'_>) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for edge in node.traverse() {
+        let node = match edge {
+            Edge::Open(node) => node,
+            Edge::Close(node) => {
+                if !node.is_text() {
+                    depth = depth.saturating_sub(1);
+                }
+                continue;
+            }
+        };
+        let indent = "  ".repeat(depth);
+        if node.is_text() {
+            if node.prev_sibling().is_some_and(|p| p.is_text()) {
+                continue;
+            }
+            let mut text = String::new();
+            let mut next = Some(node);
+            while let Some(n) = next.filter(|n| n.is_text()) {
+                text.push_str(n.text().unwrap_or(""));
+                next = n.next_sibling();
+            }
+            let outside = node.parent().is_some_and(|p| p.is_document());
+            let space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+            // (An empty text node writes nothing: docs/editing.md.)
+            if !(text.is_empty() || outside && text.chars().all(space)) {
+                out.push_str(&format!("{indent}{text:?}\n"));
+            }
+            continue;
+        }
+        out.push_str(&format!(
+            "{indent}{:?} {:?} {:?} {:?}\n",
+            node.node_type(),
+            node.name(),
+            node.namespace(),
+            node.text(),
+        ));
+        let mut attributes: Vec<String> = node
+            .attributes()
+            .filter(|a| a.declared_prefix().is_none())
+            .map(|a| {
+                let ns = a.namespace().unwrap_or("");
+                format!("{{{ns}}}{}={:?}", a.name(), a.value())
+            })
+            .collect();
+        attributes.sort();
+        for attribute in attributes {
+            out.push_str(&format!("{indent}  @{attribute}\n"));
+        }
+        depth += 1;
+    }
+    out
+}
+
+/// Checks the promise on `doc`; `Err` says what broke. `elements` bounds
+/// how many elements are also written alone (all of them if `None`).
+pub fn check_written_back(doc: &Document, elements: Option<usize>) -> Result<String, String> {
+    let out = doc.to_xml();
+    let again = Document::parse(&out);
+    if !again.is_well_formed() {
+        return Err(format!("written:\n{out}\nerrors: {:?}", again.errors()));
+    }
+    let (before, after) = (dump(doc.root()), dump(again.root()));
+    if before != after {
+        return Err(format!(
+            "written:\n{out}\n{}",
+            first_difference(&before, &after)
+        ));
+    }
+    let all: Vec<Node<'_>> = doc
+        .root()
+        .descendants()
+        .filter(|n| n.is_element())
+        .collect();
+    let step = elements.map_or(1, |n| (all.len() / n.max(1)).max(1));
+    for node in all.iter().step_by(step) {
+        let alone = node.to_xml();
+        let again = Document::parse(&alone);
+        if !again.is_well_formed() {
+            return Err(format!(
+                "element written alone:\n{alone}\nerrors: {:?}",
+                again.errors()
+            ));
+        }
+        let Some(root) = again.root_element() else {
+            return Err(format!("element written alone:\n{alone}\nno root element"));
+        };
+        let (before, after) = (dump(*node), dump(root));
+        if before != after {
+            return Err(format!(
+                "element written alone:\n{alone}\n{}",
+                first_difference(&before, &after)
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Where two dumps part, with a few lines around.
+fn first_difference(tree: &str, read_back: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (tree.lines().collect(), read_back.lines().collect());
+    let at = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let from = at.saturating_sub(3);
+    format!(
+        "tree (from line {from}):\n{}\nread back:\n{}",
+        a[from..(at + 4).min(a.len())].join("\n"),
+        b[from..(at + 4).min(b.len())].join("\n")
+    )
+}
+
+/// A source of choices.
+pub trait Choose {
+    /// A number in `0..n` (0 when `n` is 0).
+    fn below(&mut self, n: usize) -> usize;
+}
+
+fn pick<'a, T>(choose: &mut impl Choose, items: &'a [T]) -> Option<&'a T> {
+    if items.is_empty() {
+        None
+    } else {
+        items.get(choose.below(items.len()))
+    }
+}
+
+const PREFIXES: &[&str] = &["p", "q", "dc", "rdf", "xml", "xmlns", "svg", "ns1"];
+const LOCALS: &[&str] = &[
+    "a", "b", "item", "lang", "x", "title", "é", "space", "about",
+];
+const NEW_URIS: &[&str] = &[
+    "urn:one",
+    "urn:two",
+    "",
+    XML_NAMESPACE,
+    XMLNS_NAMESPACE,
+    "http://purl.org/dc/elements/1.1/",
+];
+const TEXTS: &[&str] = &[
+    "plain",
+    "",
+    " ",
+    "\n",
+    "a & b < c > d",
+    "]]",
+    ">",
+    "]>",
+    "]]>",
+    "x--y",
+    "-",
+    "->",
+    "?>",
+    "line\r\nend",
+    "tab\there",
+    "\u{1}",
+    "\u{7F}",
+    "\u{FFFE}",
+    "quote \" and '",
+    "&e;",
+    "日本語",
+];
+
+/// What one edit does, for the report of a failing sequence.
+#[derive(Debug)]
+pub struct Step(pub String);
+
+/// A name for an element or attribute: unprefixed, prefixed with a common
+/// prefix, or a prefix the document already uses.
+fn name(choose: &mut impl Choose, doc: &Document) -> String {
+    let local = pick(choose, LOCALS).copied().unwrap_or("a");
+    match choose.below(4) {
+        0 | 1 => local.to_owned(),
+        2 => format!("{}:{local}", pick(choose, PREFIXES).copied().unwrap_or("p")),
+        _ => {
+            let used: Vec<&str> = doc
+                .root()
+                .descendants()
+                .filter_map(|n| n.prefix())
+                .take(16)
+                .collect();
+            match pick(choose, &used) {
+                Some(prefix) => format!("{prefix}:{local}"),
+                None => local.to_owned(),
+            }
+        }
+    }
+}
+
+fn uri(choose: &mut impl Choose, doc: &Document) -> String {
+    if choose.below(2) == 0 {
+        let used: Vec<&str> = doc
+            .root()
+            .descendants()
+            .filter_map(|n| n.namespace())
+            .take(16)
+            .collect();
+        if let Some(uri) = pick(choose, &used) {
+            return (*uri).to_owned();
+        }
+    }
+    pick(choose, NEW_URIS).copied().unwrap_or("").to_owned()
+}
+
+fn text(choose: &mut impl Choose) -> String {
+    let mut out = String::new();
+    for _ in 0..=choose.below(3) {
+        out.push_str(pick(choose, TEXTS).copied().unwrap_or(""));
+    }
+    out
+}
+
+/// Applies `steps` random edits to `doc`, through the public API, and
+/// returns what was tried (refused edits included).
+pub fn random_edits(doc: &mut Document, choose: &mut impl Choose, steps: usize) -> Vec<Step> {
+    let mut log = Vec::new();
+    // Detached nodes, created or taken out, to put back later.
+    let mut loose: Vec<NodeId> = Vec::new();
+    for _ in 0..steps {
+        let nodes: Vec<NodeId> = doc.root().descendants().map(|n| n.id()).collect();
+        let elements: Vec<NodeId> = doc
+            .root()
+            .descendants()
+            .filter(|n| n.is_element())
+            .map(|n| n.id())
+            .collect();
+        let node = nodes[choose.below(nodes.len())];
+        let element = pick(choose, &elements).copied().unwrap_or(node);
+        let step = match choose.below(16) {
+            0 => {
+                let n = name(choose, doc);
+                let id = doc.create_element(&n);
+                loose.push(id);
+                format!("create_element({n:?}) = {id:?}")
+            }
+            1 => {
+                let (u, n) = (uri(choose, doc), name(choose, doc));
+                let id = doc.create_element_ns(&u, &n);
+                loose.push(id);
+                format!("create_element_ns({u:?}, {n:?}) = {id:?}")
+            }
+            2 => {
+                let t = text(choose);
+                let id = match choose.below(3) {
+                    0 => doc.create_text(&t),
+                    1 => doc.create_comment(&t),
+                    _ => doc.create_processing_instruction(
+                        pick(choose, &["pi", "xml", "a:b", "t"])
+                            .copied()
+                            .unwrap_or("t"),
+                        &t,
+                    ),
+                };
+                loose.push(id);
+                format!("create text/comment/PI {t:?} = {id:?}")
+            }
+            3 | 4 => {
+                // Put a loose node or an existing one somewhere.
+                let moved = match (choose.below(2), pick(choose, &loose)) {
+                    (0, Some(&id)) => id,
+                    _ => nodes[choose.below(nodes.len())],
+                };
+                let target = if choose.below(2) == 0 { element } else { node };
+                let how = choose.below(4);
+                let result = match how {
+                    0 => doc.append(target, moved),
+                    1 => doc.prepend(target, moved),
+                    2 => doc.insert_before(target, moved),
+                    _ => doc.insert_after(target, moved),
+                };
+                format!("move#{how}({target:?}, {moved:?}) = {result:?}")
+            }
+            5 => {
+                let result = doc.detach(node);
+                if result.is_ok() {
+                    loose.push(node);
+                }
+                format!("detach({node:?}) = {result:?}")
+            }
+            6 => format!("remove({node:?}) = {:?}", doc.remove(node)),
+            7 | 8 => {
+                let n = if choose.below(4) == 0 {
+                    match choose.below(2) {
+                        0 => "xmlns".to_owned(),
+                        _ => format!("xmlns:{}", pick(choose, PREFIXES).copied().unwrap_or("p")),
+                    }
+                } else {
+                    name(choose, doc)
+                };
+                let v = if n.starts_with("xmlns") {
+                    uri(choose, doc)
+                } else {
+                    text(choose)
+                };
+                let result = doc.set_attribute(element, &n, &v);
+                format!("set_attribute({element:?}, {n:?}, {v:?}) = {result:?}")
+            }
+            9 => {
+                let (u, n, v) = (uri(choose, doc), name(choose, doc), text(choose));
+                let result = doc.set_attribute_ns(element, &u, &n, &v);
+                format!("set_attribute_ns({element:?}, {u:?}, {n:?}, {v:?}) = {result:?}")
+            }
+            10 => {
+                let names: Vec<String> = doc
+                    .node(element)
+                    .map(|e| e.attributes().map(|a| a.name().to_owned()).collect())
+                    .unwrap_or_default();
+                let n = pick(choose, &names).cloned().unwrap_or_default();
+                let result = doc.remove_attribute(element, &n);
+                format!("remove_attribute({element:?}, {n:?}) = {result:?}")
+            }
+            11 => {
+                let n = name(choose, doc);
+                format!("rename({node:?}, {n:?}) = {:?}", doc.rename(node, &n))
+            }
+            12 => {
+                let (u, n) = (uri(choose, doc), name(choose, doc));
+                let result = doc.rename_ns(element, &u, &n);
+                format!("rename_ns({element:?}, {u:?}, {n:?}) = {result:?}")
+            }
+            13 | 14 => {
+                let t = text(choose);
+                format!("set_text({node:?}, {t:?}) = {:?}", doc.set_text(node, &t))
+            }
+            _ => {
+                let new = match pick(choose, &loose) {
+                    Some(&id) => id,
+                    None => nodes[choose.below(nodes.len())],
+                };
+                let result = doc.replace(node, new);
+                format!("replace({node:?}, {new:?}) = {result:?}")
+            }
+        };
+        log.push(Step(step));
+    }
+    log
+}
+
+/// Parses `text`; if it is well-formed, applies `steps` random edits and
+/// checks the promise, panicking with the edits and what broke.
+pub fn edit_sequence(text: &str, choose: &mut impl Choose, steps: usize, elements: Option<usize>) {
+    let mut doc = Document::parse(text);
+    if !doc.is_well_formed() {
+        return;
+    }
+    let log = random_edits(&mut doc, choose, steps);
+    if let Err(broken) = check_written_back(&doc, elements) {
+        let steps: Vec<&str> = log.iter().map(|s| s.0.as_str()).collect();
+        let input: String = text.chars().take(2000).collect();
+        panic!("input:\n{input}\nedits:\n{}\n{broken}", steps.join("\n"));
+    }
+}

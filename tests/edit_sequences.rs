@@ -1,0 +1,89 @@
+//! Random edit sequences on real and generated well-formed documents
+//! (issue 15): every edit kind, through the public API, with prefixed and
+//! namespaced names, new and existing namespace URIs, moves between
+//! differently scoped elements, and text XML must escape or cannot carry;
+//! after each sequence the document must write back as docs/editing.md
+//! promises (`tests/common/edit_checks.rs`).
+//!
+//! `XML5DOM_EDIT_SEQUENCES=N` runs N sequences per corpus document and
+//! 100 N per shape (default 2);
+//! `XML5DOM_SEED` changes the seed.
+
+mod common;
+#[allow(dead_code)]
+#[path = "common/edit_checks.rs"]
+mod edit_checks;
+
+use std::path::Path;
+
+use common::Rng;
+use edit_checks::{edit_sequence, Choose};
+
+impl Choose for Rng {
+    fn below(&mut self, n: usize) -> usize {
+        Rng::below(self, n)
+    }
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Documents with namespaces in every arrangement, entities and defaults.
+const SHAPES: &[&str] = &[
+    "<r xmlns:p=\"urn:1\"><p:a p:y=\"0\"/><b/></r>",
+    "<r xmlns=\"urn:d\" xmlns:q=\"urn:q\"><a><q:b q:c=\"1\" d=\"2\"/></a><c xmlns=\"\"/></r>",
+    "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><rdf:Description rdf:about=\"x\"><dc:title>T</dc:title></rdf:Description></rdf:RDF>",
+    "<!DOCTYPE r [<!ENTITY e \"hi\"><!ENTITY m \"<b>x</b>\"><!ATTLIST b d CDATA \"v\">]><r>&e;<b/>&m;<c a=\"&e;\"/></r>",
+    "<?xml version=\"1.0\"?>\n<!-- c -->\n<a xml:lang=\"en\">x]]<b/>>y<![CDATA[z]]><?pi d?></a>\n",
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><g><use xlink:href=\"#a\"/></g><p:x xmlns:p=\"urn:p\"><p:y/></p:x></svg>",
+];
+
+fn run(text: &str, seed: u64, sequences: u64, elements: Option<usize>) {
+    for i in 0..sequences {
+        let mut rng = Rng::for_case(seed, i);
+        let steps = 1 + rng.below(12);
+        edit_sequence(text, &mut rng, steps, elements);
+    }
+}
+
+#[test]
+fn random_edits_on_shapes_write_back() {
+    let seed = env_number("XML5DOM_SEED", 15);
+    let sequences = env_number("XML5DOM_EDIT_SEQUENCES", 2) * 100;
+    for (i, text) in SHAPES.iter().enumerate() {
+        run(text, seed + i as u64, sequences, None);
+    }
+}
+
+#[test]
+fn random_edits_on_the_corpus_write_back() {
+    let seed = env_number("XML5DOM_SEED", 15);
+    let sequences = env_number("XML5DOM_EDIT_SEQUENCES", 2);
+    let mut files = Vec::new();
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "xml") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 300, "the corpus is there");
+    for (i, path) in files.iter().enumerate() {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        // Big files: fewer sequences, a sample of elements written alone.
+        let big = text.len() > 50_000;
+        let count = if big { 1 } else { sequences };
+        run(&text, seed + i as u64, count, big.then_some(20));
+    }
+}
