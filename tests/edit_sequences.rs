@@ -17,7 +17,7 @@ mod edit_checks;
 use std::path::Path;
 
 use common::Rng;
-use edit_checks::{edit_sequence, Choose};
+use edit_checks::{edit_sequence, Choose, SHAPES};
 
 impl Choose for Rng {
     fn below(&mut self, n: usize) -> usize {
@@ -31,16 +31,6 @@ fn env_number(name: &str, default: u64) -> u64 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
-
-/// Documents with namespaces in every arrangement, entities and defaults.
-const SHAPES: &[&str] = &[
-    "<r xmlns:p=\"urn:1\"><p:a p:y=\"0\"/><b/></r>",
-    "<r xmlns=\"urn:d\" xmlns:q=\"urn:q\"><a><q:b q:c=\"1\" d=\"2\"/></a><c xmlns=\"\"/></r>",
-    "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><rdf:Description rdf:about=\"x\"><dc:title>T</dc:title></rdf:Description></rdf:RDF>",
-    "<!DOCTYPE r [<!ENTITY e \"hi\"><!ENTITY m \"<b>x</b>\"><!ATTLIST b d CDATA \"v\">]><r>&e;<b/>&m;<c a=\"&e;\"/></r>",
-    "<?xml version=\"1.0\"?>\n<!-- c -->\n<a xml:lang=\"en\">x]]<b/>>y<![CDATA[z]]><?pi d?></a>\n",
-    "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><g><use xlink:href=\"#a\"/></g><p:x xmlns:p=\"urn:p\"><p:y/></p:x></svg>",
-];
 
 fn run(text: &str, seed: u64, sequences: u64, elements: Option<usize>) {
     for i in 0..sequences {
