@@ -239,7 +239,7 @@ impl Document {
             .children()
             .any(|n| n.node_type() == NodeType::Doctype)
         {
-            writer.without_declarations();
+            writer.without_declarations(self.root());
         }
         writer.report_dropped_markup();
         writer.subtree(self.root());
@@ -313,7 +313,7 @@ impl Node<'_> {
     pub fn to_xml(&self) -> String {
         let doc = self.document();
         let mut writer = Writer::new(doc, &SerializeOptions::default(), true);
-        writer.without_declarations();
+        writer.without_declarations(*self);
         writer.subtree(*self);
         writer.out
     }
@@ -547,17 +547,15 @@ impl<'d> Writer<'d> {
             defaults_at: Vec::new(),
         };
         if writer.attlists_dropped {
-            writer.note_defaults();
+            writer.note_defaults(doc.root());
         }
         writer
     }
 
-    /// Fills [`defaults_at`](Self::defaults_at).
-    fn note_defaults(&mut self) {
-        let mut at: Vec<usize> = self
-            .doc
-            .root()
-            .descendants()
+    /// Fills [`defaults_at`](Self::defaults_at) for what is written: `scope`.
+    fn note_defaults(&mut self, scope: Node<'_>) {
+        let mut at: Vec<usize> = std::iter::once(scope)
+            .chain(scope.descendants())
             .filter(|n| n.attributes().any(|a| a.is_defaulted()))
             .filter_map(|n| self.doc.data(n.id().0).span())
             .map(|span| span.start)
@@ -566,17 +564,29 @@ impl<'d> Writer<'d> {
         self.defaults_at = at;
     }
 
-    /// The output has no DOCTYPE to declare the source's entities or supply
-    /// its attribute defaults.
-    fn without_declarations(&mut self) {
+    /// The output, `scope` written out, has no DOCTYPE to declare the
+    /// source's entities or supply its attribute defaults. (Only the
+    /// source and nodes of `scope` are looked through, so that writing a
+    /// small subtree stays in proportion to it.)
+    fn without_declarations(&mut self, scope: Node<'_>) {
         if self.doc.doctypes.is_empty() {
             return;
         }
         if !self.attlists_dropped {
             self.attlists_dropped = true;
-            self.note_defaults();
+            self.note_defaults(scope);
         }
-        self.references_undeclared = Some(general_references(self.source()));
+        // An edited or created node may hold parsed ones from anywhere.
+        let data = self.doc.data(scope.id().0);
+        let span = data
+            .span()
+            .filter(|_| data.dirty == 0)
+            .unwrap_or(Span::new(0, self.source().len()));
+        let mut at = general_references(&self.source()[span.range()]);
+        for offset in &mut at {
+            *offset += span.start;
+        }
+        self.references_undeclared = Some(at);
     }
 
     /// Whether the source `start..end` refers to an entity the output
