@@ -253,6 +253,14 @@ fn a_multi_line_value_keeps_its_lines() {
     );
 }
 
+/// Each error's code, line and column.
+fn error_positions(doc: &Document) -> Vec<(ErrorCode, u32, u32)> {
+    doc.errors()
+        .iter()
+        .map(|e| (e.code, e.line, e.column))
+        .collect()
+}
+
 /// `input` is not well-formed; its output is `expected`, well-formed, and
 /// writes back as itself.
 #[track_caller]
@@ -273,11 +281,7 @@ fn repaired_as(input: &str, expected: &str) {
 #[test]
 fn document_level_repairs_keep_the_lines() {
     let doc = Document::parse("<c/>\none\n  two &amp; x\n\nthree four");
-    let lines: Vec<_> = doc
-        .errors()
-        .iter()
-        .map(|e| (e.code, e.line, e.column))
-        .collect();
+    let lines = error_positions(&doc);
     let outside = ErrorCode::TextOutsideRootElement;
     assert_eq!(lines, [(outside, 2, 1), (outside, 3, 3), (outside, 5, 1)]);
     assert_eq!(doc.to_xml(), "<c/>\n\n\n\n");
@@ -315,11 +319,7 @@ fn a_doctype_keeps_what_it_can() {
     // where they are, and go (whitespace becomes a space).
     let input = "<!DOCTYPE c PUBLIC\n \"-//A//DTD\tC<//EN\"\n \"c.dtd\">\n<c/>";
     let doc = Document::parse(input);
-    let errors: Vec<_> = doc
-        .errors()
-        .iter()
-        .map(|e| (e.code, e.line, e.column))
-        .collect();
+    let errors = error_positions(&doc);
     let public = ErrorCode::InvalidPublicIdentifier;
     assert_eq!(errors, [(public, 2, 12), (public, 2, 14)]);
     repaired_as(
@@ -341,11 +341,7 @@ fn a_doctype_keeps_what_it_can() {
     );
     let input = "<!DOCTYPE c [\n<!-- one -- two\n three -->\n<!ENTITY e 'v'>\n]><c>&e;</c>";
     let doc = Document::parse(input);
-    let errors: Vec<_> = doc
-        .errors()
-        .iter()
-        .map(|e| (e.code, e.line, e.column))
-        .collect();
+    let errors = error_positions(&doc);
     assert_eq!(errors, [(ErrorCode::MalformedDeclaration, 2, 10)]);
     repaired_as(
         input,
