@@ -799,15 +799,36 @@ fn push_snippet(out: &mut String, source: &str, offset: usize, line: u32, red: &
     use std::fmt::Write as _;
 
     const WIDTH: usize = 100;
-    let offset = offset.min(source.len());
-    let start = source[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
-    let end = source[offset..]
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    // Only a window around the offset is looked at (a character is at most
+    // four bytes), so that many errors on one long line cost what they
+    // show, not a scan of the line each.
+    let mut from = offset.saturating_sub(4 * WIDTH);
+    while !source.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (offset + 4 * WIDTH).min(source.len());
+    while !source.is_char_boundary(to) {
+        to -= 1;
+    }
+    let start = source[from..offset]
+        .rfind(['\n', '\r'])
+        .map_or(from, |i| from + i + 1);
+    let end = source[offset..to]
         .find(['\n', '\r'])
-        .map_or(source.len(), |i| offset + i);
+        .map_or(to, |i| offset + i);
+    let cut_before = start == from && from > 0;
+    let cut_after = end == to && to < source.len();
     let before: Vec<char> = source[start..offset].chars().collect();
     let after: Vec<char> = source[offset..end].chars().collect();
     // At most WIDTH characters: the caret's context on both sides.
-    let skip = before.len().saturating_sub(WIDTH / 2);
+    let mut skip = before.len().saturating_sub(WIDTH / 2);
+    if cut_before && skip == 0 {
+        skip = before.len().min(1);
+    }
     let keep_after = WIDTH.saturating_sub(before.len() - skip);
     let shown = |c: &char| {
         if c.is_control() && *c != '\t' {
@@ -826,7 +847,7 @@ fn push_snippet(out: &mut String, source: &str, offset: usize, line: u32, red: &
         caret.insert(0, ' ');
     }
     text.extend(after.iter().take(keep_after).map(shown));
-    if after.len() > keep_after {
+    if after.len() > keep_after || cut_after {
         text.push('…');
     }
     let number = line.to_string();

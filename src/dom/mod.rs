@@ -853,6 +853,36 @@ impl Document {
         )
     }
 
+    /// [`position`](Self::position), counting on from where `cursor` was
+    /// left when `offset` is further on the same line: positions asked for
+    /// in order cost what lies between them, not a scan from the line's
+    /// start each (a one-line document with many errors stays linear).
+    pub(crate) fn position_after(&self, cursor: &mut PositionCursor, offset: usize) -> (u32, u32) {
+        let source = self.source();
+        let mut offset = offset.min(source.len());
+        while !source.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        if cursor.line > 0 && cursor.offset <= offset && offset < cursor.line_end {
+            let more = source[cursor.offset..offset].chars().count();
+            cursor.column = cursor
+                .column
+                .saturating_add(u32::try_from(more).unwrap_or(u32::MAX));
+            cursor.offset = offset;
+            return (cursor.line, cursor.column);
+        }
+        let (line, column) = self.position(offset);
+        let starts = self.line_starts.get_or_init(|| line_starts(source));
+        let index = usize::try_from(line).unwrap_or(usize::MAX);
+        *cursor = PositionCursor {
+            offset,
+            line,
+            column,
+            line_end: starts.get(index).copied().unwrap_or(usize::MAX),
+        };
+        (line, column)
+    }
+
     pub(crate) fn str(&self, range: StrRange) -> &str {
         match range.start.checked_sub(self.source_len) {
             Some(start) => &self.stored[start..range.end - self.source_len],
@@ -907,6 +937,16 @@ impl Document {
 }
 
 /// Byte offsets at which lines start: 0, and after each CR LF, CR or LF.
+/// Where [`Document::position_after`] was last asked, and where that line
+/// ends (the next line's start).
+#[derive(Default)]
+pub(crate) struct PositionCursor {
+    offset: usize,
+    line: u32,
+    column: u32,
+    line_end: usize,
+}
+
 fn line_starts(source: &str) -> Vec<usize> {
     let bytes = source.as_bytes();
     let mut starts = vec![0];

@@ -175,6 +175,9 @@ impl PendingText {
 /// Builds a [`Document`] from tokens (§1.5).
 pub(crate) struct TreeBuilder<'i> {
     input: &'i str,
+    /// Where the last error's position was found (errors mostly come in
+    /// order: the next is counted on from there).
+    position: crate::dom::PositionCursor,
     limits: crate::Limits,
     /// Start tags dropped past `max_element_depth` and not yet closed.
     dropped_depth: usize,
@@ -225,6 +228,7 @@ pub(crate) struct TreeBuilder<'i> {
 impl<'i> TreeBuilder<'i> {
     pub(crate) fn new(input: &'i str, limits: crate::Limits) -> TreeBuilder<'i> {
         TreeBuilder {
+            position: Default::default(),
             input,
             limits,
             dropped_depth: 0,
@@ -340,7 +344,7 @@ impl<'i> TreeBuilder<'i> {
     fn error(&mut self, code: ErrorCode, offset: usize) {
         // While an entity is expanded, every error is at its reference.
         let offset = self.reference_span().map_or(offset, |r| r.start);
-        let (line, column) = self.doc.position(offset);
+        let (line, column) = self.doc.position_after(&mut self.position, offset);
         self.doc.errors.push(ParseError {
             code,
             offset,
