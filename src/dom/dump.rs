@@ -2,7 +2,7 @@
 //! `xml5dom tree`.
 
 use super::node::{Edge, Node, NodeType};
-use super::Document;
+use super::{is_xml_space, Document};
 
 impl Document {
     /// The tree in the `#document` format of the xml5lib-tests suite: one
@@ -47,10 +47,6 @@ impl Document {
         }
         out
     }
-}
-
-fn is_xml_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r')
 }
 
 fn line(out: &mut String, depth: usize) {

@@ -12,8 +12,8 @@
 //! when the node lands.
 
 use super::{
-    AttributeData, Document, ItemRange, NameId, NodeData, NodeId, NodeKind, NsId, DIRTY_CHILDREN,
-    DIRTY_SELF, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
+    is_xml_space, AttributeData, Document, ItemRange, NameId, NodeData, NodeId, NodeKind, NsId,
+    DIRTY_CHILDREN, DIRTY_SELF, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
 };
 use crate::error::Error;
 use crate::tree_builder::{is_forbidden_char, is_name};
@@ -48,7 +48,6 @@ fn check_text(text: &str) -> Result<()> {
     }
 }
 
-/// A comment's text that reads back as one comment with that text.
 /// Text that cannot be escaped (a comment's, a PI's): also no CR, which
 /// reads back as a line feed.
 fn check_unescaped(text: &str) -> Result<()> {
@@ -61,6 +60,7 @@ fn check_unescaped(text: &str) -> Result<()> {
     Ok(())
 }
 
+/// A comment's text that reads back as one comment with that text.
 fn check_comment(text: &str) -> Result<()> {
     check_unescaped(text)?;
     if text.contains("--") || text.ends_with('-') {
@@ -101,10 +101,6 @@ fn check_pi_data(data: &str) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-fn is_xml_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r')
 }
 
 /// Where a moved node goes.

@@ -340,6 +340,11 @@ fn qname_parts_are_names(text: &str, colon: Option<usize>) -> bool {
 
 /// Where the prefix of a QName ends: `Some` only for `prefix:local` with both
 /// parts non-empty and no second colon.
+/// XML's whitespace (production 3): space, tab, LF, CR.
+pub(crate) fn is_xml_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
 pub(crate) fn qname_colon(name: &str) -> Option<usize> {
     let colon = name.find(':')?;
     let valid = colon > 0 && colon + 1 < name.len() && !name[colon + 1..].contains(':');

@@ -31,8 +31,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::dom::{
-    Attribute, Document, Node, NodeKind, NodeType, DIRTY_CHILDREN, DIRTY_SELF, XMLNS_NAMESPACE,
-    XML_NAMESPACE,
+    is_xml_space, Attribute, Document, Node, NodeKind, NodeType, DIRTY_CHILDREN, DIRTY_SELF,
+    XMLNS_NAMESPACE, XML_NAMESPACE,
 };
 use crate::tree_builder::{is_forbidden_char, is_name};
 use crate::Span;
@@ -1692,14 +1692,13 @@ impl<'d> Writer<'d> {
     /// drops the internal subset, so it writes the attribute.)
     /// Whether `attribute` of `node` is one the DTD written out supplies:
     /// defaulted, unchanged, its declaration kept, and the element still of
-    /// the name it declares it for.
+    /// the name it declares it for (unedited, or its source name kept).
     fn default_only(&self, node: Node<'_>, attribute: Attribute<'_>) -> bool {
-        attribute.is_defaulted()
-            && !attribute.is_modified()
-            && !self.attlists_dropped
-            && self
+        let renamed = self.doc.data(node.id().0).dirty & DIRTY_SELF != 0
+            && !self
                 .source_span(node)
-                .is_some_and(|span| self.renamed_none(node, span))
+                .is_some_and(|span| self.renamed_none(node, span));
+        attribute.is_defaulted() && !attribute.is_modified() && !self.attlists_dropped && !renamed
     }
 
     fn push_attribute(&mut self, node: Node<'_>, name: &str, value: &str) {
@@ -2285,10 +2284,6 @@ fn element_only(node: Node<'_>) -> bool {
         && node
             .children()
             .all(|c| !c.is_text() || c.text().is_some_and(|t| t.chars().all(is_xml_space)))
-}
-
-fn is_xml_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r')
 }
 
 fn push_indent(out: &mut String, width: usize) {
