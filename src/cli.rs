@@ -18,18 +18,17 @@
 //! xml5dom completions SHELL a completion script
 //! ```
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use rayon::prelude::*;
 
 use crate::decoding::{decode, ParseOptions};
 use crate::error::{Error, ErrorCode, ParseError, Severity};
 use crate::query::{Bindings, Value, XNode, XPath};
-use crate::serializer::{canonicalize, CanonicalForm, OutputEncoding, SerializeOptions};
-use crate::tokenizer::{tokenize, SuiteJson};
+use crate::serializer::{write_canonical, CanonicalForm, OutputEncoding, SerializeOptions};
+use crate::tokenizer::{tokenize, SuiteJsonWriter};
 use crate::Document;
 
 #[derive(Parser, Debug)]
@@ -114,6 +113,13 @@ enum Command {
         /// `NO_COLOR` is not set). Example: `--color never`.
         #[arg(long, value_enum, default_value = "auto")]
         color: Color,
+        /// Show at most N errors and warnings per file. The summary line
+        /// that closes each file's report (`feed.xml: 3 errors, 1 warning`)
+        /// says how many were not shown; in JSON, where every line is an
+        /// error, that line goes to standard error. Example:
+        /// `--max-errors 20`.
+        #[arg(long, value_name = "N")]
+        max_errors: Option<usize>,
     },
     /// Write the document back out: byte for byte if it parsed without
     /// errors, as repaired well-formed XML if not.
@@ -269,11 +275,9 @@ pub fn main() -> ExitCode {
     match run(cli.command, &settings) {
         Ok(code) => code,
         // The reader went away (`xml5dom tree big.xml | head`): stop quietly.
-        Err(Error::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
-            ExitCode::SUCCESS
-        }
+        Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("xml5dom: {error}");
+            let _ = writeln!(io::stderr(), "xml5dom: {error}");
             ExitCode::from(2)
         }
     }
@@ -288,11 +292,10 @@ struct Settings {
     input_encoding: Option<String>,
 }
 
-/// What a subcommand made of one file.
+/// What a subcommand made of one file, besides what it wrote to standard
+/// output.
 #[derive(Default)]
 struct Outcome {
-    /// For standard output.
-    out: Vec<u8>,
     /// For standard error (whole lines).
     notes: String,
     /// Something was found: parse errors (`check`), a file to change
@@ -300,6 +303,15 @@ struct Outcome {
     findings: bool,
     /// The file could not be worked on (read, or written back).
     failure: Option<String>,
+}
+
+impl Outcome {
+    fn failed(message: String) -> Outcome {
+        Outcome {
+            failure: Some(message),
+            ..Outcome::default()
+        }
+    }
 }
 
 /// How a batch lays out its files' outputs.
@@ -313,47 +325,54 @@ enum Layout {
     Separated,
 }
 
+/// The work of a subcommand on one file: its path, its bytes, whether there
+/// are several files, and where its output goes. An `Err` is a failure to
+/// write that output (the reader went away), which ends the run.
+type Job<'a> = dyn Fn(&Path, Vec<u8>, bool, &mut dyn Write) -> io::Result<Outcome> + Sync + 'a;
+
 fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
     let options = match &settings.input_encoding {
         Some(label) => ParseOptions::default().encoding_label(label)?,
         None => ParseOptions::default(),
     };
-    let parse = |bytes: &[u8]| Document::parse_bytes_with(bytes, &options);
+    let parse = |bytes: Vec<u8>| Document::parse_bytes_with(&bytes, &options);
     match command {
-        Command::Tokens { paths } => batch(&paths, settings, Layout::Banners, |_, bytes, _| {
-            let text = decode(&bytes, &options).text;
-            let mut json = tokenize(&text, SuiteJson::default()).finish();
-            json.push('\n');
-            Outcome {
-                out: json.into_bytes(),
-                ..Outcome::default()
-            }
-        }),
-        Command::Tree { paths } => {
-            batch(&paths, settings, Layout::Banners, |_, bytes, _| Outcome {
-                out: parse(&bytes).to_tree_dump().into_bytes(),
-                ..Outcome::default()
+        Command::Tokens { paths } => {
+            batch(&paths, settings, Layout::Banners, &|_, bytes, _, out| {
+                let text = decode(&bytes, &options).text;
+                let out = tokenize(&text, SuiteJsonWriter::new(out)).finish()?;
+                out.write_all(b"\n")?;
+                Ok(Outcome::default())
             })
         }
+        Command::Tree { paths } => batch(&paths, settings, Layout::Banners, &|_, bytes, _, out| {
+            parse(bytes).write_tree_dump(out)?;
+            Ok(Outcome::default())
+        }),
         Command::Check {
             paths,
             format,
             color,
+            max_errors,
         } => {
             let colored = match color {
                 Color::Always => true,
                 Color::Never => false,
-                Color::Auto => {
-                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-                }
+                Color::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
             };
-            batch(&paths, settings, Layout::Plain, |path, bytes, _| {
-                let doc = parse(&bytes);
-                Outcome {
-                    out: report(&path.display().to_string(), &doc, format, colored).into_bytes(),
+            let report = Report {
+                format,
+                colored,
+                max_errors,
+            };
+            batch(&paths, settings, Layout::Plain, &|path, bytes, _, out| {
+                let doc = parse(bytes);
+                let notes = report.write(&path.display().to_string(), &doc, out)?;
+                Ok(Outcome {
+                    notes,
                     findings: !doc.is_well_formed(),
-                    ..Outcome::default()
-                }
+                    failure: None,
+                })
             })
         }
         Command::Fmt {
@@ -377,11 +396,37 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             } else {
                 Layout::Banners
             };
-            batch(&paths, settings, layout, |path, bytes, _| {
-                let doc = parse(&bytes);
-                let (written, repairs) = doc.to_bytes(&serialize);
-                let mut outcome = Outcome::default();
+            batch(&paths, settings, layout, &|path, bytes, _, out| {
+                let doc = Document::parse_bytes_with(&bytes, &options);
                 let shown = path.display();
+                let mut outcome = Outcome::default();
+                let repairs = if check {
+                    let mut same = Comparison::new(&bytes);
+                    let repairs = doc.write_xml(&mut same, &serialize)?;
+                    if !same.equal() {
+                        writeln!(out, "{shown}")?;
+                        outcome.findings = true;
+                    }
+                    repairs
+                } else if in_place {
+                    if let Some(loss) = decoding_loss(&doc).filter(|_| !force) {
+                        // Writing would put U+FFFD where the file has bytes.
+                        outcome.failure = Some(format!("{shown}: not rewritten: {loss}"));
+                        Vec::new()
+                    } else {
+                        match write_in_place(path, &bytes, |file| doc.write_xml(file, &serialize)) {
+                            Ok(repairs) => repairs,
+                            Err(message) => {
+                                outcome.failure = Some(message);
+                                Vec::new()
+                            }
+                        }
+                    }
+                } else {
+                    // (Only the document is needed to write it.)
+                    drop(bytes);
+                    doc.write_xml(out, &serialize)?
+                };
                 for repair in &repairs {
                     match repair.offset {
                         Some(offset) => {
@@ -396,24 +441,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                             .push_str(&format!("{shown}: repaired: {}\n", repair.kind)),
                     }
                 }
-                if check {
-                    if written != bytes {
-                        outcome.out = format!("{shown}\n").into_bytes();
-                        outcome.findings = true;
-                    }
-                } else if in_place {
-                    if let Some(loss) = decoding_loss(&doc).filter(|_| !force) {
-                        // Writing would put U+FFFD where the file has bytes.
-                        outcome.failure = Some(format!("{shown}: not rewritten: {loss}"));
-                    } else if written != bytes {
-                        if let Err(message) = write_in_place(path, &written) {
-                            outcome.failure = Some(message);
-                        }
-                    }
-                } else {
-                    outcome.out = written;
-                }
-                outcome
+                Ok(outcome)
             })
         }
         Command::Canon { form, paths } => {
@@ -422,9 +450,9 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 Form::C14nComments => CanonicalForm::C14nWithComments,
                 Form::Xmltest => CanonicalForm::XmlTest,
             };
-            batch(&paths, settings, Layout::Banners, |_, bytes, _| Outcome {
-                out: canonicalize(&parse(&bytes), form).into_bytes(),
-                ..Outcome::default()
+            batch(&paths, settings, Layout::Banners, &|_, bytes, _, out| {
+                write_canonical(&parse(bytes), form, out)?;
+                Ok(Outcome::default())
             })
         }
         Command::Query {
@@ -433,58 +461,51 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             paths,
         } => {
             let xpath = XPath::compile(&expression)?;
-            batch(&paths, settings, Layout::Plain, |path, bytes, many| {
-                let doc = parse(&bytes);
-                let mut bindings = Bindings::new();
-                for (prefix, uri) in &namespaces {
-                    bindings.namespace(prefix, uri);
-                }
-                let prefix = if many {
-                    format!("{}: ", path.display())
-                } else {
-                    String::new()
-                };
-                let mut out = String::new();
-                match xpath.evaluate_with(doc.root(), &bindings) {
-                    Ok(Value::NodeSet(nodes)) => {
-                        for node in nodes {
-                            out.push_str(&prefix);
-                            out.push_str(&show_node(node));
-                            out.push('\n');
+            batch(
+                &paths,
+                settings,
+                Layout::Plain,
+                &|path, bytes, many, out| {
+                    let doc = parse(bytes);
+                    let mut bindings = Bindings::new();
+                    for (prefix, uri) in &namespaces {
+                        bindings.namespace(prefix, uri);
+                    }
+                    let prefix = if many {
+                        format!("{}: ", path.display())
+                    } else {
+                        String::new()
+                    };
+                    match xpath.evaluate_with(doc.root(), &bindings) {
+                        Ok(Value::NodeSet(nodes)) => {
+                            for node in nodes {
+                                out.write_all(prefix.as_bytes())?;
+                                write_node(node, out)?;
+                                out.write_all(b"\n")?;
+                            }
                         }
+                        Ok(other) => writeln!(out, "{prefix}{}", other.to_xpath_string())?,
+                        Err(error) if many => {
+                            return Ok(Outcome::failed(format!("{}: {error}", path.display())))
+                        }
+                        Err(error) => return Ok(Outcome::failed(error.to_string())),
                     }
-                    Ok(other) => {
-                        out.push_str(&prefix);
-                        out.push_str(&other.to_xpath_string());
-                        out.push('\n');
-                    }
-                    Err(error) => {
-                        let failure = if many {
-                            format!("{}: {error}", path.display())
-                        } else {
-                            error.to_string()
-                        };
-                        return Outcome {
-                            failure: Some(failure),
-                            ..Outcome::default()
-                        };
-                    }
-                }
-                Outcome {
-                    out: out.into_bytes(),
-                    ..Outcome::default()
-                }
-            })
+                    Ok(Outcome::default())
+                },
+            )
         }
-        Command::Stats { paths } => batch(&paths, settings, Layout::Separated, |path, bytes, _| {
-            Outcome {
-                out: stats(&path.display().to_string(), &parse(&bytes)).into_bytes(),
-                ..Outcome::default()
-            }
-        }),
+        Command::Stats { paths } => batch(
+            &paths,
+            settings,
+            Layout::Separated,
+            &|path, bytes, _, out| {
+                out.write_all(stats(&path.display().to_string(), &parse(bytes)).as_bytes())?;
+                Ok(Outcome::default())
+            },
+        ),
         Command::Completions { shell } => {
             let mut command = <Cli as clap::CommandFactory>::command();
-            let mut stdout = std::io::stdout().lock();
+            let mut stdout = io::stdout().lock();
             clap_complete::generate(shell, &mut command, "xml5dom", &mut stdout);
             stdout.flush()?;
             Ok(ExitCode::SUCCESS)
@@ -492,83 +513,257 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
     }
 }
 
-/// Works on every file `paths` name, in parallel, and writes the outcomes
-/// in order: the outputs to standard output, notes and failures to
-/// standard error. `job` gets the path, the file's bytes and whether there
-/// are several files. Exit status: 2 if any file failed, else 1 if any had
-/// findings, else 0.
-fn batch<F>(
+/// Works on every file `paths` name and writes the outcomes in order: the
+/// outputs to standard output as they are made, notes and failures to
+/// standard error after each file's output. One file, or one job, is worked
+/// on straight into standard output; several are worked on in parallel, each
+/// into a buffer written out in turn, with at most two per job in hand at a
+/// time. Exit status: 2 if any file failed, else 1 if any had findings, else
+/// 0.
+fn batch(
     paths: &[PathBuf],
     settings: &Settings,
     layout: Layout,
-    job: F,
-) -> Result<ExitCode, Error>
-where
-    F: Fn(&Path, Vec<u8>, bool) -> Outcome + Sync,
-{
+    job: &Job<'_>,
+) -> Result<ExitCode, Error> {
     let inputs = expand_paths(paths, settings.recursive);
     let many = inputs.len() > 1;
     let progress = progress_bar(&inputs, settings.quiet);
-    let work = |input: &Input| {
+    let threads = settings
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, inputs.len().max(1));
+    let work = |input: &Input, out: &mut dyn Write| {
         let outcome = match input {
             Input::File(path) => match read_bytes(path) {
-                Ok(bytes) => job(path, bytes, many),
-                Err(error) => Outcome {
-                    failure: Some(error.to_string()),
-                    ..Outcome::default()
-                },
+                Ok(bytes) => job(path, bytes, many, out),
+                Err(error) => Ok(Outcome::failed(error.to_string())),
             },
-            Input::Unusable(message) => Outcome {
-                failure: Some(message.clone()),
-                ..Outcome::default()
-            },
+            Input::Unusable(message) => Ok(Outcome::failed(message.clone())),
         };
         progress.inc(1);
         outcome
     };
-    let outcomes: Vec<Outcome> = match settings.jobs {
-        Some(jobs) => rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs.max(1))
-            .build()
-            .map_err(|e| Error::InvalidOption(e.to_string()))?
-            .install(|| inputs.par_iter().map(work).collect()),
-        None => inputs.par_iter().map(work).collect(),
+    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut layout = Sections {
+        layout,
+        many,
+        wrote: false,
+    };
+    let mut status = Status::default();
+    let result = if threads == 1 {
+        inputs.iter().try_for_each(|input| {
+            let mut section = layout.section(input, &mut stdout);
+            let outcome = work(input, &mut section)?;
+            layout.wrote |= section.wrote;
+            status.report(outcome, &mut stdout)
+        })
+    } else {
+        in_parallel(&inputs, threads, &work, |input, output, outcome| {
+            let mut section = layout.section(input, &mut stdout);
+            section.write_all(&output)?;
+            layout.wrote |= section.wrote;
+            status.report(outcome?, &mut stdout)
+        })
     };
     progress.finish_and_clear();
-    let mut stdout = std::io::stdout().lock();
-    let (mut findings, mut failures, mut wrote) = (false, false, false);
-    for (input, outcome) in inputs.iter().zip(outcomes) {
-        if !outcome.out.is_empty() {
-            match layout {
-                Layout::Banners if many => {
-                    if let Input::File(path) = input {
-                        writeln!(stdout, "==> {} <==", path.display())?;
+    result.and_then(|()| stdout.flush())?;
+    Ok(status.exit_code())
+}
+
+/// Runs `work` on `inputs` on `threads` threads, each input's output into
+/// a buffer, and hands the buffers and outcomes to `emit` in input order as
+/// they come. A thread takes an input only while fewer than two per thread
+/// wait to be emitted, so that memory holds a few files' output, not all.
+/// An `emit` error stops the run (inputs being worked on are finished).
+fn in_parallel<W, E>(inputs: &[Input], threads: usize, work: &W, mut emit: E) -> io::Result<()>
+where
+    W: Fn(&Input, &mut dyn Write) -> io::Result<Outcome> + Sync,
+    E: FnMut(&Input, Vec<u8>, io::Result<Outcome>) -> io::Result<()>,
+{
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{mpsc, Condvar, Mutex};
+
+    let window = 2 * threads;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // How many inputs have been emitted, and a wake-up when it grows.
+    let emitted = (Mutex::new(0usize), Condvar::new());
+    let (done, results) = mpsc::channel::<(usize, Vec<u8>, io::Result<Outcome>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let done = done.clone();
+            let (next, stop, emitted) = (&next, &stop, &emitted);
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(input) = inputs.get(index) else {
+                    return;
+                };
+                {
+                    let (count, wake) = emitted;
+                    let mut count = count.lock().unwrap_or_else(|e| e.into_inner());
+                    while index >= *count + window && !stop.load(Ordering::Relaxed) {
+                        count = wake.wait(count).unwrap_or_else(|e| e.into_inner());
                     }
                 }
-                Layout::Separated if wrote => writeln!(stdout)?,
-                _ => {}
-            }
-            wrote = true;
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let mut output = Vec::new();
+                let outcome = work(input, &mut output);
+                if done.send((index, output, outcome)).is_err() {
+                    return;
+                }
+            });
         }
-        stdout.write_all(&outcome.out)?;
-        findings |= outcome.findings;
-        if !outcome.notes.is_empty() || outcome.failure.is_some() {
-            stdout.flush()?;
-            eprint!("{}", outcome.notes);
-            if let Some(message) = outcome.failure {
-                eprintln!("xml5dom: {message}");
-                failures = true;
+        drop(done);
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut turn = 0;
+        let mut result = Ok(());
+        'receive: for (index, output, outcome) in results.iter() {
+            waiting.insert(index, (output, outcome));
+            while let Some((output, outcome)) = waiting.remove(&turn) {
+                result = emit(&inputs[turn], output, outcome);
+                if result.is_err() {
+                    break 'receive;
+                }
+                turn += 1;
+                let (count, wake) = &emitted;
+                *count.lock().unwrap_or_else(|e| e.into_inner()) = turn;
+                wake.notify_all();
             }
+        }
+        if result.is_err() {
+            stop.store(true, Ordering::Relaxed);
+            emitted.1.notify_all();
+            // (Dropping the receiver makes the threads' next send fail.)
+            drop(results);
+        }
+        result
+    })
+}
+
+/// Where the batch's outputs go: the layout, and whether one was written.
+struct Sections {
+    layout: Layout,
+    many: bool,
+    wrote: bool,
+}
+
+impl Sections {
+    /// Standard output for `input`'s output, with what goes before it.
+    fn section<'w>(&self, input: &Input, out: &'w mut dyn Write) -> Section<'w> {
+        let header = match (self.layout, input) {
+            (Layout::Banners, Input::File(path)) if self.many => {
+                format!("==> {} <==\n", path.display())
+            }
+            (Layout::Separated, _) if self.wrote => "\n".to_owned(),
+            _ => String::new(),
+        };
+        Section {
+            out,
+            header,
+            wrote: false,
         }
     }
-    stdout.flush()?;
-    Ok(if failures {
-        ExitCode::from(2)
-    } else if findings {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+}
+
+/// One file's output: a header written before its first byte, if it has any.
+struct Section<'w> {
+    out: &'w mut dyn Write,
+    header: String,
+    wrote: bool,
+}
+
+impl Write for Section<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if !self.wrote {
+            self.out.write_all(self.header.as_bytes())?;
+            self.wrote = true;
+        }
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// What the batch found so far, for the exit status.
+#[derive(Default)]
+struct Status {
+    findings: bool,
+    failures: bool,
+}
+
+impl Status {
+    /// Notes a file's outcome and writes its notes and failure to standard
+    /// error, after its output (`stdout`, flushed first).
+    fn report(&mut self, outcome: Outcome, stdout: &mut dyn Write) -> io::Result<()> {
+        self.findings |= outcome.findings;
+        if outcome.notes.is_empty() && outcome.failure.is_none() {
+            return Ok(());
+        }
+        stdout.flush()?;
+        let mut stderr = io::stderr().lock();
+        stderr.write_all(outcome.notes.as_bytes())?;
+        if let Some(message) = outcome.failure {
+            writeln!(stderr, "xml5dom: {message}")?;
+            self.failures = true;
+        }
+        Ok(())
+    }
+
+    fn exit_code(&self) -> ExitCode {
+        if self.failures {
+            ExitCode::from(2)
+        } else if self.findings {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// A writer that compares what it is given with `expected`, keeping none of
+/// it (`fmt --check`, and `fmt --in-place` to skip unchanged files).
+struct Comparison<'e> {
+    expected: &'e [u8],
+    at: usize,
+    differs: bool,
+}
+
+impl<'e> Comparison<'e> {
+    fn new(expected: &'e [u8]) -> Comparison<'e> {
+        Comparison {
+            expected,
+            at: 0,
+            differs: false,
+        }
+    }
+
+    /// Everything written was `expected`, all of it.
+    fn equal(&self) -> bool {
+        !self.differs && self.at == self.expected.len()
+    }
+}
+
+impl Write for Comparison<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !self.differs {
+            let end = self.at + buf.len();
+            self.differs = self.expected.get(self.at..end) != Some(buf);
+            self.at = end;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A progress bar on standard error, for many files or one large one, on a
@@ -603,14 +798,35 @@ fn progress_bar(inputs: &[Input], quiet: bool) -> indicatif::ProgressBar {
     }
 }
 
-/// Writes `bytes` over the file at `path` through a temporary file in the
-/// same directory, renamed over it, with the file's permissions.
-fn write_in_place(path: &Path, bytes: &[u8]) -> Result<(), String> {
+/// Writes the file at `path` anew with what `write` writes, through a
+/// temporary file in the same directory renamed over it, with the file's
+/// permissions; a file that would not change (its bytes are `old`) is left
+/// alone. Returns what `write` returned.
+fn write_in_place<T>(
+    path: &Path,
+    old: &[u8],
+    write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
+) -> Result<T, String> {
+    /// Writes to the temporary file and compares with the old bytes.
+    struct Both<'a> {
+        file: io::BufWriter<std::fs::File>,
+        same: Comparison<'a>,
+    }
+    impl Write for Both<'_> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.same.write_all(buf)?;
+            self.file.write_all(buf)?;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            self.file.flush()
+        }
+    }
+
     if path.as_os_str() == "-" {
         return Err("cannot write standard input in place".to_owned());
     }
-    let fail =
-        |what: &str, error: std::io::Error| format!("cannot {what} {}: {error}", path.display());
+    let fail = |what: &str, error: io::Error| format!("cannot {what} {}: {error}", path.display());
     let permissions = std::fs::metadata(path)
         .map_err(|e| fail("read", e))?
         .permissions();
@@ -619,14 +835,29 @@ fn write_in_place(path: &Path, bytes: &[u8]) -> Result<(), String> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let temporary = path.with_file_name(format!(".{name}.xml5dom-{}.tmp", std::process::id()));
-    let written = std::fs::write(&temporary, bytes)
-        .and_then(|()| std::fs::set_permissions(&temporary, permissions))
-        .and_then(|()| std::fs::rename(&temporary, path));
-    if let Err(error) = written {
+    let written = std::fs::File::create(&temporary).and_then(|file| {
+        let mut both = Both {
+            file: io::BufWriter::new(file),
+            same: Comparison::new(old),
+        };
+        let value = write(&mut both)?;
+        both.flush()?;
+        Ok((value, both.same.equal()))
+    });
+    let renamed = match written {
+        Ok((value, true)) => {
+            let _ = std::fs::remove_file(&temporary);
+            return Ok(value);
+        }
+        Ok((value, false)) => std::fs::set_permissions(&temporary, permissions)
+            .and_then(|()| std::fs::rename(&temporary, path))
+            .map(|()| value),
+        Err(error) => Err(error),
+    };
+    renamed.map_err(|error| {
         let _ = std::fs::remove_file(&temporary);
-        return Err(fail("write", error));
-    }
-    Ok(())
+        fail("write", error)
+    })
 }
 
 /// An input of a command that takes many: a file to read, or why a path
@@ -706,48 +937,98 @@ fn expand_paths(paths: &[PathBuf], recursive: bool) -> Vec<Input> {
     inputs
 }
 
-/// `check`'s report on one document.
-fn report(path: &str, doc: &Document, format: Format, colored: bool) -> String {
-    use std::fmt::Write as _;
+/// How `check` reports.
+struct Report {
+    format: Format,
+    colored: bool,
+    /// Errors and warnings shown per file, at most.
+    max_errors: Option<usize>,
+}
 
-    let mut out = String::new();
-    for error in doc.errors() {
-        match format {
-            Format::Json => {
-                out.push_str("{\"file\": ");
-                crate::tokenizer::push_json_string(&mut out, path);
-                let _ = write!(
-                    out,
-                    ", \"line\": {}, \"column\": {}, \"offset\": {}, \"code\": ",
-                    error.line, error.column, error.offset
-                );
-                crate::tokenizer::push_json_string(&mut out, error.code.as_str());
-                out.push_str(", \"severity\": ");
-                crate::tokenizer::push_json_string(&mut out, error.severity().as_str());
-                out.push_str(", \"message\": ");
-                crate::tokenizer::push_json_string(&mut out, &message(doc, error));
-                out.push_str("}\n");
+impl Report {
+    /// Writes the report on `doc` to `out`: each error (up to the cap),
+    /// then, in the human format, a summary line for a file with any. In
+    /// JSON, whose lines are all errors, the summary of a file whose
+    /// errors were not all shown is returned, for standard error.
+    fn write(&self, path: &str, doc: &Document, out: &mut dyn Write) -> io::Result<String> {
+        let shown = self.max_errors.unwrap_or(usize::MAX);
+        let mut line = String::new();
+        for error in doc.errors().iter().take(shown) {
+            line.clear();
+            match self.format {
+                Format::Json => json_line(&mut line, path, doc, error),
+                Format::Human => self.human_lines(&mut line, path, doc, error),
             }
+            out.write_all(line.as_bytes())?;
+        }
+        let total = doc.errors().len();
+        if total == 0 {
+            return Ok(String::new());
+        }
+        let errors = doc.errors().iter().filter(|e| e.is_error()).count();
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        let mut summary = format!(
+            "{path}: {}, {}",
+            plural(errors, "error"),
+            plural(total - errors, "warning")
+        );
+        if total > shown {
+            summary.push_str(&format!(
+                " ({} not shown; --max-errors {shown})",
+                total - shown
+            ));
+        }
+        summary.push('\n');
+        match self.format {
             Format::Human => {
-                let (bold, red, reset) = match (colored, error.severity()) {
-                    (false, _) => ("", "", ""),
-                    (true, Severity::Error) => ("\x1b[1m", "\x1b[1;31m", "\x1b[0m"),
-                    (true, Severity::Warning) => ("\x1b[1m", "\x1b[1;33m", "\x1b[0m"),
-                };
-                let _ = writeln!(
-                    out,
-                    "{bold}{path}:{}:{}:{reset} {red}{}: {}{reset}: {}",
-                    error.line,
-                    error.column,
-                    error.severity(),
-                    error.code,
-                    message(doc, error)
-                );
-                push_snippet(&mut out, doc.source(), error.offset, error.line, red, reset);
+                out.write_all(summary.as_bytes())?;
+                Ok(String::new())
             }
+            Format::Json if total > shown => Ok(summary),
+            Format::Json => Ok(String::new()),
         }
     }
-    out
+
+    /// `path:line:column: severity: code: message`, the source line and a
+    /// caret.
+    fn human_lines(&self, out: &mut String, path: &str, doc: &Document, error: &ParseError) {
+        use std::fmt::Write as _;
+
+        let (bold, red, reset) = match (self.colored, error.severity()) {
+            (false, _) => ("", "", ""),
+            (true, Severity::Error) => ("\x1b[1m", "\x1b[1;31m", "\x1b[0m"),
+            (true, Severity::Warning) => ("\x1b[1m", "\x1b[1;33m", "\x1b[0m"),
+        };
+        let _ = writeln!(
+            out,
+            "{bold}{path}:{}:{}:{reset} {red}{}: {}{reset}: {}",
+            error.line,
+            error.column,
+            error.severity(),
+            error.code,
+            message(doc, error)
+        );
+        push_snippet(out, doc.source(), error.offset, error.line, red, reset);
+    }
+}
+
+/// One error as a line of JSON.
+fn json_line(out: &mut String, path: &str, doc: &Document, error: &ParseError) {
+    use std::fmt::Write as _;
+
+    out.push_str("{\"file\": ");
+    crate::tokenizer::push_json_string(out, path);
+    let _ = write!(
+        out,
+        ", \"line\": {}, \"column\": {}, \"offset\": {}, \"code\": ",
+        error.line, error.column, error.offset
+    );
+    crate::tokenizer::push_json_string(out, error.code.as_str());
+    out.push_str(", \"severity\": ");
+    crate::tokenizer::push_json_string(out, error.severity().as_str());
+    out.push_str(", \"message\": ");
+    crate::tokenizer::push_json_string(out, &message(doc, error));
+    out.push_str("}\n");
 }
 
 /// What reading `doc` lost, if anything: bytes that were not valid in its
@@ -941,24 +1222,26 @@ fn stats(path: &str, doc: &Document) -> String {
     out
 }
 
-/// One node of a query's result, as `query` prints it.
-fn show_node(node: XNode<'_>) -> String {
+/// Writes one node of a query's result as `query` prints it.
+fn write_node(node: XNode<'_>, out: &mut dyn Write) -> io::Result<()> {
     match node {
-        XNode::Node(n) if n.is_text() => n.text().unwrap_or("").to_owned(),
-        XNode::Node(n) if n.is_document() => n.document().to_xml(),
-        XNode::Node(n) => n.to_xml(),
+        XNode::Node(n) if n.is_text() => out.write_all(n.text().unwrap_or("").as_bytes()),
+        XNode::Node(n) if n.is_document() => n
+            .document()
+            .write_xml(out, &SerializeOptions::default())
+            .map(drop),
+        XNode::Node(n) => n.write_xml(out),
         XNode::Attribute(a) => {
             let attribute = a.attribute();
-            format!(
-                "{}=\"{}\"",
-                attribute.name(),
-                escape_value(attribute.value())
-            )
+            let value = escape_value(attribute.value());
+            write!(out, "{}=\"{value}\"", attribute.name())
         }
         XNode::Namespace(ns) if ns.prefix().is_empty() => {
-            format!("xmlns=\"{}\"", escape_value(ns.uri()))
+            write!(out, "xmlns=\"{}\"", escape_value(ns.uri()))
         }
-        XNode::Namespace(ns) => format!("xmlns:{}=\"{}\"", ns.prefix(), escape_value(ns.uri())),
+        XNode::Namespace(ns) => {
+            write!(out, "xmlns:{}=\"{}\"", ns.prefix(), escape_value(ns.uri()))
+        }
     }
 }
 

@@ -34,6 +34,7 @@ pub mod decoding;
 pub mod dom;
 mod error;
 mod limits;
+mod output;
 pub mod query;
 pub mod serializer;
 mod span;
@@ -48,7 +49,8 @@ pub use dom::{
 pub use error::{Error, ErrorCode, ParseError, Severity};
 pub use limits::{Limits, ENTITY_EXPANSION_FLOOR};
 pub use serializer::{
-    canonicalize, CanonicalForm, OutputEncoding, Repair, RepairKind, SerializeOptions, Serialized,
+    canonicalize, write_canonical, CanonicalForm, OutputEncoding, Repair, RepairKind,
+    SerializeOptions, Serialized, PRETTY_DEPTH,
 };
 pub use span::Span;
 

@@ -376,7 +376,8 @@ fn check_prints_each_error_with_its_position_and_exits_1() {
              {shown}:3:1: error: mismatched-end-tag: end tag does not match the current element; the elements inside it are closed\n  \
              |\n\
              3 | </a>\n  \
-             | ^\n"
+             | ^\n\
+             {shown}: 2 errors, 0 warnings\n"
         )
     );
     assert!(output.stderr.is_empty());
@@ -417,9 +418,59 @@ fn check_diagnostics_snapshot() {
   |
 4 | 
   | ^
+{p}: 5 errors, 0 warnings
 "
     );
     assert_eq!(stdout(&output), expected);
+}
+
+/// `--max-errors N` shows the first N of each file's errors and says in
+/// the summary line how many it left out; in JSON, whose lines are all
+/// errors, that line goes to standard error.
+#[test]
+fn check_max_errors_caps_each_file_and_says_how_many_were_left_out() {
+    let dir = TempDir::new("check-max");
+    let many = dir.write("many.xml", "<a>& & & &#13;</a>\n");
+    let few = dir.write("few.xml", "<a>&</a>");
+    let clean = dir.write("clean.xml", "<a/>");
+    let output = run_paths(
+        &["check", "--max-errors", "2", "--jobs", "2"],
+        &[&many, &few, &clean],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    let (m, f) = (many.display(), few.display());
+    let headers: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with(&*dir.path.display().to_string()))
+        .collect();
+    assert_eq!(
+        headers,
+        [
+            format!("{m}:1:4: error: bare-ampersand: `&` that starts no reference; kept as text"),
+            format!("{m}:1:6: error: bare-ampersand: `&` that starts no reference; kept as text"),
+            format!("{m}: 3 errors, 1 warning (2 not shown; --max-errors 2)"),
+            format!("{f}:1:4: error: bare-ampersand: `&` that starts no reference; kept as text"),
+            format!("{f}: 1 error, 0 warnings"),
+        ]
+    );
+    assert!(output.stderr.is_empty());
+
+    let json = run_paths(
+        &["check", "--format", "json", "--max-errors", "1"],
+        &[&many],
+    );
+    assert_eq!(json.status.code(), Some(1));
+    let lines: Vec<Value> = stdout(&json)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["code"], "bare-ampersand");
+    assert_eq!(
+        String::from_utf8_lossy(&json.stderr),
+        format!("{m}: 3 errors, 1 warning (3 not shown; --max-errors 1)\n")
+    );
 }
 
 #[test]
@@ -506,8 +557,8 @@ fn check_many_files_in_order_and_goes_on_past_a_bad_one() {
         .filter(|l| !l.starts_with(' ') && !l.contains(" | "))
         .map(|l| l.split(": ").next().unwrap_or(""))
         .collect();
-    let b = format!("{}:1:4", bad.display());
-    assert_eq!(headers, [b.as_str(), b.as_str()]);
+    let (b, summary) = (format!("{}:1:4", bad.display()), bad.display().to_string());
+    assert_eq!(headers, [&b, &summary, &b, &summary]);
     assert!(stderr(&output).contains("missing.xml"));
     // Only good files: 0; a broken one among them: 1.
     let clean = run_paths(&["check"], &[&good, &good]);

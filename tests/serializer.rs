@@ -433,3 +433,81 @@ fn pretty_output_parses_to_the_same_elements_and_text() {
     };
     assert_eq!(names(&again), names(&Document::parse(xml)));
 }
+
+/// Output written a piece at a time (`write_xml`, `write_canonical`,
+/// `write_tree_dump`, the token JSON) is the same as output made whole,
+/// across piece boundaries: long documents, broken ones (repairs), pretty
+/// printing, and encodings that keep state between characters.
+#[test]
+fn streamed_output_is_the_output_made_whole() {
+    use xml5dom::tokenizer::{tokenize, SuiteJson, SuiteJsonWriter};
+    use xml5dom::{canonicalize, write_canonical, CanonicalForm, Encoding, OutputEncoding};
+
+    let mut text = String::from("<?xml version='1.0'?>\n<root xmlns:p='urn:p'>\n");
+    for i in 0..3_000 {
+        // `]]` at the end of one text and `>` at the start of the next
+        // join into `]]>`, which must be escaped whatever piece each is in.
+        text.push_str(&format!(
+            "  <p:item n='{i}'>日本 & {i}]]<![CDATA[>]]><b/>\r\n</p:item>\n"
+        ));
+    }
+    text.push_str("</root>\n");
+    for source in [text.clone(), text.replace("</root>\n", "")] {
+        let doc = Document::parse(&source);
+        for pretty in [None, Some(2)] {
+            for encoding in [
+                OutputEncoding::Utf8,
+                OutputEncoding::Other(Encoding::for_label("iso-2022-jp").unwrap()),
+                OutputEncoding::Other(Encoding::for_label("utf-16le").unwrap()),
+                OutputEncoding::Other(Encoding::for_label("cp850").unwrap()),
+            ] {
+                let options = SerializeOptions { pretty, encoding };
+                let (whole, repairs) = doc.to_bytes(&options);
+                let mut streamed = Vec::new();
+                let streamed_repairs = doc.write_xml(&mut streamed, &options).unwrap();
+                assert!(whole.len() > 1 << 17, "long enough for several pieces");
+                assert!(whole == streamed, "{pretty:?} {encoding:?}");
+                assert_eq!(repairs, streamed_repairs);
+            }
+        }
+        let mut streamed = Vec::new();
+        write_canonical(&doc, CanonicalForm::C14n, &mut streamed).unwrap();
+        assert!(streamed == canonicalize(&doc, CanonicalForm::C14n).into_bytes());
+        let mut streamed = Vec::new();
+        doc.write_tree_dump(&mut streamed).unwrap();
+        assert!(streamed == doc.to_tree_dump().into_bytes());
+        let whole = tokenize(&source, SuiteJson::default()).finish();
+        let streamed = tokenize(&source, SuiteJsonWriter::new(Vec::new()))
+            .finish()
+            .unwrap();
+        assert!(streamed == whole.into_bytes());
+    }
+}
+
+/// Pretty printing indents the first `PRETTY_DEPTH` levels and writes
+/// deeper content as the tree has it, so output stays in proportion to the
+/// input at any depth.
+#[test]
+fn pretty_printing_stops_indenting_past_its_depth_cap() {
+    let depth = 10_000;
+    let source = "<a>".repeat(depth) + &"</a>".repeat(depth);
+    let doc = Document::parse(&source);
+    let out = doc
+        .serialize(&SerializeOptions {
+            pretty: Some(2),
+            ..Default::default()
+        })
+        .text;
+    let widest = out.lines().map(|l| l.len() - l.trim_start().len()).max();
+    assert_eq!(widest, Some(2 * xml5dom::PRETTY_DEPTH));
+    assert!(out.len() < 2 * source.len(), "{} bytes", out.len());
+    // The first levels are indented as usual.
+    assert!(out.starts_with("<a>\n  <a>\n    <a>\n"));
+    // It reads back, well-formed, with every element.
+    let back = Document::parse(&out);
+    assert!(back.errors().is_empty());
+    assert_eq!(
+        back.root().descendants().filter(|n| n.is_element()).count(),
+        depth
+    );
+}

@@ -342,6 +342,67 @@ impl Encoding {
     }
 }
 
+/// Text encoded piece by piece, into the bytes
+/// [`Encoding::encode_with_bom`] gives for the whole (a stateful encoding
+/// such as ISO-2022-JP keeps its state from one piece to the next), so that
+/// output can be written as it is made.
+pub(crate) struct PieceEncoder {
+    encoding: Encoding,
+    /// A byte-order mark is still to be written.
+    bom: bool,
+    /// `encoding_rs`'s encoder, for its encodings other than UTF-8 and
+    /// UTF-16 (which may carry state between pieces).
+    standard: Option<encoding_rs::Encoder>,
+}
+
+impl PieceEncoder {
+    pub(crate) fn new(encoding: Encoding, bom: bool) -> PieceEncoder {
+        let standard = match encoding.0 {
+            Kind::Standard(standard) if standard != encoding_rs::UTF_8 && !encoding.is_utf16() => {
+                Some(standard.new_encoder())
+            }
+            _ => None,
+        };
+        PieceEncoder {
+            encoding,
+            bom,
+            standard,
+        }
+    }
+
+    /// The bytes of text are its UTF-8 bytes as they are (UTF-8, with no
+    /// byte-order mark still to write).
+    pub(crate) fn passes_through(&self) -> bool {
+        self.encoding == Encoding::UTF_8 && !self.bom
+    }
+
+    /// Appends the bytes of `text` to `out`; `last` for the last piece
+    /// (which may be empty), so that a stateful encoding ends in its
+    /// initial state.
+    pub(crate) fn encode(&mut self, text: &str, last: bool, out: &mut Vec<u8>) {
+        let Some(encoder) = &mut self.standard else {
+            out.extend(
+                self.encoding
+                    .encode_with_bom(text, std::mem::take(&mut self.bom)),
+            );
+            return;
+        };
+        let mut rest = text;
+        loop {
+            let room = encoder
+                .max_buffer_length_from_utf8_if_no_unmappables(rest.len())
+                .unwrap_or(rest.len());
+            // (Room for a character reference, if the next one needs it.)
+            out.reserve(room.max(16));
+            let (result, read, _) = encoder.encode_from_utf8_to_vec(rest, out, last);
+            rest = &rest[read..];
+            if result == encoding_rs::CoderResult::InputEmpty {
+                return;
+            }
+        }
+    }
+}
+
 /// How bytes of an encoding turn into characters.
 pub(crate) enum Engine {
     Standard(&'static encoding_rs::Encoding),

@@ -25,6 +25,7 @@ mod encoding;
 mod table;
 
 pub use encoding::Encoding;
+pub(crate) use encoding::PieceEncoder;
 
 use std::borrow::Cow;
 

@@ -3,6 +3,7 @@
 
 use super::node::{Edge, Node, NodeType};
 use super::{is_xml_space, Document};
+use crate::output::Pieces;
 
 impl Document {
     /// The tree in the `#document` format of the xml5lib-tests suite: one
@@ -26,10 +27,36 @@ impl Document {
     /// |   <!-- c -->
     /// ");
     /// ```
+    ///
+    /// Indentation stops growing at [`DUMP_DEPTH`] levels: a line deeper
+    /// than that says its level after the indentation (`(+N) `), so that
+    /// the dump of a deeply nested document stays in proportion to it.
     pub fn to_tree_dump(&self) -> String {
-        let mut out = String::new();
+        let mut out = Pieces::kept();
+        self.dump_into(&mut out);
+        out.finish().unwrap_or_default()
+    }
+
+    /// Writes [`to_tree_dump`](Self::to_tree_dump)'s text to `writer` as it
+    /// is made, so that a large document needs little memory beyond itself.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut out = Vec::new();
+    /// Document::parse("<a>x</a>").write_tree_dump(&mut out).unwrap();
+    /// assert_eq!(out, b"| <a>\n|   \"x\"\n");
+    /// ```
+    pub fn write_tree_dump<W: std::io::Write>(&self, mut writer: W) -> std::io::Result<()> {
+        let mut out = Pieces::written(&mut writer);
+        self.dump_into(&mut out);
+        out.finish().map(drop)
+    }
+
+    fn dump_into(&self, pieces: &mut Pieces<'_>) {
         let mut depth = 0usize;
         for edge in self.root().traverse() {
+            pieces.send_some();
+            let out = &mut pieces.text;
             match edge {
                 Edge::Open(node) if node.is_document() => {}
                 Edge::Close(node) if node.is_document() => {}
@@ -38,21 +65,27 @@ impl Document {
                         && node.parent().is_some_and(|p| p.is_document())
                         && node.text().is_some_and(|t| t.chars().all(is_xml_space)));
                     if printed {
-                        write_node(&mut out, node, depth);
+                        write_node(out, node, depth);
                     }
                     depth += 1;
                 }
                 Edge::Close(_) => depth -= 1,
             }
         }
-        out
     }
 }
 
+/// How many levels of the tree dump are indented; deeper lines say their
+/// level instead.
+pub const DUMP_DEPTH: usize = 64;
+
 fn line(out: &mut String, depth: usize) {
     out.push_str("| ");
-    for _ in 0..depth {
+    for _ in 0..depth.min(DUMP_DEPTH) {
         out.push_str("  ");
+    }
+    if depth > DUMP_DEPTH {
+        out.push_str(&format!("(+{}) ", depth - DUMP_DEPTH));
     }
 }
 

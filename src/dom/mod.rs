@@ -24,10 +24,11 @@ mod dump;
 mod edit;
 mod node;
 
+pub use dump::DUMP_DEPTH;
 pub use node::{Attribute, Attributes, Edge, Node, NodeType};
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use crate::error::ParseError;
 use crate::Span;
@@ -638,6 +639,8 @@ pub struct Document {
     pub(crate) bom: bool,
     pub(crate) input_map: crate::decoding::InputMap,
     line_starts: OnceLock<Vec<usize>>,
+    /// Where [`position`](Self::position) was last asked.
+    last_position: Mutex<PositionCursor>,
     /// The entity references in content whose replacement text held markup,
     /// in document order (the outermost reference of nested ones).
     pub(crate) entity_expansions: Vec<EntityExpansion>,
@@ -740,6 +743,7 @@ impl Document {
             bom: false,
             input_map: crate::decoding::InputMap::default(),
             line_starts: OnceLock::new(),
+            last_position: Mutex::new(PositionCursor::default()),
             entity_expansions: Vec::new(),
             dropped: Vec::new(),
             depth_dropped: Vec::new(),
@@ -843,11 +847,20 @@ impl Document {
     /// assert_eq!(doc.position(b.span().unwrap().start), (2, 3));
     /// ```
     pub fn position(&self, offset: usize) -> (u32, u32) {
-        let source = self.source();
-        let mut offset = offset.min(source.len());
-        while !source.is_char_boundary(offset) {
-            offset -= 1;
+        // Positions are mostly asked for in order (errors, repairs): count
+        // on from the last one. (Another thread holding the cursor just
+        // means counting from the line's start.)
+        match self.last_position.try_lock() {
+            Ok(mut cursor) => self.position_after(&mut cursor, offset),
+            Err(_) => self.position_from_line_start(offset),
         }
+    }
+
+    /// [`position`](Self::position), counting characters from the start of
+    /// the offset's line.
+    fn position_from_line_start(&self, offset: usize) -> (u32, u32) {
+        let source = self.source();
+        let offset = floor_char_boundary(source, offset);
         let starts = self.line_starts.get_or_init(|| line_starts(source));
         let line = starts.partition_point(|&start| start <= offset);
         let line_start = starts[line - 1];
@@ -858,31 +871,44 @@ impl Document {
         )
     }
 
-    /// [`position`](Self::position), counting on from where `cursor` was
-    /// left when `offset` is further on the same line: positions asked for
-    /// in order cost what lies between them, not a scan from the line's
-    /// start each (a one-line document with many errors stays linear).
+    /// [`position`](Self::position), counting on (or back) from where
+    /// `cursor` was left when `offset` is on the same line and nearer to it
+    /// than to the line's start: positions asked for in order cost what
+    /// lies between them, not a scan from the line's start each (a
+    /// one-line document with many errors stays linear).
     pub(crate) fn position_after(&self, cursor: &mut PositionCursor, offset: usize) -> (u32, u32) {
         let source = self.source();
-        let mut offset = offset.min(source.len());
-        while !source.is_char_boundary(offset) {
-            offset -= 1;
+        let offset = floor_char_boundary(source, offset);
+        if cursor.line > 0 && cursor.line_start <= offset && offset < cursor.line_end {
+            if cursor.offset <= offset {
+                let more = source[cursor.offset..offset].chars().count();
+                cursor.column = cursor
+                    .column
+                    .saturating_add(u32::try_from(more).unwrap_or(u32::MAX));
+                cursor.offset = offset;
+                return (cursor.line, cursor.column);
+            }
+            if cursor.offset - offset < offset - cursor.line_start {
+                let fewer = source[offset..cursor.offset].chars().count();
+                cursor.column = cursor
+                    .column
+                    .saturating_sub(u32::try_from(fewer).unwrap_or(u32::MAX));
+                cursor.offset = offset;
+                return (cursor.line, cursor.column);
+            }
         }
-        if cursor.line > 0 && cursor.offset <= offset && offset < cursor.line_end {
-            let more = source[cursor.offset..offset].chars().count();
-            cursor.column = cursor
-                .column
-                .saturating_add(u32::try_from(more).unwrap_or(u32::MAX));
-            cursor.offset = offset;
-            return (cursor.line, cursor.column);
-        }
-        let (line, column) = self.position(offset);
+        let (line, column) = self.position_from_line_start(offset);
         let starts = self.line_starts.get_or_init(|| line_starts(source));
         let index = usize::try_from(line).unwrap_or(usize::MAX);
         *cursor = PositionCursor {
             offset,
             line,
             column,
+            line_start: index
+                .checked_sub(1)
+                .and_then(|i| starts.get(i))
+                .copied()
+                .unwrap_or(0),
             line_end: starts.get(index).copied().unwrap_or(usize::MAX),
         };
         (line, column)
@@ -941,17 +967,27 @@ impl Document {
     }
 }
 
-/// Byte offsets at which lines start: 0, and after each CR LF, CR or LF.
 /// Where [`Document::position_after`] was last asked, and where that line
-/// ends (the next line's start).
-#[derive(Default)]
+/// starts and ends (the next line's start).
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PositionCursor {
     offset: usize,
     line: u32,
     column: u32,
+    line_start: usize,
     line_end: usize,
 }
 
+/// `offset`, or the start of the character it falls in, within `source`.
+fn floor_char_boundary(source: &str, offset: usize) -> usize {
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// Byte offsets at which lines start: 0, and after each CR LF, CR or LF.
 fn line_starts(source: &str) -> Vec<usize> {
     let bytes = source.as_bytes();
     let mut starts = vec![0];

@@ -23,6 +23,7 @@
 
 use std::collections::HashMap;
 
+use crate::output::Pieces;
 use crate::{Attribute, Document, Edge, Node, NodeType};
 
 /// Which canonical form to write.
@@ -88,18 +89,42 @@ pub enum CanonicalForm {
 /// );
 /// ```
 pub fn canonicalize(doc: &Document, form: CanonicalForm) -> String {
-    let mut out = String::with_capacity(doc.source().len());
+    let mut out = Pieces::kept();
+    write_form(doc, form, &mut out);
+    out.finish().unwrap_or_default()
+}
+
+/// Writes [`canonicalize`]'s text (UTF-8) to `writer` as it is made, so that
+/// a large document needs little memory beyond itself.
+///
+/// ```
+/// use xml5dom::{write_canonical, CanonicalForm, Document};
+/// let doc = Document::parse("<a b='1'/>");
+/// let mut out = Vec::new();
+/// write_canonical(&doc, CanonicalForm::C14n, &mut out).unwrap();
+/// assert_eq!(out, b"<a b=\"1\"></a>");
+/// ```
+pub fn write_canonical<W: std::io::Write>(
+    doc: &Document,
+    form: CanonicalForm,
+    mut writer: W,
+) -> std::io::Result<()> {
+    let mut out = Pieces::written(&mut writer);
+    write_form(doc, form, &mut out);
+    out.finish().map(drop)
+}
+
+fn write_form(doc: &Document, form: CanonicalForm, out: &mut Pieces<'_>) {
     match form {
-        CanonicalForm::C14n => write_c14n(doc, false, &mut out),
-        CanonicalForm::C14nWithComments => write_c14n(doc, true, &mut out),
-        CanonicalForm::XmlTest => write_xmltest(doc, &mut out),
+        CanonicalForm::C14n => write_c14n(doc, false, out),
+        CanonicalForm::C14nWithComments => write_c14n(doc, true, out),
+        CanonicalForm::XmlTest => write_xmltest(doc, out),
     }
-    out
 }
 
 // ----- Canonical XML 1.0 ---------------------------------------------------
 
-fn write_c14n(doc: &Document, with_comments: bool, out: &mut String) {
+fn write_c14n(doc: &Document, with_comments: bool, pieces: &mut Pieces<'_>) {
     let mut scope = NamespaceScope::default();
     // Reused for every element.
     let mut declarations: Vec<(Option<&str>, &str)> = Vec::new();
@@ -112,6 +137,8 @@ fn write_c14n(doc: &Document, with_comments: bool, out: &mut String) {
     let mut after_root = false;
 
     for edge in doc.root().traverse() {
+        pieces.send_some();
+        let out = &mut pieces.text;
         match edge {
             Edge::Open(node) => match node.node_type() {
                 NodeType::Element => {
@@ -299,10 +326,12 @@ fn escape_c14n_attribute(value: &str, out: &mut String) {
 
 // ----- xmltest -------------------------------------------------------------
 
-fn write_xmltest(doc: &Document, out: &mut String) {
+fn write_xmltest(doc: &Document, pieces: &mut Pieces<'_>) {
     let mut attributes: Vec<Attribute<'_>> = Vec::new();
     let mut depth = 0usize;
     for edge in doc.root().traverse() {
+        pieces.send_some();
+        let out = &mut pieces.text;
         match edge {
             Edge::Open(node) => match node.node_type() {
                 NodeType::Element => {

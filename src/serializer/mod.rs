@@ -25,7 +25,7 @@
 pub mod canonical;
 mod repair;
 
-pub use canonical::{canonicalize, CanonicalForm};
+pub use canonical::{canonicalize, write_canonical, CanonicalForm};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -233,20 +233,7 @@ impl Document {
     /// ```
     pub fn serialize(&self, options: &SerializeOptions) -> Serialized {
         let mut writer = Writer::new(self, options, self.edited);
-        writer.whole_document = true;
-        if !self
-            .root()
-            .children()
-            .any(|n| n.node_type() == NodeType::Doctype)
-        {
-            writer.without_declarations(self.root());
-        }
-        writer.report_dropped_markup();
-        writer.subtree(self.root());
-        // In source order (repairs of created nodes, without an offset, last).
-        writer
-            .repairs
-            .sort_by_key(|r| r.offset.unwrap_or(usize::MAX));
+        writer.document();
         Serialized {
             text: writer.out,
             repairs: writer.repairs,
@@ -289,14 +276,57 @@ impl Document {
     /// Document::parse("<a/>").write_xml(&mut out, &Default::default()).unwrap();
     /// assert_eq!(out, b"<a/>");
     /// ```
+    ///
+    /// The output is written as it is made, a piece at a time, so that
+    /// writing a large document needs little memory beyond the document.
     pub fn write_xml<W: std::io::Write>(
         &self,
         mut writer: W,
         options: &SerializeOptions,
     ) -> std::io::Result<Vec<Repair>> {
-        let (bytes, repairs) = self.to_bytes(options);
-        writer.write_all(&bytes)?;
-        Ok(repairs)
+        let target = options.encoding.resolve(self);
+        let bom = if target == self.encoding() {
+            self.had_byte_order_mark()
+        } else {
+            target.is_utf16() || target.is_utf32()
+        };
+        let mut encoder = crate::decoding::PieceEncoder::new(target, bom);
+        let mut bytes = Vec::new();
+        let mut failed = None;
+        let mut send = |text: &str, last: bool| {
+            if failed.is_some() {
+                return;
+            }
+            if encoder.passes_through() {
+                failed = writer.write_all(text.as_bytes()).err();
+                return;
+            }
+            // In pieces, so that a long copied subtree is not encoded whole.
+            let mut rest = text;
+            while failed.is_none() {
+                let mut cut = rest.len().min(PIECE);
+                while !rest.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                let (piece, after) = rest.split_at(cut);
+                bytes.clear();
+                encoder.encode(piece, last && after.is_empty(), &mut bytes);
+                failed = writer.write_all(&bytes).err();
+                if after.is_empty() {
+                    return;
+                }
+                rest = after;
+            }
+        };
+        let mut serializer = Writer::new(self, options, self.edited);
+        serializer.sink = Some(&mut send);
+        serializer.document();
+        let (rest, repairs) = (std::mem::take(&mut serializer.out), serializer.repairs);
+        send(&rest, true);
+        match failed {
+            Some(error) => Err(error),
+            None => Ok(repairs),
+        }
     }
 }
 
@@ -328,7 +358,20 @@ impl Node<'_> {
     /// assert_eq!(out, b"<b x='1'/>");
     /// ```
     pub fn write_xml<W: std::io::Write>(&self, mut writer: W) -> std::io::Result<()> {
-        writer.write_all(self.to_xml().as_bytes())
+        let mut failed = None;
+        let mut send = |text: &str, _last: bool| {
+            if failed.is_none() {
+                failed = writer.write_all(text.as_bytes()).err();
+            }
+        };
+        let doc = self.document();
+        let mut serializer = Writer::new(doc, &SerializeOptions::default(), true);
+        serializer.sink = Some(&mut send);
+        serializer.without_declarations(*self);
+        serializer.subtree(*self);
+        let rest = std::mem::take(&mut serializer.out);
+        send(&rest, true);
+        failed.map_or(Ok(()), Err)
     }
 }
 
@@ -401,6 +444,27 @@ fn placeholder_namespace(prefix: &str) -> String {
     format!("urn:xml5dom:undeclared:{prefix}")
 }
 
+/// How much output the serializer gathers before handing it on.
+const PIECE: usize = 1 << 16;
+
+/// Where to cut `text` (at least [`PIECE`] long) to hand on all but its
+/// last few characters: the text written next looks back at them (`]]`
+/// before `>`, CR before LF).
+fn cut_keeping_tail(text: &str) -> usize {
+    const KEPT: usize = 8;
+    let mut cut = text.len() - KEPT;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    cut
+}
+
+/// How many levels of elements pretty printing indents: content deeper
+/// than this is written as the tree has it, so that output stays in
+/// proportion to the input however deep it nests (xmllint caps its
+/// indentation for the same reason; docs/serialization.md).
+pub const PRETTY_DEPTH: usize = 64;
+
 /// An element being written whose children follow.
 struct Frame {
     /// Its children are element-only and get indented.
@@ -424,9 +488,17 @@ struct Frame {
     gap_from: Option<usize>,
 }
 
+/// Takes a piece of output, and whether it is the last.
+type Sink<'s> = dyn FnMut(&str, bool) + 's;
+
 struct Writer<'d> {
     doc: &'d Document,
+    /// The output not yet handed to `sink` (all of it, without one).
     out: String,
+    /// Where output goes a piece at a time, as it is made, if anywhere.
+    sink: Option<&'d mut Sink<'d>>,
+    /// Output went to `sink` already.
+    sent: bool,
     repairs: Vec<Repair>,
     /// The document is not well-formed: copy only what is well-formed as
     /// written, and repair the rest.
@@ -527,7 +599,9 @@ impl<'d> Writer<'d> {
         }
         let mut writer = Writer {
             doc,
-            out: String::with_capacity(doc.source().len() + 64),
+            out: String::new(),
+            sink: None,
+            sent: false,
             repairs: Vec::new(),
             repair,
             broken,
@@ -550,6 +624,60 @@ impl<'d> Writer<'d> {
             writer.note_defaults(doc.root());
         }
         writer
+    }
+
+    /// Writes the whole document.
+    fn document(&mut self) {
+        let doc = self.doc;
+        self.whole_document = true;
+        if !doc
+            .root()
+            .children()
+            .any(|n| n.node_type() == NodeType::Doctype)
+        {
+            self.without_declarations(doc.root());
+        }
+        self.report_dropped_markup();
+        self.subtree(doc.root());
+        // In source order (repairs of created nodes, without an offset, last).
+        self.repairs.sort_by_key(|r| r.offset.unwrap_or(usize::MAX));
+    }
+
+    /// Hands the output so far to the sink once there is enough of it,
+    /// keeping its last few characters: the next text looks back at them
+    /// (`]]` before `>`, CR before LF).
+    fn send_some(&mut self) {
+        if self.out.len() < PIECE {
+            return;
+        }
+        let Some(sink) = self.sink.as_mut() else {
+            return;
+        };
+        let cut = cut_keeping_tail(&self.out);
+        sink(&self.out[..cut], false);
+        self.out.drain(..cut);
+        self.sent = true;
+    }
+
+    /// Writes `span` of the source as it is: a long one (a whole unedited
+    /// subtree) straight to the sink, not through `out`.
+    fn push_source(&mut self, span: Span) {
+        let text = &self.doc.source()[span.range()];
+        let Some(sink) = self.sink.as_mut().filter(|_| text.len() >= PIECE) else {
+            self.out.push_str(text);
+            return;
+        };
+        sink(&self.out, false);
+        self.out.clear();
+        let cut = cut_keeping_tail(text);
+        sink(&text[..cut], false);
+        self.out.push_str(&text[cut..]);
+        self.sent = true;
+    }
+
+    /// Nothing has been written yet.
+    fn wrote_nothing(&self) -> bool {
+        !self.sent && self.out.is_empty()
     }
 
     /// Fills [`defaults_at`](Self::defaults_at) for what is written: `scope`.
@@ -771,6 +899,7 @@ impl<'d> Writer<'d> {
     fn subtree(&mut self, start: Node<'d>) {
         let mut node = start;
         'walk: loop {
+            self.send_some();
             if self.skipped(node) {
                 // A whitespace-only text that pretty printing replaces.
                 self.gap_before(node);
@@ -800,6 +929,7 @@ impl<'d> Writer<'d> {
                     Some(parent) => {
                         node = parent;
                         self.close(node);
+                        self.send_some();
                     }
                     None => return,
                 }
@@ -826,7 +956,7 @@ impl<'d> Writer<'d> {
         }
         frame.wrote_child = true;
         let depth = frame.depth;
-        if !self.out.is_empty() {
+        if !self.wrote_nothing() {
             self.out.push('\n');
             push_indent(&mut self.out, width * depth);
         }
@@ -878,12 +1008,12 @@ impl<'d> Writer<'d> {
         if node.is_document() {
             if self.repair && self.doc.root_element().is_none() {
                 self.report(RepairKind::MissingRootElement, node);
-                if self.pretty.is_some() && !self.out.is_empty() {
+                if self.pretty.is_some() && !self.wrote_nothing() {
                     self.out.push('\n');
                 }
                 self.out.push_str("<root/>");
             }
-            if self.pretty.is_some() && !self.out.is_empty() && !self.out.ends_with('\n') {
+            if self.pretty.is_some() && !self.wrote_nothing() && !self.out.ends_with('\n') {
                 self.out.push('\n');
             }
             return;
@@ -1345,14 +1475,18 @@ impl<'d> Writer<'d> {
         let depth = parent.map_or(1, |f| f.depth + 1);
         let preserve = node.attribute_ns(XML_NAMESPACE, "space") == Some("preserve");
         let element_only = element_only(node);
-        let untouchable = self.pretty.is_none() || parent_untouchable || preserve || !element_only;
+        let untouchable = self.pretty.is_none()
+            || parent_untouchable
+            || preserve
+            || !element_only
+            || depth > PRETTY_DEPTH;
         let indent_children = !untouchable;
 
         // A subtree nothing changed, and that pretty printing leaves alone:
         // copy it.
         if let Some(span) = self.verbatim(node) {
             if !indent_children && self.subtree_resolves(node) {
-                self.out.push_str(&self.source()[span.range()]);
+                self.push_source(span);
                 return false;
             }
         }
@@ -2039,7 +2173,7 @@ impl<'d> Writer<'d> {
             .verbatim(node)
             .filter(|span| !(top_level && self.source()[span.range()].contains(['&', '<'])));
         if let Some(span) = verbatim {
-            self.out.push_str(&self.source()[span.range()]);
+            self.push_source(span);
             return;
         }
         let data = self.doc.data(node.id().0);

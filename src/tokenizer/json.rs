@@ -143,6 +143,78 @@ impl TokenSink for SuiteJson {
     }
 }
 
+/// [`SuiteJson`]'s text written to an [`io::Write`](std::io::Write) as the
+/// tokens come, so that a large document's tokens need little memory.
+///
+/// ```
+/// use xml5dom::tokenizer::{tokenize, SuiteJsonWriter};
+/// let out = tokenize("<a>x</a>", SuiteJsonWriter::new(Vec::new())).finish().unwrap();
+/// assert_eq!(out, br#"[["StartTag", "a", {}], ["Character", "x"], ["EndTag", "a"]]"#);
+/// ```
+#[derive(Debug)]
+pub struct SuiteJsonWriter<W: std::io::Write> {
+    json: SuiteJson,
+    writer: W,
+    /// The opening `[` is written.
+    opened: bool,
+    /// The first write that failed; nothing more is written after it.
+    failed: Option<std::io::Error>,
+}
+
+impl<W: std::io::Write> SuiteJsonWriter<W> {
+    /// Writes the tokens to `writer`.
+    pub fn new(writer: W) -> SuiteJsonWriter<W> {
+        SuiteJsonWriter {
+            json: SuiteJson::default(),
+            writer,
+            opened: false,
+            failed: None,
+        }
+    }
+
+    /// Writes what is left and the closing `]`; returns the writer.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        self.json.flush_characters();
+        self.send();
+        if let Some(error) = self.failed {
+            return Err(error);
+        }
+        self.writer.write_all(b"]")?;
+        Ok(self.writer)
+    }
+
+    fn send(&mut self) {
+        if self.failed.is_none() {
+            let opening: &[u8] = if self.opened { b"" } else { b"[" };
+            self.opened = true;
+            self.failed = self
+                .writer
+                .write_all(opening)
+                .and_then(|()| self.writer.write_all(self.json.out.as_bytes()))
+                .err();
+        }
+        self.json.out.clear();
+    }
+
+    fn send_some(&mut self) {
+        if self.json.out.len() >= crate::output::PIECE {
+            self.send();
+        }
+    }
+}
+
+impl<W: std::io::Write> TokenSink for SuiteJsonWriter<W> {
+    fn process_token(&mut self, token: Token<'_>) {
+        self.json.process_token(token);
+        self.send_some();
+    }
+
+    fn parse_error(&mut self, error: ParseError) {
+        self.json.parse_error(error);
+        self.send_some();
+    }
+}
+
 /// Appends `s` as a JSON string literal, escaped as Python's `json.dumps`
 /// escapes it by default.
 pub(crate) fn push_json_string(out: &mut String, s: &str) {

@@ -49,7 +49,7 @@ pub use entities::Declarations;
 pub(crate) use entities::{Lookup as EntityLookup, Mode as ExpansionMode, Stop as ExpansionStop};
 pub(crate) use internal_subset::{has_parameter_references, AttributeType, DefaultValue};
 pub(crate) use json::push_json_string;
-pub use json::SuiteJson;
+pub use json::{SuiteJson, SuiteJsonWriter};
 pub use owned::{Event, OwnedAttribute, OwnedToken, TokenList};
 pub use token::{
     Attribute, Attributes, Comment, Doctype, EndTag, EntityReference, ProcessingInstruction, Tag,
