@@ -27,7 +27,7 @@ mod repair;
 
 pub use canonical::{canonicalize, write_canonical, CanonicalForm};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use crate::dom::{
@@ -519,6 +519,9 @@ struct Writer<'d> {
     /// stack of URIs (`""` for none), and a log to unwind.
     bindings: HashMap<String, Vec<String>>,
     log: Vec<String>,
+    /// Elements whose subtree [`subtree_resolves`](Self::subtree_resolves)
+    /// found a name in that does not resolve.
+    unresolved: HashSet<crate::NodeId>,
     generated_prefixes: usize,
     /// The name the start tag being written was given by a namespace fixup,
     /// until its end tag uses it.
@@ -614,6 +617,7 @@ impl<'d> Writer<'d> {
             frames: Vec::new(),
             bindings: HashMap::new(),
             log: Vec::new(),
+            unresolved: Default::default(),
             generated_prefixes: 0,
             renamed: None,
             whole_document: false,
@@ -868,6 +872,9 @@ impl<'d> Writer<'d> {
         if !self.check_scopes {
             return true;
         }
+        if self.unresolved.contains(&root.id()) {
+            return false;
+        }
         let mark = self.log.len();
         let mut marks = Vec::new();
         let mut ok = true;
@@ -878,6 +885,17 @@ impl<'d> Writer<'d> {
                     self.bind_declarations(node);
                     if !self.names_resolve(node) {
                         ok = false;
+                        // The elements from `root` down to this one fail
+                        // too when the walk asks, one level further down
+                        // each time: it knows without looking again (so a
+                        // deep subtree is looked through once, not once per
+                        // level). Their scopes in the output are the ones
+                        // looked at here, since each of them resolved.
+                        let mut on_path = Some(node);
+                        while let Some(element) = on_path {
+                            self.unresolved.insert(element.id());
+                            on_path = element.parent().filter(|_| element != root);
+                        }
                         break;
                     }
                 }
@@ -1624,7 +1642,7 @@ impl<'d> Writer<'d> {
         let mut fixup = Fixup::default();
         // Prefixes the element's own declarations bind: those cannot be
         // bound again on it.
-        let own: Vec<String> = node
+        let own: HashSet<String> = node
             .attributes()
             .filter(|&a| !undeclares_prefix(a))
             .filter_map(|a| a.declared_prefix().map(|p| p.unwrap_or("").to_owned()))
@@ -1680,7 +1698,7 @@ impl<'d> Writer<'d> {
                     // A namespaced attribute needs a prefix.
                     let new = self.fresh_prefix(&own);
                     self.bind(&new, uri);
-                    fixup.declarations.push((new.clone(), uri.to_owned()));
+                    fixup.declare(&new, uri);
                     fixup
                         .attribute_names
                         .push((index, format!("{new}:{}", attribute.local_name())));
@@ -1709,27 +1727,26 @@ impl<'d> Writer<'d> {
     fn need(
         &mut self,
         fixup: &mut Fixup,
-        own: &[String],
+        own: &HashSet<String>,
         prefix: &str,
         uri: &str,
     ) -> Option<String> {
         if prefix == "xml" || self.lookup(prefix) == uri {
             return None;
         }
-        let taken =
-            own.iter().any(|p| p == prefix) || fixup.declarations.iter().any(|(p, _)| p == prefix);
+        let taken = own.contains(prefix) || fixup.declared.contains(prefix);
         if !taken {
             self.bind(prefix, uri);
-            fixup.declarations.push((prefix.to_owned(), uri.to_owned()));
+            fixup.declare(prefix, uri);
             return None;
         }
         let new = self.fresh_prefix(own);
         self.bind(&new, uri);
-        fixup.declarations.push((new.clone(), uri.to_owned()));
+        fixup.declare(&new, uri);
         Some(new)
     }
 
-    fn fresh_prefix(&mut self, own: &[String]) -> String {
+    fn fresh_prefix(&mut self, own: &HashSet<String>) -> String {
         loop {
             self.generated_prefixes += 1;
             let prefix = format!("ns{}", self.generated_prefixes);
@@ -1771,8 +1788,8 @@ impl<'d> Writer<'d> {
         attribute: Attribute<'_>,
     ) -> String {
         let name = attribute.name();
-        if let Some((_, renamed)) = fixup.attribute_names.iter().find(|(i, _)| *i == index) {
-            return renamed.clone();
+        if let Some(renamed) = fixup.attribute_name(index) {
+            return renamed.to_owned();
         }
         let report = |writer: &mut Self| match attribute.source_span() {
             Some(span) => writer.report_at(RepairKind::InvalidName, span.start),
@@ -1879,20 +1896,28 @@ impl<'d> Writer<'d> {
         // A prefix no one declared gets its placeholder declaration where
         // it is first used (where `check` reports it): after the name, or
         // before the attribute.
-        let mut placeholders: Vec<(String, String)> = fixup
+        // (Each taken out once it is written; found by prefix, since a
+        // broken tag may have thousands.)
+        let mut placeholders: Vec<Option<(String, String)>> = fixup
             .declarations
             .iter()
             .filter(|(prefix, uri)| *uri == placeholder_namespace(prefix))
             .cloned()
+            .map(Some)
             .collect();
+        let mut placeholder_at: HashMap<String, usize> = HashMap::new();
+        for (i, declaration) in placeholders.iter().enumerate().rev() {
+            if let Some((prefix, _)) = declaration {
+                placeholder_at.insert(prefix.clone(), i);
+            }
+        }
         let mut place = |writer: &mut Self, prefix: Option<&str>| {
             // The fixup declared the prefix as it can be written.
-            let prefix = prefix.map(repaired_name);
-            if let Some(i) = placeholders
-                .iter()
-                .position(|(p, _)| Some(p) == prefix.as_ref())
-            {
-                let declaration = placeholders.remove(i);
+            let Some(prefix) = prefix.map(repaired_name) else {
+                return;
+            };
+            let at = placeholder_at.remove(&prefix);
+            if let Some(declaration) = at.and_then(|i| placeholders[i].take()) {
                 writer.push_declarations(std::slice::from_ref(&declaration));
             }
         };
@@ -1907,7 +1932,7 @@ impl<'d> Writer<'d> {
                 continue;
             }
             place(self, attribute.prefix());
-            let renamed = fixup.attribute_names.iter().any(|(i, _)| *i == index);
+            let renamed = fixup.attribute_name(index).is_some();
             let rewrite = attribute.is_modified() || renamed;
             let copy = attribute
                 .source_span()
@@ -1958,7 +1983,7 @@ impl<'d> Writer<'d> {
             .filter(|(prefix, uri)| *uri != placeholder_namespace(prefix))
             .cloned()
             .collect();
-        rest.append(&mut placeholders);
+        rest.extend(placeholders.into_iter().flatten());
         self.push_declarations(&rest);
         // The original end of the tag: the space before `>` or `/>` (a tag
         // cut off by the end of the input has neither).
@@ -2588,11 +2613,28 @@ struct Fixup {
     declarations: Vec<(String, String)>,
     /// A new name for the element (a new prefix).
     element_name: Option<String>,
-    /// New names for attributes, by index.
+    /// New names for attributes, by index, in index order.
     attribute_names: Vec<(usize, String)>,
+    /// The prefixes of `declarations` (an element may need thousands).
+    declared: HashSet<String>,
 }
 
 impl Fixup {
+    /// The new name of the attribute at `index`, if it has one.
+    fn attribute_name(&self, index: usize) -> Option<&str> {
+        let at = self
+            .attribute_names
+            .binary_search_by_key(&index, |&(i, _)| i)
+            .ok()?;
+        Some(&self.attribute_names[at].1)
+    }
+
+    /// Adds the declaration of `prefix` for `uri`.
+    fn declare(&mut self, prefix: &str, uri: &str) {
+        self.declared.insert(prefix.to_owned());
+        self.declarations.push((prefix.to_owned(), uri.to_owned()));
+    }
+
     fn renames_nothing(&self) -> bool {
         self.element_name.is_none() && self.attribute_names.is_empty()
     }
