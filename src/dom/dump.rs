@@ -77,7 +77,7 @@ impl Document {
 
 /// How many levels of the tree dump are indented; deeper lines say their
 /// level instead.
-pub const DUMP_DEPTH: usize = 64;
+pub const DUMP_DEPTH: usize = 32;
 
 fn line(out: &mut String, depth: usize) {
     out.push_str("| ");

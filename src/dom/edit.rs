@@ -288,11 +288,12 @@ impl Document {
         } else {
             &[]
         };
-        let from = defaults.partition_point(|(e, _)| &**e < element);
-        defaults[from..]
-            .iter()
-            .take_while(move |(e, _)| &**e == element)
-            .map(|(_, a)| &**a)
+        let at = defaults.partition_point(|(e, _)| &**e < element);
+        defaults
+            .get(at)
+            .filter(|(e, _)| &**e == element)
+            .into_iter()
+            .flat_map(|(_, attributes)| attributes.iter().map(|a| &**a))
     }
 
     /// Refuses a name `element` whose DTD defaults the element `id` lacks:

@@ -629,10 +629,11 @@ pub struct Document {
     /// How many nodes may be [`NodeData::unchecked`]: while there are
     /// any, a move looks through the subtree it moves.
     pub(crate) unchecked: usize,
-    /// The (element, attribute) pairs the internal subset's attribute-list
-    /// declarations give a default, sorted: while the DOCTYPE is there, a
-    /// document read back has them (edits keep that true).
-    pub(crate) attribute_defaults: Vec<(Box<str>, Box<str>)>,
+    /// The elements the internal subset's attribute-list declarations give
+    /// defaults, each with the attributes they give a default, sorted:
+    /// while the DOCTYPE is there, a document read back has them (edits
+    /// keep that true).
+    pub(crate) attribute_defaults: Vec<(Box<str>, Vec<Box<str>>)>,
     pub(crate) encoding: crate::Encoding,
     pub(crate) encoding_source: crate::decoding::EncodingSource,
     /// The input began with a byte-order mark (not part of the text).

@@ -1,5 +1,7 @@
 //! Reading the tree: [`Node`] handles and their iterators.
 
+use std::collections::HashSet;
+
 use super::{AttributeData, Document, NodeId, NodeKind, XMLNS_NAMESPACE, XML_NAMESPACE};
 use crate::Span;
 
@@ -564,6 +566,10 @@ impl<'a> Node<'a> {
         if uri == XML_NAMESPACE {
             return Some("xml");
         }
+        // One walk up, noting the prefixes declared nearer this node: a
+        // declaration of one of them is shadowed. (Looking each candidate
+        // up from this node again would cost the depth squared.)
+        let mut nearer: HashSet<Option<&str>> = HashSet::new();
         for element in std::iter::once(*self)
             .chain(self.ancestors())
             .filter(Node::is_element)
@@ -572,10 +578,18 @@ impl<'a> Node<'a> {
                 let Some(declared) = attribute.declared_prefix() else {
                     continue;
                 };
-                // The binding must not be shadowed nearer this node.
-                if attribute.value() == uri && self.lookup_namespace_uri(declared) == Some(uri) {
+                let value = attribute.value();
+                let bound = match declared {
+                    // Bound whatever is declared (as `lookup_namespace_uri`
+                    // has them).
+                    Some("xml") => false,
+                    Some("xmlns") => uri == XMLNS_NAMESPACE,
+                    _ => !nearer.contains(&declared) && !value.is_empty(),
+                };
+                if bound && value == uri {
                     return Some(declared.unwrap_or(""));
                 }
+                nearer.insert(declared);
             }
         }
         None

@@ -15,7 +15,7 @@
 //! cursors, one per step), so no walk recurses over the tree.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::dom::{Node, NodeId, XMLNS_NAMESPACE};
@@ -217,12 +217,15 @@ pub struct Matches<'a> {
     /// The parents each `..` step (by index) has given: ElementTree gives
     /// each once.
     seen: HashSet<(usize, NodeId)>,
+    /// Positions among same-tag siblings, for `[n]` and `[last()]`.
+    siblings: SiblingCounts,
 }
 
 impl<'a> Matches<'a> {
     fn new(steps: Arc<[Step]>, context: Node<'a>) -> Matches<'a> {
         let mut matches = Matches {
             seen: HashSet::new(),
+            siblings: SiblingCounts::default(),
             steps,
             context,
             cursors: Vec::new(),
@@ -258,7 +261,7 @@ impl<'a> Matches<'a> {
                 _ => Cursor::Done,
             },
             Step::Filter(predicate) => {
-                if predicate.holds(input, self.context) {
+                if predicate.holds(input, self.context, &mut self.siblings) {
                     Cursor::One(input)
                 } else {
                     Cursor::Done
@@ -552,7 +555,7 @@ fn python_repr(text: &str) -> String {
 
 /// A name as ElementTree spells it: `{uri}local` in a namespace, else the
 /// name as written. Compared in pieces, without building the string.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct EtName<'a> {
     namespace: Option<&'a str>,
     /// The local name in a namespace, else the qualified name.
@@ -781,7 +784,7 @@ enum Position {
 }
 
 impl Predicate {
-    fn holds(&self, element: Node<'_>, context: Node<'_>) -> bool {
+    fn holds(&self, element: Node<'_>, context: Node<'_>, siblings: &mut SiblingCounts) -> bool {
         match self {
             Predicate::HasAttribute(key) => et_attribute(element, key).is_some(),
             Predicate::Attribute { key, value, equal } => {
@@ -798,40 +801,98 @@ impl Predicate {
             Predicate::Position(position) => {
                 // ElementTree knows no parent for the node the query started
                 // from.
-                if element == context || element.parent().is_none() {
-                    return false;
-                }
-                let name = et_name(element);
-                match *position {
-                    Position::Preceding(n) => {
-                        same_name_count_is(element.preceding_sibling_elements(), name, n)
+                match element.parent() {
+                    Some(parent) if element != context => {
+                        siblings.position_is(parent, element, *position)
                     }
-                    Position::Following(n) => {
-                        same_name_count_is(element.following_sibling_elements(), name, n)
-                    }
+                    _ => false,
                 }
             }
         }
     }
 }
 
+/// How many siblings `[n]` and `[last()]` look at from an element before
+/// they count for all the children of its parent at once.
+const SIBLING_BUDGET: usize = 64;
+
+/// How many siblings with the same tag come before and after each child
+/// element of the parents counted so far. An element's position is
+/// counted in place while that is short; past [`SIBLING_BUDGET`]
+/// siblings, its parent's children are counted once, in one pass, so that
+/// `*[1]` over many children with different tags is not their number
+/// squared.
+#[derive(Debug, Default)]
+struct SiblingCounts {
+    parents: HashSet<NodeId>,
+    /// By element: same-tag siblings before it, after it.
+    counts: HashMap<NodeId, (u64, u64)>,
+}
+
+impl SiblingCounts {
+    /// Whether `element`, a child of `parent`, is where `position` says.
+    fn position_is(&mut self, parent: Node<'_>, element: Node<'_>, position: Position) -> bool {
+        if !self.parents.contains(&parent.id()) {
+            let name = et_name(element);
+            let in_place = match position {
+                Position::Preceding(n) => {
+                    same_name_count_is(element.preceding_sibling_elements(), name, n)
+                }
+                Position::Following(n) => {
+                    same_name_count_is(element.following_sibling_elements(), name, n)
+                }
+            };
+            if let Some(answer) = in_place {
+                return answer;
+            }
+            self.count(parent);
+        }
+        let (before, after) = self.counts.get(&element.id()).copied().unwrap_or_default();
+        match position {
+            Position::Preceding(n) => before == n,
+            Position::Following(n) => after == n,
+        }
+    }
+
+    /// Counts the same-tag siblings of every child element of `parent`.
+    fn count(&mut self, parent: Node<'_>) {
+        self.parents.insert(parent.id());
+        let mut totals: HashMap<EtName<'_>, u64> = HashMap::new();
+        for child in parent.child_elements() {
+            let seen = totals.entry(et_name(child)).or_default();
+            self.counts.insert(child.id(), (*seen, 0));
+            *seen += 1;
+        }
+        for child in parent.child_elements() {
+            let total = totals.get(&et_name(child)).copied().unwrap_or_default();
+            if let Some((before, after)) = self.counts.get_mut(&child.id()) {
+                *after = total.saturating_sub(*before + 1);
+            }
+        }
+    }
+}
+
 /// Whether exactly `wanted` of `siblings` have the name `name`; stops
-/// counting past it.
+/// counting past it. `None` if that was not settled within
+/// [`SIBLING_BUDGET`] siblings.
 fn same_name_count_is<'a>(
     siblings: impl Iterator<Item = Node<'a>>,
     name: EtName<'_>,
     wanted: u64,
-) -> bool {
+) -> Option<bool> {
     let mut count = 0u64;
-    for sibling in siblings {
+    for (looked, sibling) in siblings.enumerate() {
+        if looked == SIBLING_BUDGET {
+            return None;
+        }
         if et_name(sibling) == name {
             count += 1;
             if count > wanted {
-                return false;
+                return Some(false);
             }
         }
     }
-    count == wanted
+    Some(count == wanted)
 }
 
 // ----- Tokens -------------------------------------------------------------------

@@ -229,12 +229,20 @@ impl<'s> Broken<'s> {
 
     /// Whether `rest` (from a `&`) is a reference to a declared entity.
     fn names_declared(&self, rest: &str) -> bool {
-        let Some(end) = rest.find(';') else {
+        if self.declared_entities.is_empty() {
             return false;
-        };
-        self.declared_entities
-            .binary_search_by(|name| (**name).cmp(&rest[1..end]))
-            .is_ok()
+        }
+        // Only the name is looked at (not the rest of the text up to some
+        // `;`, which would make a line of bare `&` quadratic).
+        let after = &rest[1..];
+        let end = after
+            .find(|c: char| !crate::tree_builder::is_name_char(c))
+            .unwrap_or(after.len());
+        after[end..].starts_with(';')
+            && self
+                .declared_entities
+                .binary_search_by(|name| (**name).cmp(&after[..end]))
+                .is_ok()
     }
 
     /// Whether some dropped markup lies inside `span`.
@@ -601,7 +609,16 @@ pub(super) fn kept_subset(
                     // A character reference to what XML cannot carry.
                     out.push_str("&#xFFFD;");
                     made.push((RepairKind::ForbiddenCharacter, error));
-                    rest.find(';').map_or(2, |i| i + 1)
+                    // (Its digits and `;`: no further, however long the
+                    // declaration.)
+                    let digits = rest[2..]
+                        .find(|c: char| !c.is_ascii_alphanumeric())
+                        .map_or(rest.len(), |i| i + 2);
+                    if rest[digits..].starts_with(';') {
+                        digits + 1
+                    } else {
+                        2
+                    }
                 } else {
                     // A bare `&`, `%` or `<`: a reference to itself (in an
                     // entity value, one the replacement text keeps), which

@@ -203,6 +203,11 @@ impl Declarations {
             .map(|(name, entity)| (&**name, entity.offset))
     }
 
+    /// The length in bytes of the longest declared general-entity name.
+    pub(crate) fn longest_name(&self) -> usize {
+        self.0.longest_name
+    }
+
     pub(crate) fn has_entities(&self) -> bool {
         !self.0.subset.entities.is_empty()
     }
@@ -278,10 +283,11 @@ impl Declarations {
         !self.0.positions.is_empty()
     }
 
-    /// The index in `element`'s attribute list of the definition of
-    /// `attribute`.
-    pub(crate) fn attribute_position(&self, element: &str, attribute: &str) -> Option<usize> {
-        self.0.positions.get(element)?.get(attribute).copied()
+    /// By attribute name: the index in `element`'s attribute list of its
+    /// definition (looked up once per tag, not once per attribute: the
+    /// element's name may be long).
+    pub(crate) fn attribute_positions(&self, element: &str) -> Option<&HashMap<Box<str>, usize>> {
+        self.0.positions.get(element)
     }
 
     /// The indices in `element`'s attribute list of the definitions with a
@@ -290,17 +296,24 @@ impl Declarations {
         self.0.defaults.get(element).map_or(&[], Vec::as_slice)
     }
 
-    /// Every (element, attribute) pair an attribute-list declaration gives
-    /// a default value, sorted.
-    pub(crate) fn defaulted_attributes(&self) -> Vec<(Box<str>, Box<str>)> {
+    /// Every element an attribute-list declaration gives default values,
+    /// with the attributes it gives them for, both sorted (each element's
+    /// name once, however many its defaults).
+    pub(crate) fn defaulted_attributes(&self) -> Vec<(Box<str>, Vec<Box<str>>)> {
         let mut out = Vec::new();
         for (element, indices) in &self.0.defaults {
             let list = self.attribute_list(element).unwrap_or_default();
-            for definition in indices.iter().filter_map(|&i| list.get(i)) {
-                out.push((element.clone(), definition.name.clone()));
+            let mut names: Vec<Box<str>> = indices
+                .iter()
+                .filter_map(|&i| list.get(i))
+                .map(|definition| definition.name.clone())
+                .collect();
+            if !names.is_empty() {
+                names.sort_unstable();
+                out.push((element.clone(), names));
             }
         }
-        out.sort_unstable();
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         out
     }
 
@@ -466,7 +479,7 @@ impl Declarations {
                 CharRef::NotARef { error } => {
                     // XML reads no reference here either: not well-formed
                     // where the entity is used.
-                    errors.push(error.unwrap_or_else(|| undeclared_or_bare(after)));
+                    errors.push(error.unwrap_or_else(|| undeclared_or_bare(&text[at + 1..])));
                     self.append(out, "&", errors)?;
                     top.2 = at + 1;
                 }
@@ -499,9 +512,9 @@ fn is_predefined_reference(name: &[u8]) -> bool {
 
 /// The error for a `&` that starts no reference: `undeclared-entity` if a
 /// name and `;` follow (one HTML's table does not know either), else
-/// `bare-ampersand`.
-fn undeclared_or_bare(after: &[u8]) -> ErrorCode {
-    let text = std::str::from_utf8(after).unwrap_or_default();
+/// `bare-ampersand`. `text` is the rest of the text after the `&`: only the
+/// name at its start is read (a text of many `&`s stays linear).
+fn undeclared_or_bare(text: &str) -> ErrorCode {
     let name_len = text
         .char_indices()
         .find(|&(i, c)| {

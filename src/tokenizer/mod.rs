@@ -166,6 +166,10 @@ pub struct Tokenizer<S: TokenSink> {
     text_end: usize,
     /// Offset of the `&` of the reference being read.
     amp: usize,
+    /// How far the name or number after that `&` is known to run on,
+    /// while the chunks so far end inside it (see
+    /// [`reference_run_complete`](Self::reference_run_complete)).
+    reference_scanned: usize,
 
     // The tag being built.
     tag_name: StrBuf,
@@ -328,6 +332,7 @@ impl<S: TokenSink> Tokenizer<S> {
             text_start: 0,
             text_end: 0,
             amp: 0,
+            reference_scanned: 0,
             tag_name: StrBuf::default(),
             tag_kind: TagKind::Start,
             attributes: Vec::new(),
@@ -738,6 +743,36 @@ impl<S: TokenSink> Tokenizer<S> {
         self.declarations = Some(declarations);
     }
 
+    /// Whether the name or number after the `&` at `self.amp` ends inside
+    /// the window (or the input is complete), so that the matchers below
+    /// can decide without more input. Until then they would suspend, and
+    /// run again over the whole name at every chunk: a long name arriving
+    /// in small chunks would cost its length squared. How far the name is
+    /// known to go is kept, so each byte is looked at once.
+    fn reference_run_complete(&mut self, w: &Window<'_>, eof: bool) -> bool {
+        if eof {
+            return true;
+        }
+        // The HTML names and numbers go on over ASCII letters and digits (and
+        // `#`); a declared entity's name also over `-._:` and non-ASCII
+        // bytes, but no further than the longest declared name and one.
+        let declared_end = match &self.declarations {
+            Some(d) if d.has_entities() => self.pos.saturating_add(d.longest_name() + 1),
+            _ => self.pos,
+        };
+        let from = self.reference_scanned.max(self.pos).min(w.end());
+        for (at, &b) in (from..).zip(w.bytes_from(from)) {
+            let html = b.is_ascii_alphanumeric() || b == b'#';
+            let declared =
+                at < declared_end && (matches!(b, b'-' | b'.' | b'_' | b':') || b >= 0x80);
+            if !(html || declared) {
+                return true;
+            }
+        }
+        self.reference_scanned = w.end();
+        false
+    }
+
     /// After `&` in content: a reference to a declared entity becomes an
     /// [`Token::EntityReference`]. `None` when more input is needed, else
     /// whether it was one.
@@ -1141,6 +1176,9 @@ impl<S: TokenSink> Tokenizer<S> {
                 }
             }
             State::CharacterReferenceInData => {
+                if !self.reference_run_complete(w, eof) {
+                    return Flow::Suspend;
+                }
                 match self.declared_reference_in_data(w, eof) {
                     None => return Flow::Suspend,
                     Some(true) => {
@@ -1439,6 +1477,9 @@ impl<S: TokenSink> Tokenizer<S> {
                 }
             }
             State::CharacterReferenceInAttributeValue(value_state) => {
+                if !self.reference_run_complete(w, eof) {
+                    return Flow::Suspend;
+                }
                 match self.declared_reference_in_attribute(w, eof) {
                     None => return Flow::Suspend,
                     Some(true) => {

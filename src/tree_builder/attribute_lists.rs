@@ -8,7 +8,7 @@
 //! that declares a namespace (`xmlns:x`) declares it for the element as if
 //! it were in the tag.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::error::ErrorCode;
 use crate::tokenizer::{AttributeType, DefaultValue, ExpansionMode, Tag};
@@ -57,10 +57,12 @@ impl TreeBuilder<'_> {
             defaults: Vec::new(),
         };
         // The definitions the tag's own attributes match (by name as
-        // written; the subset parser kept the first of each name).
+        // written; the subset parser kept the first of each name). The
+        // element's name is looked up once per tag: it may be long.
+        let positions = declarations.attribute_positions(element);
         let mut present = HashSet::new();
         for (slot, attribute) in tag.attributes.iter().take(kept).enumerate() {
-            if let Some(d) = declarations.attribute_position(element, attribute.name) {
+            if let Some(&d) = positions.and_then(|p| p.get(attribute.name)) {
                 declared.types[slot] = Some(list[d].kind);
                 present.insert(d);
             }
@@ -68,43 +70,46 @@ impl TreeBuilder<'_> {
         if declarations.exhausted() {
             return Some(declared);
         }
+        if !self.default_values.contains_key(element) {
+            self.default_values.insert(element.into(), HashMap::new());
+        }
+        let Some(values) = self.default_values.get_mut(element) else {
+            return Some(declared);
+        };
+        // Errors, all at the tag, in the order found (reported once the
+        // cache is let go).
+        let mut found = Vec::new();
         for &d in declarations.defaults(element) {
             let definition = &list[d];
             if present.contains(&d) {
                 continue;
             }
             if kept + declared.defaults.len() >= self.limits.max_attributes {
-                self.error(ErrorCode::AttributeLimit, tag.span.start);
+                found.push(ErrorCode::AttributeLimit);
                 break;
             }
             let (DefaultValue::Value(raw) | DefaultValue::Fixed(raw)) = &definition.default else {
                 continue;
             };
-            let key = (Box::<str>::from(element), d);
-            if !self.default_values.contains_key(&key) {
+            let value = values.entry(d).or_insert_with(|| {
                 let mut value = String::new();
-                let mut errors = Vec::new();
                 let expanded = declarations.expand(
                     raw,
                     None,
                     0,
                     ExpansionMode::Attribute,
                     &mut value,
-                    &mut errors,
+                    &mut found,
                 );
-                for code in errors {
-                    self.error(code, tag.span.start);
-                }
-                let value = expanded.ok().map(|()| {
+                expanded.ok().map(|()| {
                     if definition.kind.is_tokenized() {
                         collapse_spaces(&value).unwrap_or(value)
                     } else {
                         value
                     }
-                });
-                self.default_values.insert(key.clone(), value);
-            }
-            let Some(Some(value)) = self.default_values.get(&key) else {
+                })
+            });
+            let Some(value) = value else {
                 continue;
             };
             // Every attribute a default adds costs its bytes and its
@@ -118,9 +123,12 @@ impl TreeBuilder<'_> {
                         definition.kind,
                     ));
                 }
-                Err(Some(code)) => self.error(code, tag.span.start),
+                Err(Some(code)) => found.push(code),
                 Err(None) => {}
             }
+        }
+        for code in found {
+            self.error(code, tag.span.start);
         }
         Some(declared)
     }

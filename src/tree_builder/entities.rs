@@ -79,7 +79,7 @@ impl TreeBuilder<'_> {
                 return;
             }
         };
-        if self.entity_stack.iter().any(|open| **open == *name) {
+        if self.entity_stack.iter().any(|(open, _)| **open == *name) {
             self.error(ErrorCode::RecursiveEntityReference, reference.start);
             self.unexpanded(name, reference, outermost);
             return;
@@ -140,7 +140,7 @@ impl TreeBuilder<'_> {
             self.outer_reference = span;
             self.begin_expansion(name, span);
         }
-        self.entity_stack.push(name.into());
+        self.entity_stack.push((name.into(), text.into()));
         let stack_len = self.stack.len();
         if let Some(active) = &mut self.expansion {
             active.levels.push(stack_len);

@@ -185,15 +185,16 @@ pub(crate) struct TreeBuilder<'i> {
     depth_reported: bool,
     /// What the internal subset declared.
     declarations: Option<crate::tokenizer::Declarations>,
-    /// The names of the entities being expanded, outermost first.
-    entity_stack: Vec<Box<str>>,
+    /// The names of the entities being expanded, outermost first, with
+    /// their replacement texts.
+    entity_stack: Vec<(Box<str>, Box<str>)>,
     /// The outermost reference being expanded.
     outer_reference: Span,
     /// The outermost expansion with markup, while it runs.
     expansion: Option<entities::ActiveExpansion>,
-    /// Attribute defaults, normalized once: by element name and index in
+    /// Attribute defaults, normalized once: by element name, then index in
     /// its list; `None` where the budget ran out.
-    default_values: HashMap<(Box<str>, usize), Option<String>>,
+    default_values: HashMap<Box<str>, HashMap<usize, Option<String>>>,
     doc: Document,
     phase: Phase,
     stack: Vec<Open>,
@@ -278,12 +279,11 @@ impl<'i> TreeBuilder<'i> {
     /// is checked (its spans are still in that text), and reports what is
     /// found at the outermost reference.
     fn check_replacement_token(&mut self, token: &Token<'_>) {
-        let (Some(name), Some(declarations)) =
-            (self.entity_stack.last().cloned(), self.declarations.clone())
+        // The replacement text came with the entity onto the stack: looked
+        // up by name here, the name (as long as the reference) would be
+        // hashed for every token.
+        let (Some(declarations), Some((_, text))) = (&self.declarations, self.entity_stack.last())
         else {
-            return;
-        };
-        let tokenizer::EntityLookup::Internal(text) = declarations.lookup(&name) else {
             return;
         };
         let mut checker = well_formed::Checker {
@@ -307,8 +307,9 @@ impl<'i> TreeBuilder<'i> {
             }
             _ => {}
         }
+        let errors = checker.errors;
         let reference = self.outer_reference.start;
-        for (code, _) in checker.errors {
+        for (code, _) in errors {
             let reported = matches!(code, ErrorCode::BareAmpersand | ErrorCode::UndeclaredEntity)
                 && self.reference_errors.contains(&reference);
             if !reported {
@@ -1235,8 +1236,10 @@ impl TokenSink for TreeBuilder<'_> {
     fn parse_error(&mut self, mut error: ParseError) {
         use ErrorCode::*;
         if let Some(reference) = self.reference_span() {
-            // An error in a replacement text: at the reference.
-            let (line, column) = self.doc.position(reference.start);
+            // An error in a replacement text: at the reference (counted on
+            // from the last error's position, not from the line's start:
+            // many errors from references on one long line stay linear).
+            let (line, column) = self.doc.position_after(&mut self.position, reference.start);
             error = ParseError {
                 offset: reference.start,
                 line,

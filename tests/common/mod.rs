@@ -11,6 +11,7 @@ use serde_json::Value;
 pub mod diff;
 pub mod entities;
 pub mod invariants;
+pub mod shapes;
 
 /// Cases the suite gets wrong for XML, with the output xml5dom gives
 /// instead: (file, input, xml5dom's output). Each is explained in

@@ -6,15 +6,33 @@
 //! results must be merged. Nothing here recurses over the document; the
 //! evaluator recurses over the expression only, whose depth the parser
 //! bounds.
+//!
+//! Work per node stays bounded where a naive evaluation would grow with
+//! the size of the document (tests/linear_audit.rs holds the shapes):
+//!
+//! - a step whose first predicate is a number (`following::*[1]`) stops
+//!   its axis after that many nodes;
+//! - a step from many context nodes whose predicates cannot see positions
+//!   produces the union of their axes without walking the shared parts
+//!   again (nested nodes' ancestors and descendants, siblings' siblings,
+//!   and `following`/`preceding`, each the axis of one of the nodes);
+//! - `id()`, `lang()`, the namespace axis and `/` inside predicates use
+//!   what was found before in the same evaluation (an index of IDs, the
+//!   nearest `xml:lang`, declaring ancestor or root) instead of a walk of
+//!   the document or up to its root per call;
+//! - node-sets compare with `=` and `!=` through a set of string-values,
+//!   and with `<` and the like by their extreme values.
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::cell::{OnceCell, RefCell};
+use std::collections::{HashMap, HashSet};
 
-use super::ast::{ArithmeticOp, Axis, CompareOp, Expr, Function, NodeTest, Path, PathStart, Step};
+use super::ast::{
+    is_positionless, ArithmeticOp, Axis, CompareOp, Expr, Function, NodeTest, Path, PathStart, Step,
+};
 use super::functions;
 use super::{AttributeNode, Bindings, NamespaceNode, Value, XNode, XPath, XPathError};
-use crate::{Document, Node, NodeType, XMLNS_NAMESPACE, XML_NAMESPACE};
+use crate::{Document, Edge, Node, NodeType, XMLNS_NAMESPACE, XML_NAMESPACE};
 
 pub(super) fn evaluate<'a>(
     xpath: &XPath,
@@ -26,6 +44,10 @@ pub(super) fn evaluate<'a>(
         bindings,
         document: context.document(),
         order: OnceCell::new(),
+        ids: OnceCell::new(),
+        roots: RefCell::default(),
+        langs: RefCell::default(),
+        declaring: RefCell::default(),
         prefixes: HashMap::new(),
     };
     evaluator.check_names(&xpath.expr)?;
@@ -41,8 +63,20 @@ struct Evaluator<'a, 'b> {
     source: &'b str,
     bindings: &'b Bindings<'a>,
     document: &'a Document,
-    /// Preorder numbers by arena index, built when first needed.
-    order: OnceCell<Vec<u32>>,
+    /// Preorder numbers and subtree ends by arena index, built when first
+    /// needed.
+    order: OnceCell<Vec<Numbers>>,
+    /// The elements of the document's tree by ID value, for `id()`, built
+    /// when first needed.
+    ids: OnceCell<HashMap<&'a str, Vec<Node<'a>>>>,
+    /// By arena index: the root of the node's tree, for nodes walked so
+    /// far.
+    roots: RefCell<HashMap<usize, Node<'a>>>,
+    /// By arena index: the `xml:lang` in scope, for nodes walked so far.
+    langs: RefCell<Nearest<&'a str>>,
+    /// By arena index: the nearest element at or above with a namespace
+    /// declaration, for nodes walked so far.
+    declaring: RefCell<Nearest<Node<'a>>>,
     /// The namespace URI of every prefix in the expression, resolved once
     /// (by `check_names`) rather than at every step.
     prefixes: HashMap<&'b str, &'b str>,
@@ -54,6 +88,37 @@ struct Context<'a> {
     node: XNode<'a>,
     position: usize,
     size: usize,
+}
+
+/// A node's preorder number and the number of the last node of its
+/// subtree; `u32::MAX` for nodes outside the document's tree (detached).
+#[derive(Clone, Copy)]
+struct Numbers {
+    pre: u32,
+    end: u32,
+}
+
+const UNNUMBERED: Numbers = Numbers {
+    pre: u32::MAX,
+    end: u32::MAX,
+};
+
+/// Answers of "the nearest node at or above this one with some property",
+/// by arena index: each walk up stops at a node already answered and
+/// answers the nodes it passed, so answering every node of a deep
+/// document costs its size, not its size times its depth.
+type Nearest<T> = HashMap<usize, Option<T>>;
+
+/// What a step from many context nodes keeps between them to produce
+/// each node of the union of their axes once (see `merged_axis`).
+#[derive(Default)]
+struct Merge {
+    /// Nodes whose chain on the axis (themselves and all nodes after them
+    /// on it) was walked already: ancestors, following or preceding
+    /// siblings.
+    walked: HashSet<usize>,
+    /// The subtree (its numbers) whose descendants were produced last.
+    covered: Option<Numbers>,
 }
 
 /// A node test with its prefix resolved.
@@ -187,7 +252,7 @@ impl<'a, 'b> Evaluator<'a, 'b> {
 
     fn path(&self, path: &Path, context: &Context<'a>) -> Result<Vec<XNode<'a>>> {
         let mut nodes = match &path.start {
-            PathStart::Root => vec![XNode::Node(tree_root(context.node))],
+            PathStart::Root => vec![XNode::Node(self.tree_root(context.node))],
             PathStart::Context => vec![context.node],
             PathStart::Expr(expr, at) => self.node_set(self.eval(expr, context)?, *at)?,
         };
@@ -201,10 +266,33 @@ impl<'a, 'b> Evaluator<'a, 'b> {
     /// giving a node-set in document order.
     fn step(&self, nodes: &[XNode<'a>], step: &Step) -> Result<Vec<XNode<'a>>> {
         let test = self.resolve(&step.test)?;
+        // `[n]` first: only the first n nodes of each axis can be kept.
+        let limit = match step.predicates.first() {
+            Some(Expr::Number(n)) => position_limit(*n),
+            _ => usize::MAX,
+        };
+        // From several nodes, with predicates that cannot tell which axis a
+        // node came from, the union of the axes is the result.
+        let mut merge =
+            (nodes.len() > 1 && step.predicates.iter().all(is_positionless)).then(Merge::default);
+        let single;
+        let nodes = match (&merge, step.axis) {
+            (Some(_), Axis::Following | Axis::Preceding) => match self.widest(nodes, step.axis) {
+                Some(node) => {
+                    single = [node];
+                    &single[..]
+                }
+                None => nodes,
+            },
+            _ => nodes,
+        };
         let mut out = Vec::new();
         for &node in nodes {
             let mut selected = Vec::new();
-            self.axis(node, step.axis, &test, &mut selected);
+            match &mut merge {
+                Some(merge) => self.merged_axis(node, step.axis, &test, merge, &mut selected),
+                None => axis(self, node, step.axis, &test, limit, &mut selected),
+            }
             let mut kept = self.filter(selected, &step.predicates)?;
             if step.axis.is_reverse() {
                 kept.reverse();
@@ -322,107 +410,188 @@ impl<'a, 'b> Evaluator<'a, 'b> {
         })
     }
 
-    /// Pushes the nodes of `axis` from `node` that pass `test`, in axis
-    /// order (document order for forward axes, reverse for reverse axes).
-    fn axis(&self, node: XNode<'a>, axis: Axis, test: &Test<'_>, out: &mut Vec<XNode<'a>>) {
-        let mut push = |n: Node<'a>| {
-            if visible(n) && matches_node(n, test) {
-                out.push(XNode::Node(n));
+    /// The context node of `nodes` whose `following` (or `preceding`) axis
+    /// holds the axes of all the others: the one whose subtree ends first
+    /// (starts last). `None` if one is outside the document's tree.
+    fn widest(&self, nodes: &[XNode<'a>], axis: Axis) -> Option<XNode<'a>> {
+        let mut best: Option<(XNode<'a>, u32)> = None;
+        for &node in nodes {
+            let numbers = self.numbers(tree_node(node));
+            if numbers.pre == u32::MAX {
+                return None;
             }
-        };
+            let better = match (axis, best) {
+                (_, None) => true,
+                (Axis::Following, Some((_, end))) => numbers.end < end,
+                (_, Some((_, pre))) => numbers.pre > pre,
+            };
+            if better {
+                let key = if axis == Axis::Following {
+                    numbers.end
+                } else {
+                    numbers.pre
+                };
+                best = Some((node, key));
+            }
+        }
+        best.map(|(node, _)| node)
+    }
+
+    /// [`axis`] from one of several context nodes, leaving out what the
+    /// axes of those before it produced already: the walk up, or along the
+    /// siblings, stops at a node walked before (the rest of its chain was
+    /// walked with it), and a node inside the subtree whose descendants
+    /// were produced last produces nothing.
+    fn merged_axis(
+        &self,
+        node: XNode<'a>,
+        axis_kind: Axis,
+        test: &Test<'_>,
+        merge: &mut Merge,
+        out: &mut Vec<XNode<'a>>,
+    ) {
         let owner = match node {
             XNode::Node(_) => None,
             XNode::Attribute(a) => Some(a.element),
             XNode::Namespace(n) => Some(n.element),
         };
-        match (axis, node) {
-            (Axis::SelfAxis, XNode::Node(n)) => push(n),
-            (Axis::SelfAxis, other) if matches_other(other, test) => out.push(other),
-            (Axis::Child, XNode::Node(n)) => n.children().for_each(push),
-            (Axis::Descendant, XNode::Node(n)) => n.descendants().for_each(push),
-            (Axis::DescendantOrSelf, XNode::Node(n)) => {
-                push(n);
-                n.descendants().for_each(push);
-            }
-            (Axis::DescendantOrSelf, other) if matches_other(other, test) => out.push(other),
-            (Axis::Parent, XNode::Node(n)) => n.parent().into_iter().for_each(push),
-            (Axis::Parent, _) => owner.into_iter().for_each(push),
-            (Axis::Ancestor, XNode::Node(n)) => n.ancestors().for_each(push),
-            (Axis::Ancestor, _) => {
-                if let Some(e) = owner {
-                    std::iter::once(e).chain(e.ancestors()).for_each(push);
+        // The first node of the chain to walk, and how to go on from one.
+        let chain: Option<(Node<'a>, Next<'a>)> = match (axis_kind, node) {
+            (Axis::Ancestor, XNode::Node(n)) => n.parent().map(|p| (p, parent as _)),
+            (Axis::AncestorOrSelf, XNode::Node(n)) => Some((n, parent as _)),
+            (Axis::Ancestor | Axis::AncestorOrSelf, _) => {
+                if matches_other(node, test) && axis_kind == Axis::AncestorOrSelf {
+                    out.push(node);
                 }
+                owner.map(|e| (e, parent as _))
             }
-            (Axis::AncestorOrSelf, XNode::Node(n)) => {
-                push(n);
-                n.ancestors().for_each(push);
+            (Axis::FollowingSibling, XNode::Node(n)) => {
+                n.next_sibling().map(|s| (s, next_sibling as _))
             }
-            (Axis::AncestorOrSelf, other) => {
-                if matches_other(other, test) {
-                    out.push(other);
-                }
-                if let Some(e) = owner {
-                    let mut push = |n: Node<'a>| {
-                        if visible(n) && matches_node(n, test) {
-                            out.push(XNode::Node(n));
-                        }
-                    };
-                    std::iter::once(e).chain(e.ancestors()).for_each(&mut push);
-                }
+            (Axis::PrecedingSibling, XNode::Node(n)) => {
+                n.prev_sibling().map(|s| (s, prev_sibling as _))
             }
-            (Axis::FollowingSibling, XNode::Node(n)) => n.following_siblings().for_each(push),
-            (Axis::PrecedingSibling, XNode::Node(n)) => n.preceding_siblings().for_each(push),
-            (Axis::Following, XNode::Node(n)) => following(n).for_each(push),
-            // libxml2 starts the following axis of an attribute or namespace
-            // node after its element's subtree (XPath 1.0 would include the
-            // element's descendants, which come after it in document order).
-            (Axis::Following, _) => {
-                if let Some(e) = owner {
-                    following(e).for_each(push);
-                }
-            }
-            (Axis::Preceding, XNode::Node(n)) => preceding(n).for_each(push),
-            (Axis::Preceding, _) => {
-                if let Some(e) = owner {
-                    preceding(e).for_each(push);
-                }
-            }
-            (Axis::Attribute, XNode::Node(n)) if n.is_element() => {
-                for (index, attribute) in n.attributes().enumerate() {
-                    if attribute.namespace() == Some(XMLNS_NAMESPACE) {
-                        continue;
+            (Axis::Descendant | Axis::DescendantOrSelf, XNode::Node(n)) => {
+                let numbers = self.numbers(n);
+                if numbers.pre != u32::MAX {
+                    if merge
+                        .covered
+                        .is_some_and(|c| c.pre <= numbers.pre && numbers.pre <= c.end)
+                    {
+                        return;
                     }
-                    let matched = match test {
-                        Test::Name(local, uri) => {
-                            attribute.local_name() == *local && attribute.namespace() == *uri
-                        }
-                        Test::Namespace(uri) => attribute.namespace() == Some(*uri),
-                        Test::Principal | Test::Node => true,
-                        _ => false,
-                    };
-                    if matched {
-                        out.push(XNode::Attribute(AttributeNode {
-                            element: n,
-                            attribute,
-                            index,
-                        }));
-                    }
+                    merge.covered = Some(numbers);
                 }
+                axis(self, node, axis_kind, test, usize::MAX, out);
+                return;
             }
-            (Axis::Namespace, XNode::Node(n)) if n.is_element() => {
-                for namespace in namespaces_in_scope(n) {
-                    let matched = match test {
-                        Test::Name(local, uri) => uri.is_none() && namespace.prefix == *local,
-                        Test::Principal | Test::Node => true,
-                        _ => false,
-                    };
-                    if matched {
-                        out.push(XNode::Namespace(namespace));
-                    }
-                }
+            _ => {
+                axis(self, node, axis_kind, test, usize::MAX, out);
+                return;
             }
-            _ => {}
+        };
+        let Some((first, next)) = chain else {
+            return;
+        };
+        let mut at = Some(first);
+        while let Some(n) = at {
+            if !merge.walked.insert(usize::from(n.id().0)) {
+                break;
+            }
+            if visible(n) && matches_node(n, test) {
+                out.push(XNode::Node(n));
+            }
+            at = next(&n);
         }
+    }
+
+    /// The preorder numbers of `node` (built for the whole document at the
+    /// first call).
+    fn numbers(&self, node: Node<'_>) -> Numbers {
+        let order = self.order.get_or_init(|| preorder(self.document));
+        order
+            .get(usize::from(node.id().0))
+            .copied()
+            .unwrap_or(UNNUMBERED)
+    }
+
+    /// The root of the tree a node is in (the document node, unless the node
+    /// was detached by an edit). Walks up, stopping at a node whose root a
+    /// walk found before, so that a `/` in a predicate does not walk up to
+    /// the root from every node of a deep document.
+    fn tree_root(&self, node: XNode<'a>) -> Node<'a> {
+        let node = tree_node(node);
+        let mut roots = self.roots.borrow_mut();
+        let mut walked = Vec::new();
+        let mut at = node;
+        let root = loop {
+            let index = usize::from(at.id().0);
+            if let Some(&root) = roots.get(&index) {
+                break root;
+            }
+            walked.push(index);
+            match at.parent() {
+                Some(parent) => at = parent,
+                None => break at,
+            }
+        };
+        for index in walked {
+            roots.insert(index, root);
+        }
+        root
+    }
+
+    /// The `xml:lang` in scope at `node` (walking up to the nearest node
+    /// whose answer is known).
+    fn xml_lang(&self, node: Node<'a>) -> Option<&'a str> {
+        nearest(&mut self.langs.borrow_mut(), node, |n| {
+            n.attribute_ns(XML_NAMESPACE, "lang")
+        })
+    }
+
+    /// The nearest element at or above `node` that declares a namespace.
+    fn declaring(&self, node: Node<'a>) -> Option<Node<'a>> {
+        nearest(&mut self.declaring.borrow_mut(), node, |n| {
+            n.attributes()
+                .any(|a| a.declared_prefix().is_some())
+                .then_some(n)
+        })
+    }
+
+    /// The elements of the tree of `root` with an ID (`xml:id`, or an
+    /// attribute a DTD declares of type ID) among `wanted`, in document
+    /// order.
+    fn ids(&self, root: Node<'a>, wanted: &[&str]) -> Vec<XNode<'a>> {
+        let mut found = Vec::new();
+        if wanted.is_empty() {
+            return found;
+        }
+        if root != self.document.root() {
+            // A detached tree (after an edit): looked through once.
+            for element in root.descendants().filter(Node::is_element) {
+                if element_ids(element).any(|id| wanted.contains(&id)) {
+                    found.push(XNode::Node(element));
+                }
+            }
+            return found;
+        }
+        let index = self.ids.get_or_init(|| {
+            let mut index: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
+            for element in root.descendants().filter(Node::is_element) {
+                for id in element_ids(element) {
+                    index.entry(id).or_default().push(element);
+                }
+            }
+            index
+        });
+        let wanted: HashSet<&str> = wanted.iter().copied().collect();
+        for id in wanted {
+            if let Some(elements) = index.get(id) {
+                found.extend(elements.iter().map(|&e| XNode::Node(e)));
+            }
+        }
+        self.sort(&mut found);
+        found
     }
 
     /// Sorts into document order and drops duplicates.
@@ -441,8 +610,7 @@ impl<'a, 'b> Evaluator<'a, 'b> {
             };
             let pre = order
                 .get(usize::from(n.id().0))
-                .copied()
-                .unwrap_or(u32::MAX);
+                .map_or(u32::MAX, |numbers| numbers.pre);
             (u64::from(pre) << 32) | sub
         };
         let sorted = nodes.windows(2).all(|w| key(&w[0]) < key(&w[1]));
@@ -481,22 +649,7 @@ impl<'a, 'b> Evaluator<'a, 'b> {
                     other => vec![to_string(&other)],
                 };
                 let wanted: Vec<&str> = ids.iter().flat_map(|s| functions::id_tokens(s)).collect();
-                let mut found = Vec::new();
-                if !wanted.is_empty() {
-                    let root = tree_root(context.node);
-                    for element in root.descendants().filter(Node::is_element) {
-                        // `xml:id`, and attributes a DTD declares of type ID.
-                        let xml_id = element.attribute_ns(XML_NAMESPACE, "id");
-                        let matches = xml_id.is_some_and(|id| wanted.contains(&id))
-                            || element
-                                .attributes()
-                                .any(|a| a.is_id() && wanted.contains(&a.value()));
-                        if matches {
-                            found.push(XNode::Node(element));
-                        }
-                    }
-                }
-                Value::NodeSet(found)
+                Value::NodeSet(self.ids(self.tree_root(context.node), &wanted))
             }
             Function::LocalName | Function::NamespaceUri | Function::Name => {
                 let nodes = nodes_arg(0)?;
@@ -550,11 +703,7 @@ impl<'a, 'b> Evaluator<'a, 'b> {
             Function::False => Value::Boolean(false),
             Function::Lang => {
                 let wanted = string_arg(0)?;
-                let start = tree_node(context.node);
-                let lang = std::iter::once(start)
-                    .chain(start.ancestors())
-                    .filter(Node::is_element)
-                    .find_map(|e| e.attribute_ns(XML_NAMESPACE, "lang"));
+                let lang = self.xml_lang(tree_node(context.node));
                 Value::Boolean(lang.is_some_and(|lang| functions::lang_matches(lang, &wanted)))
             }
             Function::Number => Value::Number(number_arg(0)?),
@@ -581,6 +730,207 @@ fn arg_offset(expr: Option<&Expr>) -> Option<usize> {
     }
 }
 
+/// Pushes the nodes of `axis` from `node` that pass `test`, in axis
+/// order (document order for forward axes, reverse for reverse axes), up
+/// to `limit` of them (the tree axes stop there; the attribute and
+/// namespace axes, short, are given whole).
+fn axis<'a>(
+    evaluator: &Evaluator<'a, '_>,
+    node: XNode<'a>,
+    axis: Axis,
+    test: &Test<'_>,
+    limit: usize,
+    out: &mut Vec<XNode<'a>>,
+) {
+    if limit == 0 {
+        return;
+    }
+    let owner = match node {
+        XNode::Node(_) => None,
+        XNode::Attribute(a) => Some(a.element),
+        XNode::Namespace(n) => Some(n.element),
+    };
+    // The self part of an `-or-self` axis from an attribute or namespace
+    // node, and the attribute and namespace axes, push directly.
+    match (axis, node) {
+        (Axis::SelfAxis | Axis::DescendantOrSelf, XNode::Attribute(_) | XNode::Namespace(_)) => {
+            if matches_other(node, test) {
+                out.push(node);
+            }
+            return;
+        }
+        (Axis::AncestorOrSelf, XNode::Attribute(_) | XNode::Namespace(_))
+            if matches_other(node, test) =>
+        {
+            out.push(node);
+        }
+        (Axis::Attribute, XNode::Node(n)) if n.is_element() => {
+            attributes(n, test, out);
+            return;
+        }
+        (Axis::Namespace, XNode::Node(n)) if n.is_element() => {
+            for namespace in evaluator.namespaces_in_scope(n) {
+                let matched = match test {
+                    Test::Name(local, uri) => uri.is_none() && namespace.prefix == *local,
+                    Test::Principal | Test::Node => true,
+                    _ => false,
+                };
+                if matched {
+                    out.push(XNode::Namespace(namespace));
+                }
+            }
+            return;
+        }
+        _ => {}
+    }
+    // Pushes a node that passes; `false` once `limit` nodes are there.
+    let mut push = |n: Node<'a>| {
+        if visible(n) && matches_node(n, test) {
+            out.push(XNode::Node(n));
+        }
+        out.len() < limit
+    };
+    match (axis, node) {
+        (Axis::SelfAxis, XNode::Node(n)) => {
+            push(n);
+        }
+        (Axis::Child, XNode::Node(n)) => feed(n.children(), push),
+        (Axis::Descendant, XNode::Node(n)) => feed(n.descendants(), push),
+        (Axis::DescendantOrSelf, XNode::Node(n)) => {
+            feed(std::iter::once(n).chain(n.descendants()), push);
+        }
+        (Axis::Parent, XNode::Node(n)) => feed(n.parent().into_iter(), push),
+        (Axis::Parent, _) => feed(owner.into_iter(), push),
+        (Axis::Ancestor, XNode::Node(n)) => feed(n.ancestors(), push),
+        (Axis::AncestorOrSelf, XNode::Node(n)) => {
+            feed(std::iter::once(n).chain(n.ancestors()), push);
+        }
+        (Axis::Ancestor | Axis::AncestorOrSelf, _) => {
+            if let Some(e) = owner {
+                feed(std::iter::once(e).chain(e.ancestors()), push);
+            }
+        }
+        (Axis::FollowingSibling, XNode::Node(n)) => feed(n.following_siblings(), push),
+        (Axis::PrecedingSibling, XNode::Node(n)) => feed(n.preceding_siblings(), push),
+        (Axis::Following, XNode::Node(n)) => feed(following(n), push),
+        // libxml2 starts the following axis of an attribute or namespace
+        // node after its element's subtree (XPath 1.0 would include the
+        // element's descendants, which come after it in document order).
+        (Axis::Following, _) => {
+            if let Some(e) = owner {
+                feed(following(e), push);
+            }
+        }
+        (Axis::Preceding, XNode::Node(n)) => feed(preceding(n), push),
+        (Axis::Preceding, _) => {
+            if let Some(e) = owner {
+                feed(preceding(e), push);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Gives `push` the nodes of `nodes` until it returns `false`.
+fn feed<'a>(nodes: impl Iterator<Item = Node<'a>>, mut push: impl FnMut(Node<'a>) -> bool) {
+    for node in nodes {
+        if !push(node) {
+            break;
+        }
+    }
+}
+
+/// Pushes the attributes of `element` that pass `test` (namespace
+/// declarations are not attributes in XPath).
+fn attributes<'a>(element: Node<'a>, test: &Test<'_>, out: &mut Vec<XNode<'a>>) {
+    for (index, attribute) in element.attributes().enumerate() {
+        if attribute.namespace() == Some(XMLNS_NAMESPACE) {
+            continue;
+        }
+        let matched = match test {
+            Test::Name(local, uri) => {
+                attribute.local_name() == *local && attribute.namespace() == *uri
+            }
+            Test::Namespace(uri) => attribute.namespace() == Some(*uri),
+            Test::Principal | Test::Node => true,
+            _ => false,
+        };
+        if matched {
+            out.push(XNode::Attribute(AttributeNode {
+                element,
+                attribute,
+                index,
+            }));
+        }
+    }
+}
+
+/// A step of the chains [`Evaluator::merged_axis`] walks.
+type Next<'a> = fn(&Node<'a>) -> Option<Node<'a>>;
+
+fn parent<'a>(node: &Node<'a>) -> Option<Node<'a>> {
+    node.parent()
+}
+
+fn next_sibling<'a>(node: &Node<'a>) -> Option<Node<'a>> {
+    node.next_sibling()
+}
+
+fn prev_sibling<'a>(node: &Node<'a>) -> Option<Node<'a>> {
+    node.prev_sibling()
+}
+
+/// How many nodes a leading `[n]` predicate lets through: `n` if it is a
+/// whole number from 1 on, else none.
+fn position_limit(n: f64) -> usize {
+    if n >= 1.0 && n.fract() == 0.0 {
+        // Saturating: past `usize::MAX` nodes there cannot be.
+        n as usize
+    } else {
+        0
+    }
+}
+
+/// The IDs of an element: its `xml:id`, and the values of the attributes a
+/// DTD declares of type ID.
+fn element_ids<'a>(element: Node<'a>) -> impl Iterator<Item = &'a str> {
+    element.attribute_ns(XML_NAMESPACE, "id").into_iter().chain(
+        element
+            .attributes()
+            .filter(|a| a.is_id())
+            .map(|a| a.value()),
+    )
+}
+
+/// The answer for `node` in `memo` (see [`Nearest`]): `probe` of the
+/// nearest element at or above it for which `probe` gives something.
+fn nearest<'a, T: Copy>(
+    memo: &mut Nearest<T>,
+    node: Node<'a>,
+    probe: impl Fn(Node<'a>) -> Option<T>,
+) -> Option<T> {
+    let mut walked = Vec::new();
+    let mut found = None;
+    let mut at = Some(node);
+    while let Some(n) = at {
+        let index = usize::from(n.id().0);
+        if let Some(&known) = memo.get(&index) {
+            found = known;
+            break;
+        }
+        walked.push(index);
+        if let Some(value) = Some(n).filter(Node::is_element).and_then(&probe) {
+            found = Some(value);
+            break;
+        }
+        at = n.parent();
+    }
+    for index in walked {
+        memo.insert(index, found);
+    }
+    found
+}
+
 /// The tree node itself, or the element an attribute or namespace node
 /// belongs to.
 fn tree_node(node: XNode<'_>) -> Node<'_> {
@@ -589,13 +939,6 @@ fn tree_node(node: XNode<'_>) -> Node<'_> {
         XNode::Attribute(a) => a.element,
         XNode::Namespace(ns) => ns.element,
     }
-}
-
-/// The root of the tree a node is in (the document node, unless the node
-/// was detached by an edit).
-fn tree_root(node: XNode<'_>) -> Node<'_> {
-    let node = tree_node(node);
-    node.ancestors().last().unwrap_or(node)
 }
 
 /// Whether a tree node is in the XPath data model: DOCTYPE nodes and text
@@ -690,65 +1033,74 @@ impl<'a> Iterator for ReverseSubtree<'a> {
     }
 }
 
-/// The namespace nodes of `element`: `xml` first, then every binding in
-/// scope, the element's own declarations first and then its ancestors',
-/// each prefix once (the nearest declaration), undeclared prefixes left
-/// out (not the default namespace: see below).
-fn namespaces_in_scope(element: Node<'_>) -> Vec<NamespaceNode<'_>> {
-    let mut seen: Vec<Option<&str>> = Vec::new();
-    let mut out = vec![NamespaceNode {
-        element,
-        prefix: "xml",
-        uri: XML_NAMESPACE,
-        index: 0,
-    }];
-    for e in std::iter::once(element)
-        .chain(element.ancestors())
-        .filter(Node::is_element)
-    {
-        for attribute in e.attributes() {
-            let Some(prefix) = attribute.declared_prefix() else {
-                continue;
-            };
-            if prefix == Some("xml") || seen.contains(&prefix) {
-                continue;
+impl<'a> Evaluator<'a, '_> {
+    /// The namespace nodes of `element`: `xml` first, then every binding in
+    /// scope, the element's own declarations first and then its
+    /// ancestors', each prefix once (the nearest declaration), undeclared
+    /// prefixes left out (not the default namespace: see below). Only the
+    /// elements that declare something are looked at.
+    fn namespaces_in_scope(&self, element: Node<'a>) -> Vec<NamespaceNode<'a>> {
+        let mut seen: HashSet<Option<&str>> = HashSet::new();
+        let mut out = vec![NamespaceNode {
+            element,
+            prefix: "xml",
+            uri: XML_NAMESPACE,
+            index: 0,
+        }];
+        let mut declaring = self.declaring(element);
+        while let Some(e) = declaring {
+            for attribute in e.attributes() {
+                let Some(prefix) = attribute.declared_prefix() else {
+                    continue;
+                };
+                if prefix == Some("xml") || !seen.insert(prefix) {
+                    continue;
+                }
+                // An undeclared prefix has no namespace node; but libxml2
+                // gives an element under `xmlns=""` a default namespace node
+                // with an empty URI.
+                if attribute.value().is_empty() && prefix.is_some() {
+                    continue;
+                }
+                let index = out.len();
+                out.push(NamespaceNode {
+                    element,
+                    prefix: prefix.unwrap_or(""),
+                    uri: attribute.value(),
+                    index,
+                });
             }
-            seen.push(prefix);
-            // An undeclared prefix has no namespace node; but libxml2 gives
-            // an element under `xmlns=""` a default namespace node with an
-            // empty URI.
-            if attribute.value().is_empty() && prefix.is_some() {
-                continue;
-            }
-            let index = out.len();
-            out.push(NamespaceNode {
-                element,
-                prefix: prefix.unwrap_or(""),
-                uri: attribute.value(),
-                index,
-            });
+            declaring = e.parent().and_then(|p| self.declaring(p));
         }
+        out
     }
-    out
 }
 
-/// Preorder numbers of every node, by arena index: the document's tree
-/// first, then any detached trees.
-fn preorder(document: &Document) -> Vec<u32> {
+/// Preorder numbers of the nodes of the document's tree and the numbers
+/// their subtrees end at, by arena index, in one walk; other nodes
+/// (detached by edits) are [`UNNUMBERED`].
+fn preorder(document: &Document) -> Vec<Numbers> {
     let mut order = Vec::new();
     let mut next = 0u32;
-    let mut number = |node: Node<'_>, order: &mut Vec<u32>| {
-        let index = usize::from(node.id().0);
-        if order.len() <= index {
-            order.resize(index + 1, u32::MAX);
+    for edge in document.root().traverse() {
+        match edge {
+            Edge::Open(node) => {
+                let index = usize::from(node.id().0);
+                if order.len() <= index {
+                    order.resize(index + 1, UNNUMBERED);
+                }
+                order[index] = Numbers {
+                    pre: next,
+                    end: next,
+                };
+                next = next.saturating_add(1);
+            }
+            Edge::Close(node) => {
+                if let Some(numbers) = order.get_mut(usize::from(node.id().0)) {
+                    numbers.end = next.saturating_sub(1);
+                }
+            }
         }
-        order[index] = next;
-        next = next.saturating_add(1);
-    };
-    let root = document.root();
-    number(root, &mut order);
-    for node in root.descendants() {
-        number(node, &mut order);
     }
     order
 }
@@ -867,22 +1219,7 @@ pub(super) fn to_boolean(value: &Value<'_>) -> bool {
 /// §3.4: comparisons, with node-sets compared node by node.
 fn compare(op: CompareOp, a: &Value<'_>, b: &Value<'_>) -> bool {
     match (a, b) {
-        (Value::NodeSet(x), Value::NodeSet(y)) => {
-            let ys: Vec<Cow<'_, str>> = y.iter().map(|&n| string_value_cow(n)).collect();
-            match op {
-                CompareOp::Equal | CompareOp::NotEqual => x.iter().any(|&n| {
-                    let s = string_value_cow(n);
-                    ys.iter().any(|t| (s == *t) == (op == CompareOp::Equal))
-                }),
-                _ => {
-                    let ys: Vec<f64> = ys.iter().map(|t| functions::string_to_number(t)).collect();
-                    x.iter().any(|&n| {
-                        let v = functions::string_to_number(&string_value_cow(n));
-                        ys.iter().any(|&w| relational(op, v, w))
-                    })
-                }
-            }
-        }
+        (Value::NodeSet(x), Value::NodeSet(y)) => compare_sets(op, x, y),
         (Value::NodeSet(nodes), other) => compare_set(op, nodes, other, false),
         (other, Value::NodeSet(nodes)) => compare_set(op, nodes, other, true),
         _ => match op {
@@ -900,6 +1237,48 @@ fn compare(op: CompareOp, a: &Value<'_>, b: &Value<'_>) -> bool {
             }
             _ => relational(op, to_number(a), to_number(b)),
         },
+    }
+}
+
+/// Two node-sets: true if some pair of their nodes compares true. Each
+/// string-value is found once, and no pair is tried one by one: `=` looks
+/// the strings of one set up in a set of the other's, `!=` needs only to
+/// know whether their strings are all one string, and `<` and the like
+/// compare the smallest and largest numbers.
+fn compare_sets(op: CompareOp, x: &[XNode<'_>], y: &[XNode<'_>]) -> bool {
+    if x.is_empty() || y.is_empty() {
+        return false;
+    }
+    match op {
+        CompareOp::Equal => {
+            let ys: HashSet<Cow<'_, str>> = y.iter().map(|&n| string_value_cow(n)).collect();
+            x.iter().any(|&n| ys.contains(string_value_cow(n).as_ref()))
+        }
+        CompareOp::NotEqual => {
+            // Two strings in `y`: any string of `x` differs from one.
+            let first = string_value_cow(y[0]);
+            y[1..].iter().any(|&n| string_value_cow(n) != first)
+                || x.iter().any(|&n| string_value_cow(n) != first)
+        }
+        _ => {
+            // NaN compares false with anything: left out of the extremes.
+            let numbers = |set: &[XNode<'_>]| -> Option<(f64, f64)> {
+                set.iter()
+                    .map(|&n| functions::string_to_number(&string_value_cow(n)))
+                    .filter(|v| !v.is_nan())
+                    .fold(None, |range, v| match range {
+                        None => Some((v, v)),
+                        Some((low, high)) => Some((low.min(v), high.max(v))),
+                    })
+            };
+            let (Some((x_low, x_high)), Some((y_low, y_high))) = (numbers(x), numbers(y)) else {
+                return false;
+            };
+            match op {
+                CompareOp::Less | CompareOp::LessOrEqual => relational(op, x_low, y_high),
+                _ => relational(op, x_high, y_low),
+            }
+        }
     }
 }
 

@@ -16,6 +16,7 @@
 //! - `lang()` ignores case in ASCII letters only ([`lang_matches`]).
 //! - `id()` keeps leading whitespace in its first token ([`id_tokens`]).
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// XML's four whitespace characters (`S` in XML 1.0 §2.3), which are also
@@ -403,14 +404,27 @@ pub(crate) fn normalize_space(s: &str) -> String {
 pub(crate) fn translate(s: &str, from: &str, to: &str) -> String {
     let from: Vec<char> = from.chars().collect();
     let to: Vec<char> = to.chars().collect();
+    // What each character of `from` becomes (`None`: removed), the first
+    // occurrence counting; past a few characters, in a map, so that a long
+    // `from` does not cost its length per character of `s`.
+    let mut map: HashMap<char, Option<char>> = HashMap::new();
+    if from.len() > 16 {
+        for (index, &f) in from.iter().enumerate() {
+            map.entry(f).or_insert_with(|| to.get(index).copied());
+        }
+    }
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        match from.iter().position(|&f| f == c) {
-            Some(index) => {
-                if let Some(&replacement) = to.get(index) {
-                    out.push(replacement);
-                }
-            }
+        let replaced = if map.is_empty() {
+            from.iter()
+                .position(|&f| f == c)
+                .map(|index| to.get(index).copied())
+        } else {
+            map.get(&c).copied()
+        };
+        match replaced {
+            Some(Some(replacement)) => out.push(replacement),
+            Some(None) => {}
             None => out.push(c),
         }
     }
