@@ -605,13 +605,13 @@ pub(super) fn kept_subset(
                     out.push_str("&#x");
                     made.push((RepairKind::ReferenceReplaced, error));
                     3
-                } else if rest.starts_with("&#") {
+                } else if let Some(after) = rest.strip_prefix("&#") {
                     // A character reference to what XML cannot carry.
                     out.push_str("&#xFFFD;");
                     made.push((RepairKind::ForbiddenCharacter, error));
                     // (Its digits and `;`: no further, however long the
                     // declaration.)
-                    let digits = rest[2..]
+                    let digits = after
                         .find(|c: char| !c.is_ascii_alphanumeric())
                         .map_or(rest.len(), |i| i + 2);
                     if rest[digits..].starts_with(';') {
