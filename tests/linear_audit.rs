@@ -375,3 +375,34 @@ fn element_path_positions_among_many_different_siblings() {
         assert_eq!(linear(path.as_str(), || path.findall(r).len()), found);
     }
 }
+
+/// Past 32 attributes the duplicate check goes by hash: it must still drop
+/// exactly the later attributes of a name already on the tag (the first
+/// 32 among them) and keep every other one, in order.
+#[test]
+fn duplicates_among_many_attributes_are_found_by_name() {
+    let names: Vec<String> = (0..200)
+        .map(|i| {
+            if i % 3 == 2 {
+                format!("a{}", i / 7)
+            } else {
+                format!("a{i}")
+            }
+        })
+        .collect();
+    let attributes: String = names.iter().map(|n| format!(" {n}='{n}'")).collect();
+    let doc = Document::parse(&format!("<r{attributes}/>"));
+    let mut seen = std::collections::HashSet::new();
+    let kept: Vec<&str> = names
+        .iter()
+        .filter(|n| seen.insert(n.as_str()))
+        .map(String::as_str)
+        .collect();
+    let root = doc.root_element().unwrap();
+    let written: Vec<&str> = root.attributes().map(|a| a.name()).collect();
+    assert_eq!(written, kept);
+    assert_eq!(
+        count_errors(&doc, ErrorCode::DuplicateAttribute),
+        names.len() - kept.len()
+    );
+}

@@ -56,8 +56,6 @@ pub use token::{
     Text, TextKind, Token, XmlDeclaration,
 };
 
-use std::collections::HashSet;
-
 use crate::error::{ErrorCode, ParseError};
 use crate::{Limits, Span};
 use char_ref::{CharRef, Replacement};
@@ -179,7 +177,7 @@ pub struct Tokenizer<S: TokenSink> {
     attribute_dropped: bool,
     /// Names seen in this tag, once it has too many attributes for a linear
     /// duplicate check.
-    attribute_names: HashSet<String>,
+    attribute_names: AttributeNames,
 
     comment: StrBuf,
     pi_target: StrBuf,
@@ -338,7 +336,7 @@ impl<S: TokenSink> Tokenizer<S> {
             attributes: Vec::new(),
             attribute_count: 0,
             attribute_dropped: false,
-            attribute_names: HashSet::new(),
+            attribute_names: AttributeNames::default(),
             comment: StrBuf::default(),
             pi_target: StrBuf::default(),
             pi_data: StrBuf::default(),
@@ -1049,12 +1047,15 @@ impl<S: TokenSink> Tokenizer<S> {
                 .iter()
                 .any(|a| a.key == key && a.name.as_bytes(w) == name)
         } else {
-            let name = rest[0].name.as_str(w);
-            if self.attribute_names.is_empty() {
-                self.attribute_names
-                    .extend(earlier.iter().map(|a| a.name.as_str(w).to_owned()));
+            let name = rest[0].name.as_bytes(w);
+            let names = &mut self.attribute_names;
+            if names.is_empty() {
+                for (i, attribute) in earlier.iter().enumerate() {
+                    names.insert(attribute.name.as_bytes(w), i, |_| false);
+                }
             }
-            !self.attribute_names.insert(name.to_owned())
+            let same = |i: usize| earlier.get(i).map(|a| a.name.as_bytes(w)) == Some(name);
+            !names.insert(name, index, same)
         };
         if duplicate {
             let start = rest[0].start;
@@ -2507,4 +2508,50 @@ fn push_source(buf: &mut StrBuf, w: &Window<'_>, start: usize, end: usize) {
 /// The length of the UTF-8 sequence starting at `at`.
 fn utf8_len(w: &Window<'_>, at: usize) -> usize {
     w.char_at(at).len_utf8()
+}
+
+/// The names of a tag's attributes once it has more than a few, to find a
+/// duplicate in constant time: each name's hash and the index of the first
+/// attribute with it (no copy of the name; names whose hashes collide, which
+/// is all but never, are kept in a list beside).
+#[derive(Default)]
+struct AttributeNames {
+    hasher: std::hash::RandomState,
+    first: std::collections::HashMap<u64, usize>,
+    colliding: Vec<(u64, usize)>,
+}
+
+impl AttributeNames {
+    fn is_empty(&self) -> bool {
+        self.first.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.first.clear();
+        self.colliding.clear();
+    }
+
+    /// Notes the attribute `index` called `name`; `false` if an earlier one
+    /// had that name (`same(i)`: attribute `i` is called `name` too).
+    fn insert(&mut self, name: &[u8], index: usize, same: impl Fn(usize) -> bool) -> bool {
+        use std::hash::BuildHasher;
+
+        let hash = self.hasher.hash_one(name);
+        match self.first.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(index);
+                true
+            }
+            std::collections::hash_map::Entry::Occupied(entry) => {
+                if same(*entry.get()) {
+                    return false;
+                }
+                let earlier = self.colliding.iter().any(|&(h, i)| h == hash && same(i));
+                if !earlier {
+                    self.colliding.push((hash, index));
+                }
+                !earlier
+            }
+        }
+    }
 }
