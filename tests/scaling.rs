@@ -282,41 +282,11 @@ shape_tests! {
     bang_dash { parse, to_xml, pretty, canonical, tree_dump }
     pi_start { parse, to_xml, pretty, canonical, tree_dump }
     pi_no_target { parse, to_xml, pretty, canonical, tree_dump }
-    deep_plain {
-        parse,
-        to_xml,
-        pretty,
-        canonical,
-        tree_dump,
-    }
-    deep_misnested {
-        parse,
-        to_xml,
-        pretty,
-        canonical,
-        tree_dump,
-    }
-    deep_stray {
-        parse,
-        to_xml,
-        pretty,
-        canonical,
-        tree_dump,
-    }
-    deep_ns {
-        parse,
-        to_xml,
-        pretty,
-        canonical,
-        tree_dump,
-    }
-    deep_unclosed {
-        parse,
-        to_xml,
-        pretty,
-        canonical,
-        tree_dump,
-    }
+    deep_plain { parse, to_xml, pretty, canonical, tree_dump }
+    deep_misnested { parse, to_xml, pretty, canonical, tree_dump }
+    deep_stray { parse, to_xml, pretty, canonical, tree_dump }
+    deep_ns { parse, to_xml, pretty, canonical, tree_dump }
+    deep_unclosed { parse, to_xml, pretty, canonical, tree_dump }
     many_attributes { parse, to_xml, pretty, canonical, tree_dump }
     long_name { parse, to_xml, pretty, canonical, tree_dump }
     long_value { parse, to_xml, pretty, canonical, tree_dump }

@@ -283,47 +283,25 @@ pub fn pi_no_target(n: usize) -> String {
 
 /// Elements nested `n` deep around a text.
 pub fn deep_plain(n: usize) -> String {
-    let mut xml = String::with_capacity(7 * n + 1);
-    for _ in 0..n {
-        xml.push_str("<a>");
-    }
-    xml.push('x');
-    for _ in 0..n {
-        xml.push_str("</a>");
-    }
-    xml
+    format!("{}x{}", "<a>".repeat(n), "</a>".repeat(n))
 }
 
 /// `<a><b>` nested `n` times (`2n` deep), then `n` `</a>`, each closing a
 /// `<b>` too: `mismatched-end-tag` each.
 pub fn deep_misnested(n: usize) -> String {
-    let mut xml = String::with_capacity(10 * n + 1);
-    for _ in 0..n {
-        xml.push_str("<a><b>");
-    }
-    xml.push('x');
-    for _ in 0..n {
-        xml.push_str("</a>");
-    }
-    xml
+    format!("{}x{}", "<a><b>".repeat(n), "</a>".repeat(n))
 }
 
 /// `<a>` nested `n` deep, then `n` end tags of an element that is not open
 /// (`stray-end-tag` each, every one looked for through `n` open elements),
 /// then the `n` end tags.
 pub fn deep_stray(n: usize) -> String {
-    let mut xml = String::with_capacity(11 * n + 1);
-    for _ in 0..n {
-        xml.push_str("<a>");
-    }
-    xml.push('x');
-    for _ in 0..n {
-        xml.push_str("</b>");
-    }
-    for _ in 0..n {
-        xml.push_str("</a>");
-    }
-    xml
+    format!(
+        "{}x{}{}",
+        "<a>".repeat(n),
+        "</b>".repeat(n),
+        "</a>".repeat(n)
+    )
 }
 
 /// Elements nested `n` deep, each declaring a prefix of its own
