@@ -1137,3 +1137,39 @@ fn fmt_in_place_keeps_a_mac_cyrillic_feed() {
     let tree = run_on("tree", &path);
     assert_eq!(stdout(&tree), "| <rss>\n|   <title>\n|     \"Привет\"\n");
 }
+
+/// A reader that stops early (`xml5dom fmt big.xml 2>&1 | head -c 100`)
+/// ends the run quietly: no panic, nothing more written, exit status 0;
+/// standard error may be that same closed pipe.
+#[test]
+fn a_reader_that_goes_away_ends_the_run_quietly() {
+    use std::io::Read;
+
+    let dir = TempDir::new("closed-pipe");
+    // Broken, so that `fmt` has repairs to note on standard error too.
+    let path = dir.write(
+        "big.xml",
+        &format!("<r>{}</r>", "<a x=1>& </a>\n".repeat(50_000)),
+    );
+    for args in [
+        &["fmt"][..],
+        &["fmt", "--pretty"],
+        &["check"],
+        &["tree"],
+        &["canon"],
+    ] {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .arg(&path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 100];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // Both ends close, as `2>&1 | head -c 100` closes them.
+        drop(child.stderr.take());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "{args:?}: {status}");
+    }
+}
