@@ -1149,7 +1149,7 @@ fn a_reader_that_goes_away_ends_the_run_quietly() {
     // Broken, so that `fmt` has repairs to note on standard error too.
     let path = dir.write(
         "big.xml",
-        &format!("<r>{}</r>", "<a x=1>& </a>\n".repeat(50_000)),
+        format!("<r>{}</r>", "<a x=1>& </a>\n".repeat(50_000)),
     );
     for args in [
         &["fmt"][..],

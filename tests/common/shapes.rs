@@ -251,12 +251,7 @@ pub fn end_no_name(n: usize) -> String {
 /// it: `nested-comment` and `double-hyphen-in-comment` each, then
 /// `eof-in-comment`.
 pub fn comment_start(n: usize) -> String {
-    let mut xml = String::with_capacity(4 * n + 3);
-    xml.push_str("<r>");
-    for _ in 0..n {
-        xml.push_str("<!--");
-    }
-    xml
+    format!("<r>{}", "<!--".repeat(n))
 }
 
 /// `<!-` `n` times: one bogus comment (`incorrectly-opened-comment`) up to
@@ -267,12 +262,7 @@ pub fn bang_dash(n: usize) -> String {
 
 /// A processing instruction opened and never closed: `<?` `n` times.
 pub fn pi_start(n: usize) -> String {
-    let mut xml = String::with_capacity(2 * n + 3);
-    xml.push_str("<r>");
-    for _ in 0..n {
-        xml.push_str("<?");
-    }
-    xml
+    format!("<r>{}", "<?".repeat(n))
 }
 
 /// `n` processing instructions without a target:
