@@ -1,8 +1,9 @@
 //! # xml5dom
 //!
 //! An XML5 parser: it loads any XML, however broken, the way the XML5 spec
-//! says to recover, reports every parse error with its position, and (in
-//! later stages) builds an arena DOM that it can write back out.
+//! says to recover, reports every parse error with its position, builds an
+//! arena DOM with a complete tree API, queries it (XPath 1.0, ElementPath)
+//! and writes it back out: byte for byte where nothing changed.
 //!
 //! The pipeline, one module per stage:
 //!
@@ -11,19 +12,44 @@
 //! 2. [`tokenizer`]: text to tokens and parse errors (XML5 §1.4);
 //! 3. tree construction ([`Document::parse`]) builds the arena [`dom`];
 //! 4. the [`serializer`] writes it back: losslessly, with minimal diffs after
-//!    edits, repaired into well-formed XML, pretty or canonical.
+//!    edits, repaired into well-formed XML, pretty or canonical;
+//! 5. [`query`]: XPath 1.0 and ElementTree's path language over the tree.
 //!
-//! Parsing never fails: every input gives tokens plus [`ParseError`]s.
-//! Caller mistakes (an unreadable file) are [`Error`]s.
+//! Parsing never fails: every input gives a document plus [`ParseError`]s.
+//! Caller mistakes (an unreadable file, an edit that could not be written
+//! back) are [`Error`]s.
+//!
+//! A tour: broken input in, walk, query, edit, write back.
 //!
 //! ```
-//! use xml5dom::tokenizer::{tokenize, TokenList};
+//! use xml5dom::query::{Value, XPath};
+//! use xml5dom::Document;
 //!
-//! let out = tokenize("<a x=1><b>text &amp more", TokenList::default());
-//! for error in out.errors() {
+//! // An unquoted value, a bare `&`, an element never closed.
+//! let mut doc = Document::parse("<list><item id=1>fish & chips<item id='2'>peas</list>");
+//! let codes: Vec<&str> = doc.errors().iter().map(|e| e.code.as_str()).collect();
+//! assert_eq!(codes, ["unquoted-attribute-value", "bare-ampersand", "mismatched-end-tag"]);
+//! for error in doc.errors() {
 //!     println!("{}:{}: {}", error.line, error.column, error.code);
 //! }
-//! assert_eq!(out.errors().count(), 1); // `&amp` without `;`
+//!
+//! // Walk: the second item ended up inside the first, as XML5 recovers.
+//! let list = doc.root_element().unwrap();
+//! let ids: Vec<&str> = list.descendants().filter_map(|n| n.attribute("id")).collect();
+//! assert_eq!(ids, ["1", "2"]);
+//!
+//! // Query.
+//! let count = XPath::compile("count(//item)").unwrap().evaluate(doc.root()).unwrap();
+//! assert_eq!(count, Value::Number(2.0));
+//!
+//! // Edit, then write back: repaired where the input was broken, the edit
+//! // written in, the rest copied as it was.
+//! let first = list.first_element_child().unwrap().id();
+//! doc.set_attribute(first, "checked", "yes").unwrap();
+//! assert_eq!(
+//!     doc.to_xml(),
+//!     "<list><item id=\"1\" checked=\"yes\">fish &amp; chips<item id='2'>peas</item></item></list>"
+//! );
 //! ```
 
 #![forbid(unsafe_code)]

@@ -2,7 +2,7 @@
 """Regenerate src/tokenizer/named_refs.rs, the named character reference table.
 
 The table is the HTML one that XML5 inherits (see docs/conformance.md). The
-spec texts in ../shared/spec describe the algorithm but do not carry the
+spec texts in docs/spec describe the algorithm but do not carry the
 table, so it is read from the vendored conformance suite, whose
 namedEntities.test names every entry: `&name;` for each of the 2,125 names
 that end in a semicolon and `&name` for each of the 106 legacy names that may

@@ -2,7 +2,7 @@
 //!
 //! XML5 leaves the algorithm unfinished; the suite's `entities.test`,
 //! `namedEntities.test` and `numericEntities.test` follow HTML's version
-//! (the 2012 text in `../shared/spec/html5-tokenization-charrefs.txt`),
+//! (the 2012 text in `docs/spec/html5-tokenization-charrefs.txt`),
 //! which this module implements: numeric references with the Windows-1252
 //! remapping table, and named references matched against the HTML table,
 //! including the legacy names accepted without `;`.

@@ -1,5 +1,5 @@
 //! The tokenizer's states, named after the sections of the XML5 spec
-//! (`../shared/spec/xml5-parsing-spec.txt`, §1.4) that define them. The
+//! (`docs/spec/xml5-parsing-spec.txt`, §1.4) that define them. The
 //! DOCTYPE identifier states, which XML5 leaves unfinished, are HTML's
 //! (W3C 2012 text, `html5-tokenization-charrefs.txt` §8.2.4.56–66) as the
 //! suite requires; the internal-subset states are XML5's bracket counting
