@@ -55,6 +55,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod chars;
 pub mod cli;
 pub mod decoding;
 pub mod dom;

@@ -15,8 +15,8 @@ use super::{
     is_xml_space, AttributeData, Document, ItemRange, NameId, NodeData, NodeId, NodeKind, NsId,
     DIRTY_CHILDREN, DIRTY_SELF, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
 };
+use crate::chars::{is_forbidden_char, is_name};
 use crate::error::Error;
-use crate::tree_builder::{is_forbidden_char, is_name};
 
 type Result<T> = std::result::Result<T, Error>;
 

@@ -169,7 +169,7 @@ impl Names {
                 self.qnames.push(QNameData {
                     text: text.into(),
                     colon,
-                    is_name: crate::tree_builder::is_name(text),
+                    is_name: crate::chars::is_name(text),
                     bad_colon: text.contains(':') && !qname_parts_are_names(text, colon),
                     last_name: None,
                 });
@@ -332,20 +332,17 @@ fn cache_slot(text: &str) -> (u64, usize) {
 /// names (Namespaces in XML 1.0 §3: both `NCName`s); a name that is not an
 /// XML name at all is reported as that instead.
 fn qname_parts_are_names(text: &str, colon: Option<usize>) -> bool {
-    use crate::tree_builder::is_name;
+    use crate::chars::is_name;
     match colon {
         Some(colon) => !is_name(text) || (is_name(&text[..colon]) && is_name(&text[colon + 1..])),
         None => false,
     }
 }
 
+pub(crate) use crate::chars::is_xml_space;
+
 /// Where the prefix of a QName ends: `Some` only for `prefix:local` with both
 /// parts non-empty and no second colon.
-/// XML's whitespace (production 3): space, tab, LF, CR.
-pub(crate) fn is_xml_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r')
-}
-
 pub(crate) fn qname_colon(name: &str) -> Option<usize> {
     let colon = name.find(':')?;
     let valid = colon > 0 && colon + 1 < name.len() && !name[colon + 1..].contains(':');

@@ -30,11 +30,11 @@ pub use canonical::{canonicalize, write_canonical, CanonicalForm};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
+use crate::chars::{is_forbidden_char, is_name};
 use crate::dom::{
     is_xml_space, Attribute, Document, Node, NodeKind, NodeType, DIRTY_CHILDREN, DIRTY_SELF,
     XMLNS_NAMESPACE, XML_NAMESPACE,
 };
-use crate::tree_builder::{is_forbidden_char, is_name};
 use crate::Span;
 
 /// How to serialize.
@@ -418,12 +418,12 @@ fn general_references(source: &str) -> Vec<usize> {
         .filter(|&at| {
             let rest = &source[at + 1..];
             let name_len = rest
-                .find(|c: char| !crate::tree_builder::is_name_char(c))
+                .find(|c: char| !crate::chars::is_name_char(c))
                 .unwrap_or(rest.len());
             let name = &rest[..name_len];
             !name.is_empty()
                 && rest[name_len..].starts_with(';')
-                && !matches!(name, "lt" | "gt" | "amp" | "apos" | "quot")
+                && !crate::chars::is_predefined_entity(name)
         })
         .collect()
 }
@@ -431,12 +431,6 @@ fn general_references(source: &str) -> Vec<usize> {
 /// Whether `s` can be quoted: it does not hold both quotes.
 fn quotable(s: &str) -> bool {
     !(s.contains('"') && s.contains('\''))
-}
-
-/// Whether a public identifier has only `PubidChar`s.
-fn pubid_writable(s: &str) -> bool {
-    s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || " \r\n-'()+,./:=?;!*#@$_%".contains(c))
 }
 
 /// The placeholder namespace for a prefix that had none.
@@ -1392,7 +1386,7 @@ impl<'d> Writer<'d> {
         match (node.public_id(), node.system_id()) {
             (Some(public), Some(system)) if quotable(system) => {
                 self.out.push_str(" PUBLIC ");
-                if pubid_writable(public) {
+                if public.chars().all(crate::chars::is_pubid_char) {
                     push_quoted(&mut self.out, public);
                 } else {
                     // Characters outside `PubidChar` left out, whitespace
@@ -1401,7 +1395,7 @@ impl<'d> Writer<'d> {
                     let public: String = public
                         .chars()
                         .filter_map(|c| match c {
-                            _ if pubid_writable(c.encode_utf8(&mut [0; 4])) => Some(c),
+                            _ if crate::chars::is_pubid_char(c) => Some(c),
                             _ if c.is_whitespace() => Some(' '),
                             _ => None,
                         })
@@ -2546,7 +2540,7 @@ fn comment_text(text: &str) -> (String, bool) {
 /// A name with the characters an XML name (without colons) cannot have
 /// replaced by `_`, and a `_` in front if it cannot start one.
 fn repaired_name(name: &str) -> String {
-    use crate::tree_builder::{is_name_char, is_name_start_char};
+    use crate::chars::{is_name_char, is_name_start_char};
     if is_name(name) && !name.contains(':') && !name.chars().any(is_forbidden_char) {
         return name.to_owned();
     }

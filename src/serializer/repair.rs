@@ -15,8 +15,8 @@
 //! cannot mend in place they give up ([`Fallback`]) and the caller writes
 //! the piece anew from the tree.
 
+use crate::chars::is_forbidden_char;
 use crate::error::ErrorCode;
-use crate::tree_builder::is_forbidden_char;
 use crate::Span;
 
 use super::RepairKind;
@@ -236,7 +236,7 @@ impl<'s> Broken<'s> {
         // `;`, which would make a line of bare `&` quadratic).
         let after = &rest[1..];
         let end = after
-            .find(|c: char| !crate::tree_builder::is_name_char(c))
+            .find(|c: char| !crate::chars::is_name_char(c))
             .unwrap_or(after.len());
         after[end..].starts_with(';')
             && self
@@ -691,7 +691,7 @@ pub(super) fn dropped_entities(
             let rest = &text[at + 1..];
             let len = rest
                 .char_indices()
-                .find(|&(_, c)| !crate::tree_builder::is_name_char(c))
+                .find(|&(_, c)| !crate::chars::is_name_char(c))
                 .map_or(rest.len(), |(i, _)| i);
             if len > 0 && rest[len..].starts_with(';') {
                 referring.entry(&rest[..len]).or_default().push(index);

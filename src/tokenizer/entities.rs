@@ -518,8 +518,7 @@ fn undeclared_or_bare(text: &str) -> ErrorCode {
     let name_len = text
         .char_indices()
         .find(|&(i, c)| {
-            !(crate::tree_builder::is_name_char(c)
-                && (i > 0 || crate::tree_builder::is_name_start_char(c)))
+            !(crate::chars::is_name_char(c) && (i > 0 || crate::chars::is_name_start_char(c)))
         })
         .map_or(text.len(), |(i, _)| i);
     if name_len > 0 && text[name_len..].starts_with(';') {

@@ -31,8 +31,10 @@ use std::rc::Rc;
 
 use memchr::{memchr, memchr2, memmem};
 
+use crate::chars::{
+    is_name_char, is_name_start_char, is_predefined_entity, is_pubid_char, is_xml_char,
+};
 use crate::error::ErrorCode;
-use crate::tree_builder::{is_name_char, is_name_start_char};
 use crate::Limits;
 
 /// What the internal subset declares.
@@ -550,7 +552,7 @@ impl Reader<'_> {
                 };
                 self.parameter_entities.insert(name.into(), entity);
             }
-        } else if !is_predefined(name) && !self.out.entities.contains_key(name) {
+        } else if !is_predefined_entity(name) && !self.out.entities.contains_key(name) {
             let offset = self.document_offset(cur.offset(start));
             self.out
                 .entities
@@ -695,7 +697,7 @@ impl Reader<'_> {
         // 1.0 §7): `p:local`, both parts names without colons.
         let qualified = |name: &str| match name.split_once(':') {
             Some((prefix, local)) => {
-                !prefix.is_empty() && crate::tree_builder::is_name(local) && !local.contains(':')
+                !prefix.is_empty() && crate::chars::is_name(local) && !local.contains(':')
             }
             None => true,
         };
@@ -764,7 +766,8 @@ impl Reader<'_> {
         for i in memchr::memchr2_iter(b'<', b'&', bytes) {
             // A general entity must be declared before a default refers to
             // it (XML 1.0 WFC "Entity Declared").
-            let declared = |name: &str| is_predefined(name) || self.out.entities.contains_key(name);
+            let declared =
+                |name: &str| is_predefined_entity(name) || self.out.entities.contains_key(name);
             let broken = bytes[i] == b'<'
                 || match char_ref_at(bytes, i) {
                     CharRefAt::Char(..) => false,
@@ -810,7 +813,7 @@ impl Reader<'_> {
             }
             "PUBLIC" => {
                 cur.require_s()?;
-                if !cur.quoted()?.bytes().all(is_pubid_char) {
+                if !cur.quoted()?.chars().all(is_pubid_char) {
                     return Err(Fail::Grammar);
                 }
                 // The system literal is optional here.
@@ -1045,7 +1048,7 @@ impl<'t> Cursor<'t> {
             "PUBLIC" => {
                 self.require_s()?;
                 let public_id = self.quoted()?;
-                if !public_id.bytes().all(is_pubid_char) {
+                if !public_id.chars().all(is_pubid_char) {
                     return Err(Fail::Grammar);
                 }
                 self.require_s()?;
@@ -1125,20 +1128,6 @@ impl<'t> Cursor<'t> {
 /// XML's S (§2.3).
 fn is_s(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// `PubidChar` (XML 1.0 §2.3).
-fn is_pubid_char(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || b" \r\n-'()+,./:=?;!*#@$_%".contains(&byte)
-}
-
-/// `Char` (XML 1.0 §2.2): what a character reference may stand for.
-fn is_xml_char(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
-}
-
-fn is_predefined(name: &str) -> bool {
-    matches!(name, "lt" | "gt" | "amp" | "apos" | "quot")
 }
 
 /// The length in bytes of the `Name` (or `Nmtoken`) at the start of `s`; 0 if none.

@@ -14,9 +14,9 @@ mod attribute_lists;
 mod entities;
 mod well_formed;
 
-pub(crate) use well_formed::{is_forbidden_char, is_name, is_name_char, is_name_start_char};
-
 use std::collections::{HashMap, HashSet};
+
+use crate::chars::is_name;
 
 use crate::dom::{
     AttributeData, DoctypeData, Document, ItemRange, NodeData, NodeKind, NsId, QNameId, StrRange,

@@ -8,38 +8,11 @@
 //! relies on: it copies such input byte for byte, and repairs the rest).
 //! Every check reads the source, so positions are exact.
 
+use crate::chars::{is_name, is_name_char, is_predefined_entity, is_pubid_char};
 use crate::dom::{Names, QNameId};
 use crate::error::ErrorCode;
 use crate::tokenizer::{Tag, Text, TextKind};
 use crate::Span;
-
-/// `Name` of XML 1.0 (fifth edition) §2.3.
-pub(crate) fn is_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(is_name_start_char) && chars.all(is_name_char)
-}
-
-pub(crate) fn is_name_start_char(c: char) -> bool {
-    matches!(c,
-        ':' | 'A'..='Z' | '_' | 'a'..='z'
-        | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}' | '\u{F8}'..='\u{2FF}'
-        | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}' | '\u{200C}'..='\u{200D}'
-        | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}' | '\u{3001}'..='\u{D7FF}'
-        | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}' | '\u{10000}'..='\u{EFFFF}')
-}
-
-pub(crate) fn is_name_char(c: char) -> bool {
-    is_name_start_char(c)
-        || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
-}
-
-/// Characters XML 1.0 cannot carry at all, not even as references (the
-/// serializer's repairs replace them).
-pub(crate) fn is_forbidden_char(c: char) -> bool {
-    matches!(c, '\0'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}')
-}
-
-const PREDEFINED: [&str; 5] = ["amp", "lt", "gt", "apos", "quot"];
 
 /// Whether each pseudo-attribute of an XML declaration (`raw`, from
 /// `<?xml` to `?>`) has whitespace before it, as `S` in XML 1.0 §2.8's
@@ -231,7 +204,7 @@ impl<'a> Checker<'a> {
                 .declarations
                 .as_ref()
                 .is_some_and(|d| d.is_declared(name));
-            if !PREDEFINED.contains(&name) && !declared {
+            if !is_predefined_entity(name) && !declared {
                 self.report(ErrorCode::UndeclaredEntity, offset);
             }
         } else {
@@ -420,11 +393,6 @@ impl<'a> Checker<'a> {
             }
         }
     }
-}
-
-/// XML's `PubidChar` (production 13).
-fn is_pubid_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || " \r\n-'()+,./:=?;!*#@$_%".contains(c)
 }
 
 /// The text between the quotes of a DOCTYPE's public literal, as written

@@ -19,15 +19,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-/// XML's four whitespace characters (`S` in XML 1.0 §2.3), which are also
-/// the only whitespace XPath knows (`ExprWhitespace`, `normalize-space()`).
-fn is_xml_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r')
-}
-
-fn is_xml_space_byte(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
+use crate::chars::{is_xml_space, is_xml_space_byte};
 
 /// `10^exp` as glibc's `pow(10.0, exp)` gives it, which libxml2 uses to
 /// scale digits. That is the correctly rounded power except for 10^23 (an

@@ -13,6 +13,7 @@ use super::ast::{
     QName, Step,
 };
 use super::{functions, XPathError};
+use crate::chars::{is_ncname_char, is_ncname_start_char, is_xml_space};
 
 /// How deep the compiled expression may be (chains of operators nest to
 /// the left, so `1+1+...` counts one level per `+`).
@@ -118,27 +119,6 @@ impl Kind {
     }
 }
 
-/// XML whitespace (§3.7 `ExprWhitespace` is XML's `S`).
-fn is_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r')
-}
-
-/// XML 1.0 (fifth edition) `NameStartChar`, without the colon.
-pub(crate) fn is_ncname_start(c: char) -> bool {
-    matches!(c,
-        'A'..='Z' | '_' | 'a'..='z'
-        | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}' | '\u{F8}'..='\u{2FF}'
-        | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}' | '\u{200C}'..='\u{200D}'
-        | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}' | '\u{3001}'..='\u{D7FF}'
-        | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}' | '\u{10000}'..='\u{EFFFF}')
-}
-
-/// XML 1.0 (fifth edition) `NameChar`, without the colon.
-pub(crate) fn is_ncname_char(c: char) -> bool {
-    is_ncname_start(c)
-        || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
-}
-
 struct Lexer<'s> {
     source: &'s str,
     at: usize,
@@ -162,7 +142,7 @@ impl Lexer<'_> {
 
     fn skip_space(&mut self) {
         let rest = self.rest();
-        self.at += rest.len() - rest.trim_start_matches(is_space).len();
+        self.at += rest.len() - rest.trim_start_matches(is_xml_space).len();
     }
 
     /// Whether the lexer expects an operand (the §3.7 disambiguation).
@@ -230,7 +210,7 @@ impl Lexer<'_> {
             }
             '*' if self.expects_operand() => (Kind::NameTest(NodeTest::Any), 1),
             '*' => (Kind::Multiply, 1),
-            c if is_ncname_start(c) => {
+            c if is_ncname_start_char(c) => {
                 self.name(start)?;
                 return Ok(true);
             }
@@ -247,7 +227,7 @@ impl Lexer<'_> {
 
     fn ncname(&mut self) -> Option<String> {
         let rest = self.rest();
-        if !rest.starts_with(is_ncname_start) {
+        if !rest.starts_with(is_ncname_start_char) {
             return None;
         }
         let len = rest.len() - rest.trim_start_matches(is_ncname_char).len();
@@ -309,7 +289,7 @@ impl Lexer<'_> {
         let after_ncname = {
             let rest = self.rest();
             let len = rest.len() - rest.trim_start_matches(is_ncname_char).len();
-            rest[len..].trim_start_matches(is_space)
+            rest[len..].trim_start_matches(is_xml_space)
         };
         if after_ncname.starts_with("::") {
             let name = self.ncname().unwrap_or_default();
@@ -335,7 +315,11 @@ impl Lexer<'_> {
         let Some(name) = self.qname()? else {
             return Err(error(self.source, start, "unexpected character"));
         };
-        if self.rest().trim_start_matches(is_space).starts_with('(') {
+        if self
+            .rest()
+            .trim_start_matches(is_xml_space)
+            .starts_with('(')
+        {
             let node_type = match (&name.prefix, name.local.as_str()) {
                 (None, "node") => Some("node"),
                 (None, "text") => Some("text"),
