@@ -62,19 +62,21 @@ pub mod dom;
 mod error;
 mod limits;
 mod output;
+mod parse;
 pub mod query;
 pub mod serializer;
 mod span;
 pub mod tokenizer;
 mod tree_builder;
 
-pub use decoding::{Encoding, EncodingSource, ParseOptions, Parser};
+pub use decoding::{Encoding, EncodingSource, ParseOptions};
 pub use dom::{
     Attribute, Attributes, Document, Edge, Node, NodeId, NodeType, XmlDeclaration, XMLNS_NAMESPACE,
     XML_NAMESPACE,
 };
 pub use error::{Error, ErrorCode, ParseError, Severity};
 pub use limits::{Limits, ENTITY_EXPANSION_FLOOR};
+pub use parse::Parser;
 pub use serializer::{
     canonicalize, write_canonical, CanonicalForm, OutputEncoding, Repair, RepairKind,
     SerializeOptions, Serialized, PRETTY_DEPTH,

@@ -14,8 +14,8 @@
 //! U+FFFD and reports it. Valid UTF-8 is only validated.
 //!
 //! **Offsets.** Every offset xml5dom reports (spans, parse errors) is a byte
-//! offset into the decoded UTF-8 text, [`Document::source`]. For input that
-//! is valid UTF-8 that is the input itself. [`Document::input_offset`] maps
+//! offset into the decoded UTF-8 text, [`Document::source`](crate::Document::source). For input that
+//! is valid UTF-8 that is the input itself. [`Document::input_offset`](crate::Document::input_offset) maps
 //! an offset back to the input's bytes where that is exact: everywhere for
 //! UTF-8 input, and at decoding errors in other encodings. Lines and columns
 //! are counted in the text and so are right for every encoding.
@@ -31,8 +31,7 @@ use std::borrow::Cow;
 
 use encoding_rs::DecoderResult;
 
-use crate::error::{Error, ErrorCode, ParseError};
-use crate::Document;
+use crate::error::{Error, ErrorCode};
 use encoding::Engine;
 
 /// How to parse: the one place for parse options.
@@ -508,50 +507,6 @@ fn finish_decoded(
     }
 }
 
-/// Builds the document from decoded text: parses it, adds the decoding
-/// errors, records the encoding, and checks the declaration against a BOM
-/// or detected UTF-16.
-pub(crate) fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
-    let mut doc = Document::parse_with(&decoded.text, options);
-    for &(code, offset) in &decoded.errors {
-        let (line, column) = doc.position(offset);
-        doc.errors.push(ParseError {
-            code,
-            offset,
-            line,
-            column,
-        });
-    }
-    if matches!(
-        decoded.source,
-        EncodingSource::ByteOrderMark | EncodingSource::Detection
-    ) {
-        if let Some(declaration) = &doc.declaration {
-            if let Some(label) = &declaration.encoding {
-                if !decoded.encoding.agrees_with(label) {
-                    let at = declaration.span.start;
-                    let (line, column) = doc.position(at);
-                    doc.errors.push(ParseError {
-                        code: ErrorCode::EncodingMismatch,
-                        offset: at,
-                        line,
-                        column,
-                    });
-                }
-            }
-        }
-    }
-    doc.errors.sort_by_key(|e| e.offset);
-    doc.encoding = decoded.encoding;
-    doc.encoding_source = decoded.source;
-    doc.bom = decoded.bom;
-    doc.input_map = InputMap {
-        anchors: decoded.anchors,
-        linear: decoded.linear,
-    };
-    doc
-}
-
 /// Maps offsets in the text back to the input's bytes.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct InputMap {
@@ -560,6 +515,10 @@ pub(crate) struct InputMap {
 }
 
 impl InputMap {
+    pub(crate) fn new(anchors: Vec<(usize, usize)>, linear: bool) -> InputMap {
+        InputMap { anchors, linear }
+    }
+
     pub(crate) fn input_offset(&self, offset: usize) -> Option<usize> {
         if self.anchors.is_empty() {
             return Some(offset);
@@ -576,37 +535,20 @@ impl InputMap {
     }
 }
 
-/// A push parser: feed it bytes in chunks cut anywhere (inside a character,
-/// inside a byte-order mark), then finish.
-///
-/// It sniffs the encoding as soon as the bytes seen can tell, decodes as
-/// bytes arrive, and builds the tree when finished (the document keeps the
-/// whole source for the round trip in any case). The document and its
-/// errors are the same however the input was cut.
-///
-/// ```
-/// use xml5dom::{Parser, ParseOptions};
-/// let bytes = "<?xml version='1.0' encoding='Shift_JIS'?><a>\u{65e5}</a>";
-/// let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(bytes);
-/// let mut parser = Parser::new(ParseOptions::default());
-/// for byte in sjis.iter() {
-///     parser.feed(std::slice::from_ref(byte));
-/// }
-/// let doc = parser.finish();
-/// assert_eq!(doc.root_element().unwrap().text_content(), "\u{65e5}");
-/// assert_eq!(doc.encoding().name(), "Shift_JIS");
-/// ```
-pub struct Parser {
+/// Bytes decoded as they arrive in chunks cut anywhere (inside a
+/// character, inside a byte-order mark): the encoding is sniffed as soon as
+/// the bytes seen can tell. The push [`Parser`](crate::Parser) reads
+/// through it.
+pub(crate) struct ByteStream {
     options: ParseOptions,
     /// Bytes held back until sniffing can tell.
     pending: Vec<u8>,
     state: Option<(Sniffed, StreamDecoder)>,
 }
 
-impl Parser {
-    /// A parser with these options.
-    pub fn new(options: ParseOptions) -> Parser {
-        Parser {
+impl ByteStream {
+    pub(crate) fn new(options: ParseOptions) -> ByteStream {
+        ByteStream {
             options,
             pending: Vec::new(),
             state: None,
@@ -614,7 +556,7 @@ impl Parser {
     }
 
     /// Takes the next chunk of input.
-    pub fn feed(&mut self, bytes: &[u8]) {
+    pub(crate) fn feed(&mut self, bytes: &[u8]) {
         match &mut self.state {
             Some((_, decoder)) => decoder.feed(bytes, false),
             None => {
@@ -633,125 +575,24 @@ impl Parser {
         self.state = Some((sniffed, decoder));
     }
 
-    /// Ends the input and builds the document.
-    pub fn finish(mut self) -> Document {
+    /// Ends the input: the text it decoded to.
+    pub(crate) fn finish(mut self) -> Decoded<'static> {
+        let default = || Sniffed {
+            encoding: Encoding::UTF_8,
+            source: EncodingSource::Default,
+            bom: 0,
+            unknown_label: None,
+            declared_utf16_in_8_bit: None,
+        };
         if self.state.is_none() {
-            let sniffed = sniff(&self.pending, true, &self.options).unwrap_or(Sniffed {
-                encoding: Encoding::UTF_8,
-                source: EncodingSource::Default,
-                bom: 0,
-                unknown_label: None,
-                declared_utf16_in_8_bit: None,
-            });
+            let sniffed = sniff(&self.pending, true, &self.options).unwrap_or_else(default);
             self.start(sniffed);
         }
         let Some((sniffed, mut decoder)) = self.state.take() else {
-            return Document::parse("");
+            return finish_decoded(Cow::Owned(String::new()), default(), Vec::new(), Vec::new());
         };
         decoder.feed(&[], true);
         let out = decoder.out;
-        build(
-            finish_decoded(Cow::Owned(out.text), sniffed, out.errors, out.anchors),
-            &self.options,
-        )
-    }
-}
-
-impl Document {
-    /// Parses bytes in any encoding xml5dom reads ([`Encoding`]), found by
-    /// sniffing.
-    /// Never fails.
-    ///
-    /// ```
-    /// use xml5dom::{Document, EncodingSource};
-    /// let mut bytes = vec![0xFF, 0xFE]; // UTF-16LE with a BOM
-    /// for unit in "<a>\u{e9}</a>".encode_utf16() {
-    ///     bytes.extend(unit.to_le_bytes());
-    /// }
-    /// let doc = Document::parse_bytes(&bytes);
-    /// assert_eq!(doc.root_element().unwrap().text_content(), "\u{e9}");
-    /// assert_eq!(doc.encoding_source(), EncodingSource::ByteOrderMark);
-    /// ```
-    pub fn parse_bytes(bytes: &[u8]) -> Document {
-        Document::parse_bytes_with(bytes, &ParseOptions::default())
-    }
-
-    /// Parses bytes with options.
-    pub fn parse_bytes_with(bytes: &[u8], options: &ParseOptions) -> Document {
-        build(decode(bytes, options), options)
-    }
-
-    /// Reads everything from `reader` and parses it. Only reading can fail.
-    ///
-    /// ```
-    /// use xml5dom::{Document, ParseOptions};
-    /// let doc = Document::from_reader(&b"<a/>"[..], &ParseOptions::default()).unwrap();
-    /// assert_eq!(doc.root_element().unwrap().name(), "a");
-    /// ```
-    pub fn from_reader<R: std::io::Read>(
-        mut reader: R,
-        options: &ParseOptions,
-    ) -> Result<Document, Error> {
-        let mut bytes = Vec::new();
-        reader
-            .read_to_end(&mut bytes)
-            .map_err(|source| Error::Read {
-                path: "input".to_owned(),
-                source,
-            })?;
-        Ok(Document::parse_bytes_with(&bytes, options))
-    }
-
-    /// Reads the file at `path` and parses it. Only reading can fail.
-    ///
-    /// ```
-    /// use xml5dom::{Document, ParseOptions};
-    /// let doc = Document::from_file("examples/data/feed.xml", &ParseOptions::default()).unwrap();
-    /// assert_eq!(doc.root_element().unwrap().name(), "rss");
-    /// assert!(Document::from_file("no/such/file.xml", &ParseOptions::default()).is_err());
-    /// ```
-    pub fn from_file<P: AsRef<std::path::Path>>(
-        path: P,
-        options: &ParseOptions,
-    ) -> Result<Document, Error> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| Error::Read {
-            path: path.display().to_string(),
-            source,
-        })?;
-        Ok(Document::parse_bytes_with(&bytes, options))
-    }
-
-    /// The encoding the document was decoded from (UTF-8 for text given as
-    /// `&str`).
-    pub fn encoding(&self) -> Encoding {
-        self.encoding
-    }
-
-    /// How the encoding was found.
-    pub fn encoding_source(&self) -> EncodingSource {
-        self.encoding_source
-    }
-
-    /// Whether the input began with a byte-order mark.
-    pub fn had_byte_order_mark(&self) -> bool {
-        self.bom
-    }
-
-    /// The offset in the input's bytes of an offset in [`Document::source`]:
-    /// exact everywhere for UTF-8 input, and at the decoding errors for
-    /// other encodings (`None` elsewhere there).
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let doc = Document::parse_bytes(b"<a>x\xff\xfey</a>");
-    /// let error = &doc.errors()[0];
-    /// assert_eq!(error.code.as_str(), "invalid-byte-sequence");
-    /// assert_eq!(doc.input_offset(error.offset), Some(4));
-    /// let y = doc.source().find('y').unwrap();
-    /// assert_eq!(doc.input_offset(y), Some(6));
-    /// ```
-    pub fn input_offset(&self, offset: usize) -> Option<usize> {
-        self.input_map.input_offset(offset)
+        finish_decoded(Cow::Owned(out.text), sniffed, out.errors, out.anchors)
     }
 }

@@ -30,6 +30,8 @@ pub use node::{Attribute, Attributes, Edge, Node, NodeType};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
+use crate::decoding::{Encoding, EncodingSource, InputMap};
+
 use crate::error::ParseError;
 use crate::Span;
 
@@ -632,10 +634,10 @@ pub struct Document {
     /// keep that true).
     pub(crate) attribute_defaults: Vec<(Box<str>, Vec<Box<str>>)>,
     pub(crate) encoding: crate::Encoding,
-    pub(crate) encoding_source: crate::decoding::EncodingSource,
+    pub(crate) encoding_source: EncodingSource,
     /// The input began with a byte-order mark (not part of the text).
     pub(crate) bom: bool,
-    pub(crate) input_map: crate::decoding::InputMap,
+    pub(crate) input_map: InputMap,
     line_starts: OnceLock<Vec<usize>>,
     /// Where [`position`](Self::position) was last asked.
     last_position: Mutex<PositionCursor>,
@@ -675,31 +677,37 @@ const _: () = {
 };
 
 impl Document {
-    /// Parses `text` with the XML5 rules. Never fails.
+    /// The encoding the document was decoded from (UTF-8 for text given as
+    /// `&str`).
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// How the encoding was found.
+    pub fn encoding_source(&self) -> EncodingSource {
+        self.encoding_source
+    }
+
+    /// Whether the input began with a byte-order mark.
+    pub fn had_byte_order_mark(&self) -> bool {
+        self.bom
+    }
+
+    /// The offset in the input's bytes of an offset in [`Document::source`]:
+    /// exact everywhere for UTF-8 input, and at the decoding errors for
+    /// other encodings (`None` elsewhere there).
     ///
     /// ```
     /// use xml5dom::Document;
-    /// let doc = Document::parse("<a><b>unclosed</a>");
-    /// assert_eq!(doc.errors().len(), 1);
-    /// assert_eq!(doc.root_element().unwrap().text_content(), "unclosed");
+    /// let doc = Document::parse_bytes(b"<a>x\xff\xfey</a>");
+    /// let error = &doc.errors()[0];
+    /// assert_eq!(error.code.as_str(), "invalid-byte-sequence");
+    /// assert_eq!(doc.input_offset(error.offset), Some(4));
+    /// let y = doc.source().find('y').unwrap();
+    /// assert_eq!(doc.input_offset(y), Some(6));
     /// ```
-    pub fn parse(text: &str) -> Document {
-        crate::tree_builder::build(text, &crate::ParseOptions::default())
-    }
-
-    /// Parses `text` with options (the [`Limits`](crate::Limits); the
-    /// encoding option is for bytes). Never fails.
-    ///
-    /// ```
-    /// use xml5dom::{Document, ErrorCode, ParseOptions};
-    /// let mut options = ParseOptions::default();
-    /// options.limits.max_attributes = 1;
-    /// let doc = Document::parse_with("<a x='1' y='2'/>", &options);
-    /// assert_eq!(doc.errors()[0].code, ErrorCode::AttributeLimit);
-    /// assert_eq!(doc.root_element().unwrap().attributes().count(), 1);
-    /// ```
-    pub fn parse_with(text: &str, options: &crate::ParseOptions) -> Document {
-        crate::tree_builder::build(text, options)
+    pub fn input_offset(&self, offset: usize) -> Option<usize> {
+        self.input_map.input_offset(offset)
     }
 
     /// An empty document for `source` (the tree builder fills it).
@@ -737,9 +745,9 @@ impl Document {
             unchecked: 0,
             attribute_defaults: Vec::new(),
             encoding: crate::Encoding::UTF_8,
-            encoding_source: crate::decoding::EncodingSource::Default,
+            encoding_source: EncodingSource::Default,
             bom: false,
-            input_map: crate::decoding::InputMap::default(),
+            input_map: InputMap::default(),
             line_starts: OnceLock::new(),
             last_position: Mutex::new(PositionCursor::default()),
             entity_expansions: Vec::new(),

@@ -1,0 +1,190 @@
+//! The top of the pipeline: where the stages are wired together. Text goes
+//! to the tree builder ([`Document::parse`]); bytes are decoded first
+//! ([`Document::parse_bytes`], [`Document::from_file`],
+//! [`Document::from_reader`], the push [`Parser`]), and the decoding's
+//! errors and encoding join the document. Nothing below imports this
+//! module: the DOM knows nothing of parsing.
+
+use crate::decoding::{decode, ByteStream, Decoded, EncodingSource, InputMap, ParseOptions};
+use crate::error::{Error, ErrorCode, ParseError};
+use crate::tree_builder;
+use crate::Document;
+
+impl Document {
+    /// Parses `text` with the XML5 rules. Never fails.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b>unclosed</a>");
+    /// assert_eq!(doc.errors().len(), 1);
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "unclosed");
+    /// ```
+    pub fn parse(text: &str) -> Document {
+        tree_builder::build(text, &ParseOptions::default())
+    }
+
+    /// Parses `text` with options (the [`Limits`](crate::Limits); the
+    /// encoding option is for bytes). Never fails.
+    ///
+    /// ```
+    /// use xml5dom::{Document, ErrorCode, ParseOptions};
+    /// let mut options = ParseOptions::default();
+    /// options.limits.max_attributes = 1;
+    /// let doc = Document::parse_with("<a x='1' y='2'/>", &options);
+    /// assert_eq!(doc.errors()[0].code, ErrorCode::AttributeLimit);
+    /// assert_eq!(doc.root_element().unwrap().attributes().count(), 1);
+    /// ```
+    pub fn parse_with(text: &str, options: &ParseOptions) -> Document {
+        tree_builder::build(text, options)
+    }
+
+    /// Parses bytes in any encoding xml5dom reads ([`Encoding`](crate::Encoding)), found by
+    /// sniffing.
+    /// Never fails.
+    ///
+    /// ```
+    /// use xml5dom::{Document, EncodingSource};
+    /// let mut bytes = vec![0xFF, 0xFE]; // UTF-16LE with a BOM
+    /// for unit in "<a>\u{e9}</a>".encode_utf16() {
+    ///     bytes.extend(unit.to_le_bytes());
+    /// }
+    /// let doc = Document::parse_bytes(&bytes);
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "\u{e9}");
+    /// assert_eq!(doc.encoding_source(), EncodingSource::ByteOrderMark);
+    /// ```
+    pub fn parse_bytes(bytes: &[u8]) -> Document {
+        Document::parse_bytes_with(bytes, &ParseOptions::default())
+    }
+
+    /// Parses bytes with options.
+    pub fn parse_bytes_with(bytes: &[u8], options: &ParseOptions) -> Document {
+        build(decode(bytes, options), options)
+    }
+
+    /// Reads everything from `reader` and parses it. Only reading can fail.
+    ///
+    /// ```
+    /// use xml5dom::{Document, ParseOptions};
+    /// let doc = Document::from_reader(&b"<a/>"[..], &ParseOptions::default()).unwrap();
+    /// assert_eq!(doc.root_element().unwrap().name(), "a");
+    /// ```
+    pub fn from_reader<R: std::io::Read>(
+        mut reader: R,
+        options: &ParseOptions,
+    ) -> Result<Document, Error> {
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .map_err(|source| Error::Read {
+                path: "input".to_owned(),
+                source,
+            })?;
+        Ok(Document::parse_bytes_with(&bytes, options))
+    }
+
+    /// Reads the file at `path` and parses it. Only reading can fail.
+    ///
+    /// ```
+    /// use xml5dom::{Document, ParseOptions};
+    /// let doc = Document::from_file("examples/data/feed.xml", &ParseOptions::default()).unwrap();
+    /// assert_eq!(doc.root_element().unwrap().name(), "rss");
+    /// assert!(Document::from_file("no/such/file.xml", &ParseOptions::default()).is_err());
+    /// ```
+    pub fn from_file<P: AsRef<std::path::Path>>(
+        path: P,
+        options: &ParseOptions,
+    ) -> Result<Document, Error> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| Error::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Ok(Document::parse_bytes_with(&bytes, options))
+    }
+}
+
+/// A push parser: feed it bytes in chunks cut anywhere (inside a character,
+/// inside a byte-order mark), then finish.
+///
+/// It sniffs the encoding as soon as the bytes seen can tell, decodes as
+/// bytes arrive, and builds the tree when finished (the document keeps the
+/// whole source for the round trip in any case). The document and its
+/// errors are the same however the input was cut.
+///
+/// ```
+/// use xml5dom::{Parser, ParseOptions};
+/// let bytes = "<?xml version='1.0' encoding='Shift_JIS'?><a>\u{65e5}</a>";
+/// let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(bytes);
+/// let mut parser = Parser::new(ParseOptions::default());
+/// for byte in sjis.iter() {
+///     parser.feed(std::slice::from_ref(byte));
+/// }
+/// let doc = parser.finish();
+/// assert_eq!(doc.root_element().unwrap().text_content(), "\u{65e5}");
+/// assert_eq!(doc.encoding().name(), "Shift_JIS");
+/// ```
+pub struct Parser {
+    options: ParseOptions,
+    bytes: ByteStream,
+}
+
+impl Parser {
+    /// A parser with these options.
+    pub fn new(options: ParseOptions) -> Parser {
+        Parser {
+            bytes: ByteStream::new(options.clone()),
+            options,
+        }
+    }
+
+    /// Takes the next chunk of input.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        self.bytes.feed(bytes);
+    }
+
+    /// Ends the input and builds the document.
+    pub fn finish(self) -> Document {
+        build(self.bytes.finish(), &self.options)
+    }
+}
+
+/// Builds the document from decoded text: parses it, adds the decoding
+/// errors, records the encoding, and checks the declaration against a BOM
+/// or detected UTF-16.
+fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
+    let mut doc = Document::parse_with(&decoded.text, options);
+    for &(code, offset) in &decoded.errors {
+        let (line, column) = doc.position(offset);
+        doc.errors.push(ParseError {
+            code,
+            offset,
+            line,
+            column,
+        });
+    }
+    if matches!(
+        decoded.source,
+        EncodingSource::ByteOrderMark | EncodingSource::Detection
+    ) {
+        if let Some(declaration) = &doc.declaration {
+            if let Some(label) = &declaration.encoding {
+                if !decoded.encoding.agrees_with(label) {
+                    let at = declaration.span.start;
+                    let (line, column) = doc.position(at);
+                    doc.errors.push(ParseError {
+                        code: ErrorCode::EncodingMismatch,
+                        offset: at,
+                        line,
+                        column,
+                    });
+                }
+            }
+        }
+    }
+    doc.errors.sort_by_key(|e| e.offset);
+    doc.encoding = decoded.encoding;
+    doc.encoding_source = decoded.source;
+    doc.bom = decoded.bom;
+    doc.input_map = InputMap::new(decoded.anchors, decoded.linear);
+    doc
+}
