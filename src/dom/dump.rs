@@ -80,12 +80,15 @@ impl Document {
 pub const DUMP_DEPTH: usize = 32;
 
 fn line(out: &mut String, depth: usize) {
+    use std::fmt::Write as _;
+
     out.push_str("| ");
     for _ in 0..depth.min(DUMP_DEPTH) {
         out.push_str("  ");
     }
     if depth > DUMP_DEPTH {
-        out.push_str(&format!("(+{}) ", depth - DUMP_DEPTH));
+        // (Written in place: no string made per line.)
+        let _ = write!(out, "(+{}) ", depth - DUMP_DEPTH);
     }
 }
 
