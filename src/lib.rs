@@ -55,10 +55,12 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod char_refs;
 mod chars;
 pub mod cli;
 pub mod decoding;
 pub mod dom;
+pub mod dtd;
 mod error;
 mod limits;
 mod output;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate src/tokenizer/named_refs.rs, the named character reference table.
+"""Regenerate src/char_refs/named.rs, the named character reference table.
 
 The table is the HTML one that XML5 inherits (see docs/conformance.md). The
 spec texts in docs/spec describe the algorithm but do not carry the
@@ -8,7 +8,7 @@ namedEntities.test names every entry: `&name;` for each of the 2,125 names
 that end in a semicolon and `&name` for each of the 106 legacy names that may
 also appear without one.
 
-Usage: python3 tools/gen_named_refs.py > src/tokenizer/named_refs.rs
+Usage: python3 tools/gen_named_refs.py > src/char_refs/named.rs
 """
 import json
 import pathlib

@@ -394,7 +394,7 @@ fn external_declarations_kept(doc: &Document, broken: &repair::Broken<'_>) -> bo
     // reference, and a reference in a dropped declaration is gone.
     let references = fields.subset_span.is_some_and(|subset| {
         let kept = repair::kept_subset(broken, subset, &fields.subset_items, &mut Vec::new());
-        crate::tokenizer::has_parameter_references(&kept)
+        crate::dtd::has_parameter_references(&kept)
     });
     let Some(span) = node.span() else {
         return references;

@@ -420,7 +420,7 @@ pub(super) fn copy_repaired(
                         Context::Text => (false, None),
                         Context::Value { quote } => (true, Some(quote)),
                     };
-                    match crate::tokenizer::resolve_reference(&rest[1..], in_attribute, quote) {
+                    match crate::char_refs::resolve(&rest[1..], in_attribute, quote) {
                         Some((consumed, value)) => {
                             let mut forbidden = false;
                             push_resolved(out, &value, context, &mut forbidden);

@@ -34,20 +34,12 @@
 //! assert!(names[0].starts_with("StartTag"));
 //! ```
 
-mod char_ref;
-mod entities;
 mod input;
-mod internal_subset;
 mod json;
-mod named_refs;
 mod owned;
 mod states;
 mod token;
 
-pub(crate) use char_ref::resolve as resolve_reference;
-pub use entities::Declarations;
-pub(crate) use entities::{Lookup as EntityLookup, Mode as ExpansionMode, Stop as ExpansionStop};
-pub(crate) use internal_subset::{has_parameter_references, AttributeType, DefaultValue};
 pub(crate) use json::push_json_string;
 pub use json::{SuiteJson, SuiteJsonWriter};
 pub use owned::{Event, OwnedAttribute, OwnedToken, TokenList};
@@ -56,9 +48,11 @@ pub use token::{
     Text, TextKind, Token, XmlDeclaration,
 };
 
+use crate::char_refs::{self, CharRef, Replacement};
+use crate::dtd::{Declarations, EntityLookup, ExpansionMode};
 use crate::error::{ErrorCode, ParseError};
-use crate::{Limits, Span};
-use char_ref::{CharRef, Replacement};
+use crate::limits::Limits;
+use crate::span::Span;
 use input::{input_char_error, scan, scan_long, stop_table, Locator, StrBuf, Window};
 use states::{AttributeValueState, State, Subset};
 use token::AttributeBuffer;
@@ -813,12 +807,12 @@ impl<S: TokenSink> Tokenizer<S> {
         let mut value = String::new();
         let mut errors = Vec::new();
         match declarations.lookup(name) {
-            entities::Lookup::Internal(text) if declarations.max_depth() > 0 => {
+            EntityLookup::Internal(text) if declarations.max_depth() > 0 => {
                 let expanded = declarations.expand(
                     text,
                     Some(name),
                     0,
-                    entities::Mode::Attribute,
+                    ExpansionMode::Attribute,
                     &mut value,
                     &mut errors,
                 );
@@ -828,19 +822,19 @@ impl<S: TokenSink> Tokenizer<S> {
                     value.push_str(reference);
                 }
             }
-            entities::Lookup::Internal(_) => {
+            EntityLookup::Internal(_) => {
                 errors.push(ErrorCode::EntityDepthLimit);
                 value.push_str(reference);
             }
-            entities::Lookup::External => {
+            EntityLookup::External => {
                 errors.push(ErrorCode::ExternalEntityInAttributeValue);
                 value.push_str(reference);
             }
-            entities::Lookup::Unparsed => {
+            EntityLookup::Unparsed => {
                 errors.push(ErrorCode::UnparsedEntityReference);
                 value.push_str(reference);
             }
-            entities::Lookup::Undeclared => {
+            EntityLookup::Undeclared => {
                 errors.push(ErrorCode::UndeclaredEntity);
                 value.push_str(reference);
             }
@@ -1188,7 +1182,7 @@ impl<S: TokenSink> Tokenizer<S> {
                     }
                     Some(false) => {}
                 }
-                match char_ref::consume(w.bytes_from(self.pos), eof, false, None) {
+                match char_refs::consume(w.bytes_from(self.pos), eof, false, None) {
                     CharRef::NeedMore => return Flow::Suspend,
                     CharRef::NotARef { error } => {
                         if let Some(code) = error {
@@ -1489,7 +1483,7 @@ impl<S: TokenSink> Tokenizer<S> {
                     }
                     Some(false) => {}
                 }
-                let outcome = char_ref::consume(
+                let outcome = char_refs::consume(
                     w.bytes_from(self.pos),
                     eof,
                     true,

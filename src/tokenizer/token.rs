@@ -170,7 +170,7 @@ pub struct Doctype<'t> {
     pub subset_entities: &'t [(usize, Box<str>)],
     /// What the internal subset declares, read (for the first DOCTYPE before
     /// the root element only).
-    pub declarations: Option<&'t super::Declarations>,
+    pub declarations: Option<&'t crate::dtd::Declarations>,
     /// From `<!DOCTYPE` to `>`.
     pub span: Span,
 }

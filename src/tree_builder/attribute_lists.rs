@@ -10,8 +10,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::dtd::{AttributeType, DefaultValue, ExpansionMode};
 use crate::error::ErrorCode;
-use crate::tokenizer::{AttributeType, DefaultValue, ExpansionMode, Tag};
+use crate::tokenizer::Tag;
 
 use super::TreeBuilder;
 

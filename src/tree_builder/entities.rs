@@ -16,10 +16,9 @@
 //! document's byte budget; a reference not expanded stays as written.
 
 use crate::dom::EntityExpansion;
+use crate::dtd::{Declarations, EntityLookup, ExpansionMode, ExpansionStop};
 use crate::error::ErrorCode;
-use crate::tokenizer::{
-    self, Declarations, EntityLookup, ExpansionMode, ExpansionStop, Text, TextKind,
-};
+use crate::tokenizer::{self, Text, TextKind};
 use crate::Span;
 
 use super::TreeBuilder;

@@ -22,8 +22,9 @@ use crate::dom::{
     AttributeData, DoctypeData, Document, ItemRange, NodeData, NodeKind, NsId, QNameId, StrRange,
     XmlDeclaration, DTD_ID, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
 };
+use crate::dtd::AttributeType;
 use crate::error::{ErrorCode, ParseError};
-use crate::tokenizer::{self, AttributeType, Tag, Text, TextKind, Token, TokenSink};
+use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
 use crate::Span;
 
 /// Parses `text` into a document.
@@ -184,7 +185,7 @@ pub(crate) struct TreeBuilder<'i> {
     /// `element-depth-limit` was reported (it is reported once).
     depth_reported: bool,
     /// What the internal subset declared.
-    declarations: Option<crate::tokenizer::Declarations>,
+    declarations: Option<crate::dtd::Declarations>,
     /// The names of the entities being expanded, outermost first, with
     /// their replacement texts.
     entity_stack: Vec<(Box<str>, Box<str>)>,

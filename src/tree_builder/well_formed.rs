@@ -62,7 +62,7 @@ pub(crate) struct Checker<'a> {
     pub(crate) source: &'a str,
     pub(crate) errors: Vec<(ErrorCode, usize)>,
     /// What the internal subset declared: its entities are not undeclared.
-    pub(crate) declarations: Option<crate::tokenizer::Declarations>,
+    pub(crate) declarations: Option<crate::dtd::Declarations>,
 }
 
 impl<'a> Checker<'a> {

@@ -11,8 +11,10 @@
 //! much to consume, what to append and which errors to report, or that it
 //! needs more input first. The state machine applies the outcome.
 
-use super::named_refs::{LONGEST_LEGACY_NAME, NAMED_REFS};
+mod named;
+
 use crate::error::ErrorCode;
+use named::{LONGEST_LEGACY_NAME, NAMED_REFS};
 
 /// What to do with a `&`.
 #[derive(Debug, PartialEq, Eq)]

@@ -10,25 +10,24 @@
 //!
 //! References in attribute values are expanded here, into the value,
 //! normalized as XML 1.0 §3.3.3 says (the replacement text is normalized
-//! recursively). References in content become [`Token::EntityReference`]s
+//! recursively). References in content become entity-reference tokens,
 //! and the tree builder expands them. Nothing here recurses: nested
 //! references are an explicit stack, whose depth the limits bound, and a
 //! name already on it is a recursive reference, reported and not followed.
 //! External entities are never read.
 //!
 //! [`internal_subset`]: super::internal_subset
-//! [`Token::EntityReference`]: super::Token::EntityReference
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::char_ref::{self, CharRef, Replacement};
 use super::internal_subset::{
     self, AttributeDefinition, DefaultValue, EntityValue, InternalSubset,
 };
+use crate::char_refs::{self, CharRef, Replacement};
 use crate::error::ErrorCode;
-use crate::Limits;
+use crate::limits::Limits;
 
 /// The declarations of a document's internal subset, shared (cheaply
 /// cloned) by the tokenizer and the tree builder.
@@ -67,7 +66,7 @@ impl std::fmt::Debug for Declarations {
 
 /// What a name refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Lookup<'d> {
+pub(crate) enum EntityLookup<'d> {
     /// An internal entity with this replacement text.
     Internal(&'d str),
     /// An external parsed entity: never read.
@@ -81,21 +80,21 @@ pub(crate) enum Lookup<'d> {
 
 /// How [`Declarations::expand`] reads a text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
+pub(crate) enum ExpansionMode {
     /// As an attribute value: whitespace becomes spaces (XML 1.0 §3.3.3),
     /// a `<` is kept (and reported).
     Attribute,
     /// As character data: a `<` means the text holds markup, and expansion
-    /// stops ([`Stop::Markup`]).
+    /// stops ([`ExpansionStop::Markup`]).
     Text,
 }
 
 /// Why [`Declarations::expand`] stopped before the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stop {
+pub(crate) enum ExpansionStop {
     /// The budget ran out.
     Budget,
-    /// Markup in [`Mode::Text`].
+    /// Markup in [`ExpansionMode::Text`].
     Markup,
 }
 
@@ -214,12 +213,12 @@ impl Declarations {
 
     /// What `name` refers to. The five predefined entities are never
     /// looked up here (their declarations are ignored).
-    pub(crate) fn lookup(&self, name: &str) -> Lookup<'_> {
+    pub(crate) fn lookup(&self, name: &str) -> EntityLookup<'_> {
         match self.0.subset.entities.get(name).map(|e| &e.value) {
-            Some(EntityValue::Internal(text)) => Lookup::Internal(text),
-            Some(EntityValue::External { notation: None, .. }) => Lookup::External,
-            Some(EntityValue::External { .. }) => Lookup::Unparsed,
-            None => Lookup::Undeclared,
+            Some(EntityValue::Internal(text)) => EntityLookup::Internal(text),
+            Some(EntityValue::External { notation: None, .. }) => EntityLookup::External,
+            Some(EntityValue::External { .. }) => EntityLookup::Unparsed,
+            None => EntityLookup::Undeclared,
         }
     }
 
@@ -244,7 +243,7 @@ impl Declarations {
     /// ```
     pub fn replacement_text(&self, name: &str) -> Option<&str> {
         match self.lookup(name) {
-            Lookup::Internal(text) => Some(text),
+            EntityLookup::Internal(text) => Some(text),
             _ => None,
         }
     }
@@ -377,20 +376,20 @@ impl Declarations {
         raw: &str,
         entity: Option<&str>,
         outer_depth: usize,
-        mode: Mode,
+        mode: ExpansionMode,
         out: &mut String,
         errors: &mut Vec<ErrorCode>,
-    ) -> Result<(), Stop> {
+    ) -> Result<(), ExpansionStop> {
         if self.exhausted() {
-            return Err(Stop::Budget);
+            return Err(ExpansionStop::Budget);
         }
         let specials: &[char] = match mode {
-            Mode::Attribute => &['&', '\t', '\n', '\r', '<'],
-            Mode::Text => &['&', '<'],
+            ExpansionMode::Attribute => &['&', '\t', '\n', '\r', '<'],
+            ExpansionMode::Text => &['&', '<'],
         };
         // Content holds no `]]>` outside CDATA, also in a replacement text
         // (XML 1.0 §2.4; libxml2 agrees).
-        let cdata_end = |text: &str| mode == Mode::Text && text.contains("]]>");
+        let cdata_end = |text: &str| mode == ExpansionMode::Text && text.contains("]]>");
         if entity.is_some() && cdata_end(raw) {
             errors.push(ErrorCode::CdataEndInText);
         }
@@ -407,8 +406,8 @@ impl Declarations {
             self.append(out, &rest[..special], errors)?;
             let at = pos + special;
             let byte = text.as_bytes()[at];
-            if byte == b'<' && mode == Mode::Text {
-                return Err(Stop::Markup);
+            if byte == b'<' && mode == ExpansionMode::Text {
+                return Err(ExpansionStop::Markup);
             }
             if byte != b'&' {
                 if byte == b'<' {
@@ -426,7 +425,7 @@ impl Declarations {
                 let name = &text[at + 1..at + 1 + n];
                 top.2 = at + n + 2;
                 match self.lookup(name) {
-                    Lookup::Internal(replacement) => {
+                    EntityLookup::Internal(replacement) => {
                         if stack.iter().any(|(open, _, _)| *open == Some(name)) {
                             errors.push(ErrorCode::RecursiveEntityReference);
                         } else if outer_depth + stack.len() + usize::from(entity.is_some())
@@ -441,19 +440,19 @@ impl Declarations {
                             continue;
                         }
                     }
-                    Lookup::External if mode == Mode::Attribute => {
+                    EntityLookup::External if mode == ExpansionMode::Attribute => {
                         errors.push(ErrorCode::ExternalEntityInAttributeValue);
                     }
-                    Lookup::External => errors.push(ErrorCode::ExternalEntityReference),
-                    Lookup::Unparsed => errors.push(ErrorCode::UnparsedEntityReference),
-                    Lookup::Undeclared => errors.push(ErrorCode::UndeclaredEntity),
+                    EntityLookup::External => errors.push(ErrorCode::ExternalEntityReference),
+                    EntityLookup::Unparsed => errors.push(ErrorCode::UnparsedEntityReference),
+                    EntityLookup::Undeclared => errors.push(ErrorCode::UndeclaredEntity),
                 }
                 // Left unexpanded: kept as written.
                 self.append(out, &text[at..at + n + 2], errors)?;
                 continue;
             }
             // A character reference or a name from the HTML table.
-            match char_ref::consume(after, true, mode == Mode::Attribute, None) {
+            match char_refs::consume(after, true, mode == ExpansionMode::Attribute, None) {
                 CharRef::Ref {
                     consumed,
                     text: replacement,
@@ -494,10 +493,15 @@ impl Declarations {
     }
 
     /// Appends `s` to `out` if the budget allows.
-    fn append(&self, out: &mut String, s: &str, errors: &mut Vec<ErrorCode>) -> Result<(), Stop> {
+    fn append(
+        &self,
+        out: &mut String,
+        s: &str,
+        errors: &mut Vec<ErrorCode>,
+    ) -> Result<(), ExpansionStop> {
         if let Err(error) = self.spend(s.len()) {
             errors.extend(error);
-            return Err(Stop::Budget);
+            return Err(ExpansionStop::Budget);
         }
         out.push_str(s);
         Ok(())

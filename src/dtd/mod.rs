@@ -1,0 +1,17 @@
+//! The document type declaration's internal subset (XML 1.0 §2.8, §3.3,
+//! §4): the stage between decoding and the tokenizer.
+//!
+//! It owns the declaration grammar ([`internal_subset`]), the declared
+//! entities with their replacement text, and entity expansion with its one
+//! budget ([`entities`]). The tokenizer hands it the raw text between `[`
+//! and `]` and receives [`Declarations`]; the tokenizer expands references
+//! in attribute values through it, and the tree builder expands references
+//! in content and adds default attributes from it. External subsets and
+//! external entities are never read.
+
+mod entities;
+mod internal_subset;
+
+pub use entities::Declarations;
+pub(crate) use entities::{EntityLookup, ExpansionMode, ExpansionStop};
+pub(crate) use internal_subset::{has_parameter_references, AttributeType, DefaultValue};
