@@ -31,7 +31,7 @@ const FEED: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 </feed>
 "#;
 
-fn main() -> Result<(), xml5dom::Error> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut doc = Document::parse(FEED);
     // The feed's default namespace has no prefix to write in XPath: bind
     // one. `g` is declared on the document element, so it is bound already.

@@ -758,7 +758,8 @@ impl fmt::Display for ParseError {
     }
 }
 
-/// A caller error: a bad option or an unreadable input. Never raised for the
+/// A caller error: an unreadable input, an unknown encoding, an edit that
+/// cannot be done. Never raised for the
 /// content of a document.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -778,15 +779,9 @@ pub enum Error {
     /// An encoding label that the WHATWG Encoding Standard does not know.
     #[error("unknown encoding: {0:?}")]
     UnknownEncoding(String),
-    /// A command-line option that cannot be used as given.
-    #[error("invalid option: {0}")]
-    InvalidOption(String),
     /// A tree edit that cannot be done: the node was removed, the edit would
     /// make a cycle, the node cannot hold (or be) what was asked, or the
     /// document written out would not read back as the tree is.
     #[error("invalid edit: {0}")]
     InvalidEdit(String),
-    /// An XPath expression that cannot be compiled or evaluated.
-    #[error("{0}")]
-    XPath(#[from] crate::query::XPathError),
 }

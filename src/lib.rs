@@ -5,15 +5,22 @@
 //! arena DOM with a complete tree API, queries it (XPath 1.0, ElementPath)
 //! and writes it back out: byte for byte where nothing changed.
 //!
-//! The pipeline, one module per stage:
+//! The pipeline, one module per stage, each importing only the stages
+//! before it:
 //!
-//! 1. [`decoding`]: bytes in any encoding to text ([`Document::parse_bytes`],
-//!    [`Parser`] for chunks);
-//! 2. [`tokenizer`]: text to tokens and parse errors (XML5 §1.4);
-//! 3. tree construction ([`Document::parse`]) builds the arena [`dom`];
-//! 4. the [`serializer`] writes it back: losslessly, with minimal diffs after
+//! 1. [`decoding`]: bytes in any encoding to text;
+//! 2. [`dtd`]: the DOCTYPE's internal subset: declarations, entities and
+//!    their expansion;
+//! 3. [`tokenizer`]: text to tokens and parse errors (XML5 §1.4);
+//! 4. tree construction (XML5 §1.5) builds the arena [`dom`];
+//! 5. the [`serializer`] writes it back: losslessly, with minimal diffs after
 //!    edits, repaired into well-formed XML, pretty or canonical;
-//! 5. [`query`]: XPath 1.0 and ElementTree's path language over the tree.
+//! 6. [`query`]: XPath 1.0 and ElementTree's path language over the tree.
+//!
+//! [`Document::parse`] and its siblings (bytes, files, readers) and the push
+//! [`Parser`] wire the stages together. The `xml5dom` command line is a
+//! package of its own (`cli/` in the repository), so depending on this
+//! crate compiles none of it.
 //!
 //! Parsing never fails: every input gives a document plus [`ParseError`]s.
 //! Caller mistakes (an unreadable file, an edit that could not be written
@@ -22,8 +29,8 @@
 //! A tour: broken input in, walk, query, edit, write back.
 //!
 //! ```
-//! use xml5dom::query::{Value, XPath};
-//! use xml5dom::Document;
+//! use xml5dom::query::Value;
+//! use xml5dom::{Document, SerializeOptions, XPath};
 //!
 //! // An unquoted value, a bare `&`, an element never closed.
 //! let mut doc = Document::parse("<list><item id=1>fish & chips<item id='2'>peas</list>");
@@ -50,6 +57,13 @@
 //!     doc.to_xml(),
 //!     "<list><item id=\"1\" checked=\"yes\">fish &amp; chips<item id='2'>peas</item></item></list>"
 //! );
+//!
+//! // Or pretty printed, with the repairs listed.
+//! let pretty = doc.serialize(&SerializeOptions { pretty: Some(2), ..Default::default() });
+//! assert!(pretty.text.starts_with("<list>\n  <item"));
+//! for repair in &pretty.repairs {
+//!     println!("{:?} at {:?}", repair.kind, repair.offset);
+//! }
 //! ```
 
 #![forbid(unsafe_code)]
@@ -57,7 +71,6 @@
 
 mod char_refs;
 mod chars;
-pub mod cli;
 pub mod decoding;
 pub mod dom;
 pub mod dtd;
@@ -79,6 +92,7 @@ pub use dom::{
 pub use error::{Error, ErrorCode, ParseError, Severity};
 pub use limits::{Limits, ENTITY_EXPANSION_FLOOR};
 pub use parse::Parser;
+pub use query::{XPath, XPathError};
 pub use serializer::{
     canonicalize, write_canonical, CanonicalForm, OutputEncoding, Repair, RepairKind,
     SerializeOptions, Serialized, PRETTY_DEPTH,

@@ -440,6 +440,20 @@ fn feed_single_byte(table: &[Option<char>; 256], out: &mut Output, bytes: &[u8])
     out.input_pos += bytes.len();
 }
 
+/// Decodes a whole input to text as parsing does: the encoding found as
+/// [`ParseOptions`] and the input say, the byte-order mark dropped, each
+/// malformed sequence replaced with U+FFFD. Valid UTF-8 is borrowed.
+///
+/// ```
+/// use xml5dom::decoding::decode_text;
+/// use xml5dom::ParseOptions;
+/// let text = decode_text(b"\xEF\xBB\xBF<a>caf\xC3\xA9</a>", &ParseOptions::default());
+/// assert_eq!(text, "<a>caf\u{e9}</a>");
+/// ```
+pub fn decode_text<'a>(bytes: &'a [u8], options: &ParseOptions) -> Cow<'a, str> {
+    decode(bytes, options).text
+}
+
 /// Decodes a whole input.
 pub(crate) fn decode<'a>(bytes: &'a [u8], options: &ParseOptions) -> Decoded<'a> {
     let sniffed = sniff(bytes, true, options).unwrap_or(Sniffed {

@@ -20,10 +20,14 @@
 //! assert_eq!(ids, ["1", "2"]);
 //! ```
 
+mod axes;
 mod dump;
 mod edit;
 mod node;
 
+pub use axes::{
+    Ancestors, Children, Descendants, Elements, FollowingSiblings, PrecedingSiblings, Traverse,
+};
 pub use dump::DUMP_DEPTH;
 pub use node::{Attribute, Attributes, Edge, Node, NodeType};
 

@@ -2,6 +2,9 @@
 
 use std::collections::HashSet;
 
+use super::axes::{
+    Ancestors, Children, Descendants, Elements, FollowingSiblings, PrecedingSiblings, Traverse,
+};
 use super::{AttributeData, Document, NodeId, NodeKind, XMLNS_NAMESPACE, XML_NAMESPACE};
 use crate::Span;
 
@@ -683,11 +686,8 @@ impl<'a> Node<'a> {
     /// let n: Vec<_> = doc.root_element().unwrap().children().map(|c| c.name()).collect();
     /// assert_eq!(n, ["b", "", "c"]);
     /// ```
-    pub fn children(&self) -> impl DoubleEndedIterator<Item = Node<'a>> + 'a {
-        let doc = self.doc;
-        self.id
-            .children(&doc.arena)
-            .map(move |id| Node::new(doc, id))
+    pub fn children(&self) -> Children<'a> {
+        Children::new(self.doc, self.id)
     }
 
     /// The ancestors, nearest first (the document last); not the node
@@ -700,12 +700,8 @@ impl<'a> Node<'a> {
     /// let n: Vec<_> = c.ancestors().map(|x| x.name()).collect();
     /// assert_eq!(n, ["b", "a", ""]);
     /// ```
-    pub fn ancestors(&self) -> impl Iterator<Item = Node<'a>> + 'a {
-        let doc = self.doc;
-        self.id
-            .ancestors(&doc.arena)
-            .skip(1)
-            .map(move |id| Node::new(doc, id))
+    pub fn ancestors(&self) -> Ancestors<'a> {
+        Ancestors::new(self.doc, self.id)
     }
 
     /// The descendants in document order; not the node itself.
@@ -716,12 +712,8 @@ impl<'a> Node<'a> {
     /// let n: Vec<_> = doc.root_element().unwrap().descendants().map(|x| x.name()).collect();
     /// assert_eq!(n, ["b", "c", "d"]);
     /// ```
-    pub fn descendants(&self) -> impl Iterator<Item = Node<'a>> + 'a {
-        let doc = self.doc;
-        self.id
-            .descendants(&doc.arena)
-            .skip(1)
-            .map(move |id| Node::new(doc, id))
+    pub fn descendants(&self) -> Descendants<'a> {
+        Descendants::new(self.doc, self.id)
     }
 
     /// The siblings after this node, nearest first.
@@ -733,12 +725,8 @@ impl<'a> Node<'a> {
     /// let n: Vec<_> = b.following_siblings().map(|x| x.name()).collect();
     /// assert_eq!(n, ["", "c"]);
     /// ```
-    pub fn following_siblings(&self) -> impl Iterator<Item = Node<'a>> + 'a {
-        let doc = self.doc;
-        self.id
-            .following_siblings(&doc.arena)
-            .skip(1)
-            .map(move |id| Node::new(doc, id))
+    pub fn following_siblings(&self) -> FollowingSiblings<'a> {
+        FollowingSiblings::new(self.doc, self.id)
     }
 
     /// The siblings before this node, nearest first.
@@ -750,12 +738,8 @@ impl<'a> Node<'a> {
     /// let n: Vec<_> = c.preceding_siblings().map(|x| x.name()).collect();
     /// assert_eq!(n, ["", "b"]);
     /// ```
-    pub fn preceding_siblings(&self) -> impl Iterator<Item = Node<'a>> + 'a {
-        let doc = self.doc;
-        self.id
-            .preceding_siblings(&doc.arena)
-            .skip(1)
-            .map(move |id| Node::new(doc, id))
+    pub fn preceding_siblings(&self) -> PrecedingSiblings<'a> {
+        PrecedingSiblings::new(self.doc, self.id)
     }
 
     /// The subtree as open and close edges, in document order, starting with
@@ -770,12 +754,8 @@ impl<'a> Node<'a> {
     /// }).collect();
     /// assert_eq!(edges.concat(), "<a><b></b></a>");
     /// ```
-    pub fn traverse(&self) -> impl Iterator<Item = Edge<'a>> + 'a {
-        let doc = self.doc;
-        self.id.traverse(&doc.arena).map(move |edge| match edge {
-            indextree::NodeEdge::Start(id) => Edge::Open(Node::new(doc, id)),
-            indextree::NodeEdge::End(id) => Edge::Close(Node::new(doc, id)),
-        })
+    pub fn traverse(&self) -> Traverse<'a> {
+        Traverse::new(self.doc, self.id)
     }
 
     // ----- Elements only -------------------------------------------------
@@ -788,8 +768,8 @@ impl<'a> Node<'a> {
     /// let n: Vec<_> = doc.root_element().unwrap().child_elements().map(|x| x.name()).collect();
     /// assert_eq!(n, ["b", "d"]);
     /// ```
-    pub fn child_elements(&self) -> impl DoubleEndedIterator<Item = Node<'a>> + 'a {
-        self.children().filter(Node::is_element)
+    pub fn child_elements(&self) -> Elements<Children<'a>> {
+        Elements(self.children())
     }
 
     /// The element ancestors, nearest first.
@@ -801,8 +781,8 @@ impl<'a> Node<'a> {
     /// let n: Vec<_> = t.ancestor_elements().map(|x| x.name()).collect();
     /// assert_eq!(n, ["b", "a"]);
     /// ```
-    pub fn ancestor_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
-        self.ancestors().filter(Node::is_element)
+    pub fn ancestor_elements(&self) -> Elements<Ancestors<'a>> {
+        Elements(self.ancestors())
     }
 
     /// The element descendants, in document order.
@@ -813,8 +793,8 @@ impl<'a> Node<'a> {
     /// let n: Vec<_> = doc.root_element().unwrap().descendant_elements().map(|x| x.name()).collect();
     /// assert_eq!(n, ["b", "c", "d"]);
     /// ```
-    pub fn descendant_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
-        self.descendants().filter(Node::is_element)
+    pub fn descendant_elements(&self) -> Elements<Descendants<'a>> {
+        Elements(self.descendants())
     }
 
     /// The element siblings after this node, nearest first.
@@ -826,8 +806,8 @@ impl<'a> Node<'a> {
     /// let n: Vec<_> = b.following_sibling_elements().map(|x| x.name()).collect();
     /// assert_eq!(n, ["c", "d"]);
     /// ```
-    pub fn following_sibling_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
-        self.following_siblings().filter(Node::is_element)
+    pub fn following_sibling_elements(&self) -> Elements<FollowingSiblings<'a>> {
+        Elements(self.following_siblings())
     }
 
     /// The element siblings before this node, nearest first.
@@ -839,8 +819,8 @@ impl<'a> Node<'a> {
     /// let n: Vec<_> = d.preceding_sibling_elements().map(|x| x.name()).collect();
     /// assert_eq!(n, ["c", "b"]);
     /// ```
-    pub fn preceding_sibling_elements(&self) -> impl Iterator<Item = Node<'a>> + 'a {
-        self.preceding_siblings().filter(Node::is_element)
+    pub fn preceding_sibling_elements(&self) -> Elements<PrecedingSiblings<'a>> {
+        Elements(self.preceding_siblings())
     }
 
     /// The first element child.

@@ -1,9 +1,9 @@
 //! The document type declaration's internal subset (XML 1.0 §2.8, §3.3,
 //! §4): the stage between decoding and the tokenizer.
 //!
-//! It owns the declaration grammar ([`internal_subset`]), the declared
+//! It owns the declaration grammar (`internal_subset.rs`), the declared
 //! entities with their replacement text, and entity expansion with its one
-//! budget ([`entities`]). The tokenizer hands it the raw text between `[`
+//! budget (`entities.rs`). The tokenizer hands it the raw text between `[`
 //! and `]` and receives [`Declarations`]; the tokenizer expands references
 //! in attribute values through it, and the tree builder expands references
 //! in content and adds default attributes from it. External subsets and

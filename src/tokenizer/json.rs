@@ -11,6 +11,10 @@
 //! The text is laid out as Python's `json.dumps` lays it out (`", "` and
 //! `": "` separators, non-ASCII escaped as `\uXXXX`), so that output can be
 //! compared with the suite's files as text as well as as JSON.
+//!
+//! A test format, not a parsing one: it is compiled only with the
+//! `suite-json` feature (the command line and this crate's tests turn it
+//! on).
 
 use super::token::Token;
 use super::TokenSink;
@@ -217,7 +221,7 @@ impl<W: std::io::Write> TokenSink for SuiteJsonWriter<W> {
 
 /// Appends `s` as a JSON string literal, escaped as Python's `json.dumps`
 /// escapes it by default.
-pub(crate) fn push_json_string(out: &mut String, s: &str) {
+pub fn push_json_string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {

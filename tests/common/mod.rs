@@ -43,8 +43,19 @@ pub struct Case {
     pub allowed: bool,
 }
 
+/// The repository's root: the library's manifest directory, which is the
+/// parent of the command line's (`cli/`, whose tests use this module too).
+pub fn repository() -> &'static Path {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if manifest.join("tests/common").is_dir() {
+        manifest
+    } else {
+        manifest.parent().unwrap_or(manifest)
+    }
+}
+
 fn suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/xml5lib-tests/tokenizer")
+    repository().join("tests/xml5lib-tests/tokenizer")
 }
 
 /// Every case of every `*.test` file, in file order.
@@ -124,10 +135,10 @@ pub struct TreeCase {
     pub document: String,
 }
 
-/// The cases of every `.dat` file in `dir` (relative to the crate), in file
-/// order.
+/// The cases of every `.dat` file in `dir` (relative to the repository), in
+/// file order.
 pub fn load_tree_cases(dir: &str) -> Vec<TreeCase> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let dir = repository().join(dir);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.expect("readable directory").path())

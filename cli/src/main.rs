@@ -1,4 +1,4 @@
-//! The last stage: the `xml5dom` command line.
+//! The `xml5dom` command line, a package of its own over the library.
 //!
 //! It owns argument parsing, reading inputs and printing results; the work
 //! itself is the library's. Every subcommand takes many files (and
@@ -24,12 +24,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::decoding::{decode, ParseOptions};
-use crate::error::{Error, ErrorCode, ParseError, Severity};
-use crate::query::{Bindings, Value, XNode, XPath};
-use crate::serializer::{write_canonical, CanonicalForm, OutputEncoding, SerializeOptions};
-use crate::tokenizer::{tokenize, SuiteJsonWriter};
-use crate::Document;
+use xml5dom::decoding::decode_text;
+use xml5dom::query::{Bindings, Value, XNode, XPath, XPathError};
+use xml5dom::serializer::{write_canonical, CanonicalForm, OutputEncoding, SerializeOptions};
+use xml5dom::tokenizer::{tokenize, SuiteJsonWriter};
+use xml5dom::{Document, Encoding, EncodingSource, ErrorCode, ParseError, ParseOptions, Severity};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -46,7 +45,7 @@ struct Cli {
     command: Command,
     /// Take the XML files in directories and below (by extension: xml, svg,
     /// xhtml, rss, atom, xsl, xslt, xsd, kml, gpx, plist, opf, xlf, resx,
-    /// csproj). Example: `xml5dom check -r exports/`.
+    /// csproj). Example: `-r exports/`.
     #[arg(short, long, global = true)]
     recursive: bool,
     /// How many files to work on at once (default: one per core).
@@ -54,13 +53,13 @@ struct Cli {
     #[arg(short, long, global = true, value_name = "N")]
     jobs: Option<usize>,
     /// No progress bar (it is shown on a terminal only, for many files or
-    /// one over 4 MB). Example: `xml5dom check -q -r big/`.
+    /// one over 4 MB). Example: `-q -r big/`.
     #[arg(short, long, global = true)]
     quiet: bool,
     /// Read every input in this encoding, whatever its byte-order mark or
     /// declaration says (a label: `cp850`, `shift_jis`, `macroman`,
     /// `x-mac-cyrillic`, `ucs-4`, `ibm037`, ...). Example:
-    /// `xml5dom fmt --in-place --input-encoding x-mac-cyrillic feed.xml`.
+    /// `--input-encoding x-mac-cyrillic`.
     #[arg(long, global = true, value_name = "LABEL")]
     input_encoding: Option<String>,
 }
@@ -252,8 +251,36 @@ enum Form {
     Xmltest,
 }
 
+/// Why a run stopped before its end: one line on standard error and exit
+/// status 2. The library's own caller errors (a file it cannot read, an
+/// unknown encoding, output that cannot be written) plus the command line's.
+#[derive(Debug, thiserror::Error)]
+enum Error {
+    /// An error of the library's.
+    #[error(transparent)]
+    Library(#[from] xml5dom::Error),
+    /// Writing output failed.
+    #[error("cannot write output: {0}")]
+    Write(#[from] io::Error),
+    /// An XPath expression that cannot be compiled or evaluated.
+    #[error("{0}")]
+    XPath(#[from] XPathError),
+}
+
+impl Error {
+    /// Whether output stopped because its reader went away.
+    fn is_broken_pipe(&self) -> bool {
+        match self {
+            Error::Write(error) | Error::Library(xml5dom::Error::Write(error)) => {
+                error.kind() == io::ErrorKind::BrokenPipe
+            }
+            _ => false,
+        }
+    }
+}
+
 /// Runs the command line with the process's arguments.
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -275,7 +302,7 @@ pub fn main() -> ExitCode {
     match run(cli.command, &settings) {
         Ok(code) => code,
         // The reader went away (`xml5dom tree big.xml | head`): stop quietly.
-        Err(Error::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
         Err(error) => {
             let _ = writeln!(io::stderr(), "xml5dom: {error}");
             ExitCode::from(2)
@@ -339,7 +366,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
     match command {
         Command::Tokens { paths } => {
             batch(&paths, settings, Layout::Banners, &|_, bytes, _, out| {
-                let text = decode(&bytes, &options).text;
+                let text = decode_text(&bytes, &options);
                 let out = tokenize(&text, SuiteJsonWriter::new(out)).finish()?;
                 out.write_all(b"\n")?;
                 Ok(Outcome::default())
@@ -386,7 +413,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             let encoding = match encoding {
                 None => OutputEncoding::Original,
                 Some(label) => OutputEncoding::Other(
-                    crate::Encoding::for_label(&label).ok_or(Error::UnknownEncoding(label))?,
+                    Encoding::for_label(&label).ok_or(xml5dom::Error::UnknownEncoding(label))?,
                 ),
             };
             let serialize = SerializeOptions { pretty, encoding };
@@ -1017,17 +1044,17 @@ fn json_line(out: &mut String, path: &str, doc: &Document, error: &ParseError) {
     use std::fmt::Write as _;
 
     out.push_str("{\"file\": ");
-    crate::tokenizer::push_json_string(out, path);
+    xml5dom::tokenizer::push_json_string(out, path);
     let _ = write!(
         out,
         ", \"line\": {}, \"column\": {}, \"offset\": {}, \"code\": ",
         error.line, error.column, error.offset
     );
-    crate::tokenizer::push_json_string(out, error.code.as_str());
+    xml5dom::tokenizer::push_json_string(out, error.code.as_str());
     out.push_str(", \"severity\": ");
-    crate::tokenizer::push_json_string(out, error.severity().as_str());
+    xml5dom::tokenizer::push_json_string(out, error.severity().as_str());
     out.push_str(", \"message\": ");
-    crate::tokenizer::push_json_string(out, &message(doc, error));
+    xml5dom::tokenizer::push_json_string(out, &message(doc, error));
     out.push_str("}\n");
 }
 
@@ -1143,7 +1170,7 @@ fn stats(path: &str, doc: &Document) -> String {
     use std::collections::BTreeMap;
     use std::fmt::Write as _;
 
-    use crate::dom::{Edge, NodeType};
+    use xml5dom::dom::{Edge, NodeType};
 
     let (mut elements, mut attributes, mut declarations) = (0usize, 0usize, 0usize);
     let (mut texts, mut characters, mut comments, mut instructions) = (0usize, 0usize, 0, 0);
@@ -1193,11 +1220,11 @@ fn stats(path: &str, doc: &Document) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{path}");
     let source = match doc.encoding_source() {
-        crate::EncodingSource::Caller => "given",
-        crate::EncodingSource::ByteOrderMark => "byte-order mark",
-        crate::EncodingSource::Detection => "detected",
-        crate::EncodingSource::Declaration => "declared",
-        crate::EncodingSource::Default => "default",
+        EncodingSource::Caller => "given",
+        EncodingSource::ByteOrderMark => "byte-order mark",
+        EncodingSource::Detection => "detected",
+        EncodingSource::Declaration => "declared",
+        EncodingSource::Default => "default",
     };
     let _ = writeln!(out, "  encoding: {} ({source})", doc.encoding().name());
     let _ = writeln!(out, "  elements: {elements}");
@@ -1268,7 +1295,7 @@ fn read_bytes(path: &Path) -> Result<Vec<u8>, Error> {
     } else {
         std::fs::File::open(path).and_then(|mut file| file.read_to_end(&mut bytes))
     };
-    result.map_err(|source| Error::Read {
+    result.map_err(|source| xml5dom::Error::Read {
         path: display,
         source,
     })?;

@@ -24,6 +24,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use common::{load_cases, load_tree_cases, Case};
