@@ -14,12 +14,19 @@
 //! The walks here follow the error list; where they meet an error they
 //! cannot mend in place they give up ([`Fallback`]) and the caller writes
 //! the piece anew from the tree.
+//!
+//! [`Broken::of`] gathers what the walks go by from the document: its
+//! errors, what the parse dropped, the declarations of the internal subset
+//! the output drops ([`kept_subset`] writes the rest). The writer asks it
+//! what may be copied and hands it the pieces to mend.
 
-use crate::chars::is_forbidden_char;
+use crate::chars::{is_forbidden_char, is_name};
+use crate::dom::{Document, NodeKind, NodeType};
 use crate::error::ErrorCode;
 use crate::Span;
 
-use super::RepairKind;
+use super::escape::{comment_text, quotable};
+use super::options::RepairKind;
 
 /// The well-formedness errors of a document (warnings left out), in
 /// source order, and what the walks need to know of the source.
@@ -52,6 +59,73 @@ pub(super) struct Broken<'s> {
 pub(super) struct Fallback;
 
 impl<'s> Broken<'s> {
+    /// What is broken in `doc`: its errors (warnings left out; a reference
+    /// to an entity an unread DTD might declare is one where the output
+    /// keeps no such DTD), and the entities whose declarations repaired
+    /// output drops. Also whether an attribute-list declaration of the
+    /// internal subset is dropped: then the attributes its defaults
+    /// supplied are written.
+    pub(super) fn of(doc: &'s Document) -> (Broken<'s>, bool) {
+        let mut broken = Broken {
+            source: doc.source(),
+            errors: doc
+                .errors
+                .iter()
+                .filter(|e| e.is_error())
+                .map(|e| (e.offset, e.code))
+                .collect(),
+            dropped: &doc.dropped,
+            depth_dropped: &doc.depth_dropped,
+            dropped_entities: Vec::new(),
+            declared_entities: Vec::new(),
+            dependents_dropped: Default::default(),
+            unchecked: doc
+                .errors
+                .iter()
+                .filter(|e| {
+                    use crate::ErrorCode::*;
+                    matches!(
+                        e.code,
+                        NameLengthLimit | EntityDepthLimit | EntityExpansionLimit | AttributeLimit
+                    )
+                })
+                .map(|e| e.offset)
+                .collect(),
+        };
+        let mut attlists_dropped = false;
+        if !broken.errors.is_empty() {
+            for doctype in &doc.doctypes {
+                let items = &doctype.subset_items;
+                let names = dropped_entities(&mut broken, items, &doctype.subset_entities);
+                broken.dropped_entities.extend(names);
+                let declared = doctype.subset_entities.iter().map(|(_, name)| name.clone());
+                broken.declared_entities.extend(declared);
+                // (A malformed one was skipped, and supplied nothing.)
+                attlists_dropped |= items.iter().any(|item| {
+                    !broken.kept(*item)
+                        && doc.source()[item.range()].starts_with("<!ATTLIST")
+                        && !broken
+                            .within(item.start, item.end)
+                            .iter()
+                            .any(|&(_, code)| code == crate::ErrorCode::MalformedDeclaration)
+                });
+            }
+            broken.declared_entities.sort_unstable();
+            if !external_declarations_kept(doc, &broken) {
+                // An entity an unread DTD might have declared: with no such
+                // DTD in the output, the reference is an error there.
+                let promoted = doc
+                    .errors
+                    .iter()
+                    .filter(|e| e.code == crate::ErrorCode::EntityInExternalSubset)
+                    .map(|e| (e.offset, crate::ErrorCode::UndeclaredEntity));
+                broken.errors.extend(promoted);
+                broken.errors.sort_by_key(|&(at, _)| at);
+            }
+        }
+        (broken, attlists_dropped)
+    }
+
     /// The errors at offsets in `start..end`, and at `end` itself when that
     /// is the end of the input (where errors of a construct cut off by it
     /// are reported).
@@ -582,7 +656,7 @@ pub(super) fn kept_subset(
                 .find(|&&(_, code)| code == ErrorCode::MalformedDeclaration)
             {
                 out.push_str(&source[at..item.start]);
-                let (body, _) = super::comment_text(&text[4..text.len() - 3]);
+                let (body, _) = comment_text(&text[4..text.len() - 3]);
                 out.push_str("<!--");
                 out.push_str(&body);
                 out.push_str("-->");
@@ -719,4 +793,39 @@ pub(super) fn dropped_entities(
         }
     }
     dropped
+}
+
+/// Whether repaired output keeps what made undeclared entities warnings
+/// (`entity-in-external-subset`): the DOCTYPE's external identifier, or a
+/// parameter-entity reference in a kept item of its internal subset.
+fn external_declarations_kept(doc: &Document, broken: &Broken<'_>) -> bool {
+    let Some(node) = doc
+        .root()
+        .children()
+        .find(|n| n.node_type() == NodeType::Doctype)
+    else {
+        return false;
+    };
+    let NodeKind::Doctype(index) = doc.data(node.id().0).kind else {
+        return false;
+    };
+    let fields = &doc.doctypes[index];
+    // Read again as written out: a parameter-entity declaration is no
+    // reference, and a reference in a dropped declaration is gone.
+    let references = fields.subset_span.is_some_and(|subset| {
+        let kept = kept_subset(broken, subset, &fields.subset_items, &mut Vec::new());
+        crate::dtd::has_parameter_references(&kept)
+    });
+    let Some(span) = node.span() else {
+        return references;
+    };
+    let head_end = fields.subset_span.map_or(span.end + 1, |s| s.start);
+    let copied = broken.within(span.start, head_end).is_empty();
+    let system_kept = match (node.public_id(), node.system_id()) {
+        (_, None) => false,
+        _ if copied => true,
+        (_, Some(system)) => quotable(system),
+    };
+    let name_kept = is_name(node.name()) || fields.subset_span.is_some();
+    (system_kept && name_kept) || references
 }
