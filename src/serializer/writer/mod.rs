@@ -17,6 +17,7 @@ mod prolog;
 mod tags;
 
 use crate::dom::{is_xml_space, Document, Node, NodeKind, NodeType, DIRTY_CHILDREN, XML_NAMESPACE};
+use crate::output::PIECE;
 use crate::Span;
 
 use super::namespaces::Scopes;
@@ -116,9 +117,6 @@ pub(super) fn write_subtree<W: std::io::Write>(
     send(&rest, true);
     failed.map_or(Ok(()), Err)
 }
-
-/// How much output the serializer gathers before handing it on.
-const PIECE: usize = 1 << 16;
 
 /// Where to cut `text` (at least [`PIECE`] long) to hand on all but its
 /// last few characters: the text written next looks back at them (`]]`

@@ -140,12 +140,11 @@ impl<'d> Writer<'d> {
         self.out.push_str(if has_children { ">" } else { "/>" });
     }
 
-    /// An attribute the DTD's default supplied and no edit changed: the
-    /// output keeps the DTD, which supplies it again. (Repaired output
-    /// drops the internal subset, so it writes the attribute.)
     /// Whether `attribute` of `node` is one the DTD written out supplies:
     /// defaulted, unchanged, its declaration kept, and the element still of
     /// the name it declares it for (unedited, or its source name kept).
+    /// The output keeps the DTD, which supplies it again; repaired output
+    /// drops the internal subset, so it writes the attribute.
     fn default_only(&self, node: Node<'_>, attribute: Attribute<'_>) -> bool {
         let renamed = self.doc.data(node.id().0).dirty & DIRTY_SELF != 0
             && !self
