@@ -173,7 +173,7 @@ pub enum ErrorCode {
     /// recursive reference is left unexpanded.
     RecursiveEntityReference,
 
-    // --- Limits (crate::Limits) ---
+    // --- Limits (crate::limits::Limits) ---
     /// Entity expansion reached its byte budget; no further reference is
     /// expanded.
     EntityExpansionLimit,

@@ -14,8 +14,8 @@
 //! U+FFFD and reports it. Valid UTF-8 is only validated.
 //!
 //! **Offsets.** Every offset xml5dom reports (spans, parse errors) is a byte
-//! offset into the decoded UTF-8 text, [`Document::source`](crate::Document::source). For input that
-//! is valid UTF-8 that is the input itself. [`Document::input_offset`](crate::Document::input_offset) maps
+//! offset into the decoded UTF-8 text, the document's `source()`. For input
+//! that is valid UTF-8 that is the input itself. Its `input_offset` maps
 //! an offset back to the input's bytes where that is exact: everywhere for
 //! UTF-8 input, and at decoding errors in other encodings. Lines and columns
 //! are counted in the text and so are right for every encoding.
@@ -49,7 +49,7 @@ pub struct ParseOptions {
     /// The encoding to use, whatever the input says about itself.
     pub encoding: Option<Encoding>,
     /// How much the document may make the parser do.
-    pub limits: crate::Limits,
+    pub limits: crate::limits::Limits,
 }
 
 impl ParseOptions {
@@ -551,8 +551,8 @@ impl InputMap {
 
 /// Bytes decoded as they arrive in chunks cut anywhere (inside a
 /// character, inside a byte-order mark): the encoding is sniffed as soon as
-/// the bytes seen can tell. The push [`Parser`](crate::Parser) reads
-/// through it.
+/// the bytes seen can tell. The push `Parser` of the parse driver
+/// reads through it.
 pub(crate) struct ByteStream {
     options: ParseOptions,
     /// Bytes held back until sniffing can tell.

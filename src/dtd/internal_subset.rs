@@ -35,7 +35,7 @@ use crate::chars::{
     is_name_char, is_name_start_char, is_predefined_entity, is_pubid_char, is_xml_char,
 };
 use crate::error::ErrorCode;
-use crate::Limits;
+use crate::limits::Limits;
 
 /// What the internal subset declares.
 #[derive(Debug, Default)]

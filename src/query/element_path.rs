@@ -1334,7 +1334,7 @@ mod tests {
 
     #[test]
     fn a_document_is_an_element_whose_child_is_the_root() {
-        let doc = crate::Document::parse("<!-- c --><feed><entry/></feed>");
+        let doc = crate::dom::Document::parse("<!-- c --><feed><entry/></feed>");
         let root = doc.root();
         assert_eq!(root.findall("feed/entry").unwrap().len(), 1);
         assert_eq!(root.find(".").unwrap(), Some(root));
@@ -1346,7 +1346,7 @@ mod tests {
 
     #[test]
     fn other_nodes_select_nothing() {
-        let doc = crate::Document::parse("<a>text<!--c--><b/></a>");
+        let doc = crate::dom::Document::parse("<a>text<!--c--><b/></a>");
         let text = doc.root_element().unwrap().first_child().unwrap();
         assert_eq!(text.findall(".").unwrap(), []);
         assert_eq!(text.findall("*").unwrap(), []);
@@ -1358,7 +1358,7 @@ mod tests {
     fn plain_tags_are_compared_unparsed_on_nodes() {
         // CPython's `findall("atom:entry")` without a map is `[]`, not an
         // error: the C accelerator never parses a path without / * [ @ .
-        let doc = crate::Document::parse("<feed><atom:entry/></feed>");
+        let doc = crate::dom::Document::parse("<feed><atom:entry/></feed>");
         let feed = doc.root_element().unwrap();
         assert_eq!(feed.findall("atom:entry").unwrap().len(), 1);
         assert!(feed.iterfind("atom:entry").is_err());

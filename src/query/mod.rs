@@ -1,9 +1,9 @@
 //! Queries over the tree: XPath 1.0 ([`XPath`]) and ElementTree's
 //! ElementPath ([`ElementPath`]: `find`, `findall`, `iterfind`,
-//! `findtext`, also as methods on [`Node`](crate::Node)).
+//! `findtext`, also as methods on [`Node`](crate::dom::Node)).
 //!
-//! This stage reads a [`Document`](crate::Document) and hands back node
-//! handles ([`Node`](crate::Node), [`Attribute`](crate::Attribute)) that
+//! This stage reads a [`Document`](crate::dom::Document) and hands back node
+//! handles ([`Node`](crate::dom::Node), [`Attribute`](crate::dom::Attribute)) that
 //! the rest of the tree API, editing included, accepts by their ids.
 
 pub mod element_path;

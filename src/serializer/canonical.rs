@@ -2,7 +2,7 @@
 //! comments) and the form of the W3C XML Conformance Test Suite's output
 //! files (James Clark's "xmltest" canonical XML).
 //!
-//! Both walk the tree with [`Node::traverse`](crate::Node::traverse), never
+//! Both walk the tree with [`Node::traverse`](crate::dom::Node::traverse), never
 //! recursing, so a document nested 1,000,000 deep is written like a flat one.
 //! Both write the tree as it is: a document parsed with errors is written as
 //! the XML5 rules recovered it, escaped so that the output is well-formed
@@ -23,8 +23,8 @@
 
 use std::collections::HashMap;
 
+use crate::dom::{Attribute, Document, Edge, Node, NodeType};
 use crate::output::Pieces;
-use crate::{Attribute, Document, Edge, Node, NodeType};
 
 /// Which canonical form to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

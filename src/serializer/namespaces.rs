@@ -31,7 +31,7 @@ pub(super) struct Scopes {
     log: Vec<String>,
     /// Elements whose subtree [`subtree_resolves`](Self::subtree_resolves)
     /// found a name in that does not resolve.
-    unresolved: HashSet<crate::NodeId>,
+    unresolved: HashSet<crate::dom::NodeId>,
     generated_prefixes: usize,
 }
 
@@ -129,7 +129,7 @@ impl Scopes {
         let mut ok = true;
         for edge in root.traverse() {
             match edge {
-                crate::Edge::Open(node) if node.is_element() => {
+                crate::dom::Edge::Open(node) if node.is_element() => {
                     marks.push(self.log.len());
                     self.bind_declarations(node);
                     if !self.names_resolve(node) {
@@ -148,7 +148,7 @@ impl Scopes {
                         break;
                     }
                 }
-                crate::Edge::Close(node) if node.is_element() => {
+                crate::dom::Edge::Close(node) if node.is_element() => {
                     if let Some(m) = marks.pop() {
                         self.unwind(m);
                     }

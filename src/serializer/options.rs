@@ -40,13 +40,13 @@ pub enum OutputEncoding {
     Original,
     /// Another encoding; characters it cannot encode become character
     /// references.
-    Other(crate::Encoding),
+    Other(crate::decoding::Encoding),
 }
 
 impl OutputEncoding {
-    pub(super) fn resolve(self, doc: &Document) -> crate::Encoding {
+    pub(super) fn resolve(self, doc: &Document) -> crate::decoding::Encoding {
         match self {
-            OutputEncoding::Utf8 => crate::Encoding::UTF_8,
+            OutputEncoding::Utf8 => crate::decoding::Encoding::UTF_8,
             OutputEncoding::Original => doc.encoding(),
             OutputEncoding::Other(encoding) => encoding,
         }
@@ -56,7 +56,7 @@ impl OutputEncoding {
 /// Whether output in `target` starts with a byte-order mark: the
 /// document's own encoding keeps its mark or its lack of one; UTF-16 and
 /// UTF-32 otherwise need one (XML 1.0 §4.3.3).
-pub(super) fn byte_order_mark(doc: &Document, target: crate::Encoding) -> bool {
+pub(super) fn byte_order_mark(doc: &Document, target: crate::decoding::Encoding) -> bool {
     if target == doc.encoding() {
         doc.had_byte_order_mark()
     } else {

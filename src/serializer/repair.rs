@@ -23,7 +23,7 @@
 use crate::chars::{is_forbidden_char, is_name};
 use crate::dom::{Document, NodeKind, NodeType};
 use crate::error::ErrorCode;
-use crate::Span;
+use crate::span::Span;
 
 use super::escape::{comment_text, quotable};
 use super::options::RepairKind;
@@ -83,7 +83,7 @@ impl<'s> Broken<'s> {
                 .errors
                 .iter()
                 .filter(|e| {
-                    use crate::ErrorCode::*;
+                    use crate::error::ErrorCode::*;
                     matches!(
                         e.code,
                         NameLengthLimit | EntityDepthLimit | EntityExpansionLimit | AttributeLimit
@@ -107,7 +107,7 @@ impl<'s> Broken<'s> {
                         && !broken
                             .within(item.start, item.end)
                             .iter()
-                            .any(|&(_, code)| code == crate::ErrorCode::MalformedDeclaration)
+                            .any(|&(_, code)| code == crate::error::ErrorCode::MalformedDeclaration)
                 });
             }
             broken.declared_entities.sort_unstable();
@@ -117,8 +117,8 @@ impl<'s> Broken<'s> {
                 let promoted = doc
                     .errors
                     .iter()
-                    .filter(|e| e.code == crate::ErrorCode::EntityInExternalSubset)
-                    .map(|e| (e.offset, crate::ErrorCode::UndeclaredEntity));
+                    .filter(|e| e.code == crate::error::ErrorCode::EntityInExternalSubset)
+                    .map(|e| (e.offset, crate::error::ErrorCode::UndeclaredEntity));
                 broken.errors.extend(promoted);
                 broken.errors.sort_by_key(|&(at, _)| at);
             }

@@ -3,7 +3,7 @@
 use super::token::{TextKind, Token};
 use super::TokenSink;
 use crate::error::ParseError;
-use crate::Span;
+use crate::span::Span;
 
 /// An attribute of an [`OwnedToken`] tag.
 #[derive(Clone, Debug, PartialEq, Eq)]

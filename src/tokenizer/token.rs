@@ -7,7 +7,7 @@
 //! from.
 
 use super::input::{StrBuf, Window};
-use crate::Span;
+use crate::span::Span;
 
 /// One token of the XML5 tokenizer (§1.4).
 #[derive(Clone, Copy, Debug)]

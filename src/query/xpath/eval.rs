@@ -32,7 +32,7 @@ use super::ast::{
 };
 use super::functions;
 use super::{AttributeNode, Bindings, NamespaceNode, Value, XNode, XPath, XPathError};
-use crate::{Document, Edge, Node, NodeType, XMLNS_NAMESPACE, XML_NAMESPACE};
+use crate::dom::{Document, Edge, Node, NodeType, XMLNS_NAMESPACE, XML_NAMESPACE};
 
 pub(super) fn evaluate<'a>(
     xpath: &XPath,

@@ -27,7 +27,7 @@ mod parser;
 
 use std::collections::HashMap;
 
-use crate::{Attribute, Node};
+use crate::dom::{Attribute, Node};
 
 /// A compiled XPath 1.0 expression: compile once, evaluate against any
 /// node of any document.

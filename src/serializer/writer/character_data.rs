@@ -6,7 +6,8 @@
 //! cannot carry.
 
 use crate::chars::is_forbidden_char;
-use crate::dom::{is_xml_space, Node};
+use crate::chars::is_xml_space;
+use crate::dom::Node;
 use crate::serializer::escape::{comment_text, push_text, repaired_name, replace_forbidden};
 use crate::serializer::options::RepairKind;
 use crate::serializer::repair;
@@ -150,7 +151,8 @@ impl<'d> Writer<'d> {
         let kind = if errors.iter().any(|&(_, code)| {
             matches!(
                 code,
-                crate::ErrorCode::EofInComment | crate::ErrorCode::EofInProcessingInstruction
+                crate::error::ErrorCode::EofInComment
+                    | crate::error::ErrorCode::EofInProcessingInstruction
             )
         }) {
             RepairKind::Closed

@@ -16,9 +16,10 @@ mod character_data;
 mod prolog;
 mod tags;
 
-use crate::dom::{is_xml_space, Document, Node, NodeKind, NodeType, DIRTY_CHILDREN, XML_NAMESPACE};
+use crate::chars::is_xml_space;
+use crate::dom::{Document, Node, NodeKind, NodeType, DIRTY_CHILDREN, XML_NAMESPACE};
 use crate::output::PIECE;
-use crate::Span;
+use crate::span::Span;
 
 use super::namespaces::Scopes;
 use super::options::{
@@ -177,7 +178,7 @@ struct Writer<'d> {
     attlists_dropped: bool,
     pretty: Option<usize>,
     /// The encoding the output will be written in.
-    target: crate::Encoding,
+    target: crate::decoding::Encoding,
     frames: Vec<Frame>,
     /// The namespace bindings of the output.
     scopes: Scopes,
@@ -355,7 +356,7 @@ impl<'d> Writer<'d> {
     /// out too): stray end tags, misplaced DOCTYPEs, elements and text
     /// after the root.
     fn report_dropped_markup(&mut self) {
-        use crate::ErrorCode::*;
+        use crate::error::ErrorCode::*;
         let dropped: Vec<usize> = self
             .broken
             .errors

@@ -11,7 +11,7 @@ use crate::serializer::escape::{
 };
 use crate::serializer::options::{Repair, RepairKind};
 use crate::serializer::repair;
-use crate::Span;
+use crate::span::Span;
 
 use super::Writer;
 
@@ -60,7 +60,7 @@ impl<'d> Writer<'d> {
         let encoding_changed = declaration
             .encoding
             .as_deref()
-            .is_some_and(|e| crate::Encoding::for_label(e).is_none());
+            .is_some_and(|e| crate::decoding::Encoding::for_label(e).is_none());
         if !version_ok
             || encoding_changed
             || standalone.is_none() != declaration.standalone.is_none()
@@ -333,12 +333,17 @@ impl<'d> Writer<'d> {
 /// The source text of an XML declaration, with its encoding made to say
 /// `target`: the label replaced if it names another encoding, added after
 /// the version if there is none and `target` needs one.
-fn declaration_for(text: &str, label: Option<&str>, target: crate::Encoding, own: bool) -> String {
+fn declaration_for(
+    text: &str,
+    label: Option<&str>,
+    target: crate::decoding::Encoding,
+    own: bool,
+) -> String {
     let agrees = |label: &str| {
         target.agrees_with(label)
             // A label we do not know, written back in the encoding the
             // document was read in: it is the author's, kept.
-            || (own && crate::Encoding::for_label(label).is_none())
+            || (own && crate::decoding::Encoding::for_label(label).is_none())
     };
     match label {
         Some(label) if agrees(label) => text.to_owned(),
@@ -385,6 +390,6 @@ fn declaration_for(text: &str, label: Option<&str>, target: crate::Encoding, own
 
 /// Whether a document in `encoding` needs an XML declaration to say so
 /// (XML 1.0 §4.3.3: a reader assumes UTF-8 or UTF-16 without one).
-fn needs_declaration(encoding: crate::Encoding) -> bool {
-    encoding != crate::Encoding::UTF_8 && !encoding.is_utf16()
+fn needs_declaration(encoding: crate::decoding::Encoding) -> bool {
+    encoding != crate::decoding::Encoding::UTF_8 && !encoding.is_utf16()
 }

@@ -7,7 +7,8 @@
 
 use std::collections::HashMap;
 
-use crate::dom::{is_xml_space, Attribute, Node, NodeKind, DIRTY_SELF};
+use crate::chars::is_xml_space;
+use crate::dom::{Attribute, Node, NodeKind, DIRTY_SELF};
 use crate::serializer::escape::{
     push_attribute_value, repaired_name, repaired_qname, written_element_name,
 };
@@ -16,7 +17,7 @@ use crate::serializer::namespaces::{
 };
 use crate::serializer::options::RepairKind;
 use crate::serializer::repair;
-use crate::Span;
+use crate::span::Span;
 
 use super::Writer;
 
@@ -322,7 +323,7 @@ impl<'d> Writer<'d> {
     /// kept: `dropped` bytes, the attributes the tree dropped as duplicates
     /// and stray characters.
     fn report_gap(&mut self, start: usize, end: usize, dropped: usize) {
-        use crate::ErrorCode::{DuplicateAttribute, DuplicateNamespacedAttribute};
+        use crate::error::ErrorCode::{DuplicateAttribute, DuplicateNamespacedAttribute};
         if dropped == 0 {
             return;
         }
@@ -418,7 +419,7 @@ impl<'d> Writer<'d> {
                         .broken
                         .within(end.start, end.end)
                         .iter()
-                        .find(|&&(_, code)| code != crate::ErrorCode::MismatchedEndTag)
+                        .find(|&&(_, code)| code != crate::error::ErrorCode::MismatchedEndTag)
                         .copied();
                     let Some((at, code)) = broken else {
                         self.out.push_str(&self.source()[end.range()]);
@@ -426,7 +427,7 @@ impl<'d> Writer<'d> {
                     };
                     // `</a x>`, `</>`: the name alone; or an end tag an
                     // entity's replacement text held, written out.
-                    let kind = if code == crate::ErrorCode::UnbalancedEntityReference {
+                    let kind = if code == crate::error::ErrorCode::UnbalancedEntityReference {
                         RepairKind::EntityExpanded
                     } else {
                         RepairKind::MarkupRewritten
