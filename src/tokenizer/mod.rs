@@ -81,8 +81,8 @@ mod xml_declaration;
 pub use json::{push_json_string, SuiteJson, SuiteJsonWriter};
 pub use owned::{Event, OwnedAttribute, OwnedToken, TokenList};
 pub use token::{
-    Attribute, Attributes, Comment, Doctype, EndTag, EntityReference, ProcessingInstruction, Tag,
-    Text, TextKind, Token, XmlDeclaration,
+    Comment, Doctype, EndTag, EntityReference, ProcessingInstruction, Tag, TagAttribute,
+    TagAttributes, Text, TextKind, Token, XmlDecl,
 };
 
 use crate::char_refs::Replacement;
@@ -559,7 +559,7 @@ impl<S: TokenSink> Tokenizer<S> {
             kind => {
                 let tag = Tag {
                     name,
-                    attributes: Attributes {
+                    attributes: TagAttributes {
                         list: &self.attributes[..self.attribute_count],
                         window: *w,
                     },

@@ -27,7 +27,7 @@ pub enum Token<'t> {
     /// `<?target data?>`.
     ProcessingInstruction(ProcessingInstruction<'t>),
     /// `<?xml version="1.0" encoding="..." standalone="..."?>`.
-    XmlDeclaration(XmlDeclaration<'t>),
+    XmlDeclaration(XmlDecl<'t>),
     /// `<!DOCTYPE name PUBLIC "..." "..." [ internal subset ]>`.
     Doctype(Doctype<'t>),
     /// `&name;` in content, for an entity the internal subset declared
@@ -95,7 +95,7 @@ pub struct Tag<'t> {
     /// The tag name as written (XML5 does not change case).
     pub name: &'t str,
     /// The attributes, in source order, duplicates dropped.
-    pub attributes: Attributes<'t>,
+    pub attributes: TagAttributes<'t>,
     /// From `<` to `>` (or the end of the input).
     pub span: Span,
 }
@@ -130,9 +130,10 @@ pub struct ProcessingInstruction<'t> {
     pub span: Span,
 }
 
-/// The XML declaration, with its pseudo-attributes parsed.
+/// The XML declaration (production `XMLDecl` of XML 1.0), with its
+/// pseudo-attributes parsed.
 #[derive(Clone, Copy, Debug)]
-pub struct XmlDeclaration<'t> {
+pub struct XmlDecl<'t> {
     /// The `version` value, if given.
     pub version: Option<&'t str>,
     /// The `encoding` value, if given.
@@ -186,7 +187,7 @@ pub struct EntityReference<'t> {
 
 /// An attribute of a start or empty tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Attribute<'t> {
+pub struct TagAttribute<'t> {
     /// The name as written.
     pub name: &'t str,
     /// The value, references resolved and whitespace normalized (literal
@@ -202,12 +203,12 @@ pub struct Attribute<'t> {
 
 /// The attributes of a tag: a borrowed view, in source order.
 #[derive(Clone, Copy)]
-pub struct Attributes<'t> {
+pub struct TagAttributes<'t> {
     pub(crate) list: &'t [AttributeBuffer],
     pub(crate) window: Window<'t>,
 }
 
-impl<'t> Attributes<'t> {
+impl<'t> TagAttributes<'t> {
     /// How many there are.
     pub fn len(&self) -> usize {
         self.list.len()
@@ -219,7 +220,7 @@ impl<'t> Attributes<'t> {
     }
 
     /// The attribute at `index`.
-    pub fn get(&self, index: usize) -> Option<Attribute<'t>> {
+    pub fn get(&self, index: usize) -> Option<TagAttribute<'t>> {
         self.list.get(index).map(|a| a.view(self.window))
     }
 
@@ -257,13 +258,13 @@ impl<'t> Attributes<'t> {
     }
 
     /// The attributes in source order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = Attribute<'t>> + 't {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = TagAttribute<'t>> + 't {
         let window = self.window;
         self.list.iter().map(move |a| a.view(window))
     }
 }
 
-impl std::fmt::Debug for Attributes<'_> {
+impl std::fmt::Debug for TagAttributes<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
@@ -287,8 +288,8 @@ pub(crate) struct AttributeBuffer {
 }
 
 impl AttributeBuffer {
-    fn view<'t>(&'t self, window: Window<'t>) -> Attribute<'t> {
-        Attribute {
+    fn view<'t>(&'t self, window: Window<'t>) -> TagAttribute<'t> {
+        TagAttribute {
             name: self.name.as_str(&window),
             value: self.value.as_str(&window),
             span: Span::new(self.start, self.end),

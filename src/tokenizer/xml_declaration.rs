@@ -5,7 +5,7 @@
 
 use super::input::{StrBuf, Window};
 use super::states::State;
-use super::{push_consumed, push_source, Flow, Token, TokenSink, Tokenizer, XmlDeclaration};
+use super::{push_consumed, push_source, Flow, Token, TokenSink, Tokenizer, XmlDecl};
 use crate::error::ErrorCode;
 use crate::span::Span;
 
@@ -258,7 +258,7 @@ impl<S: TokenSink> Tokenizer<S> {
         }
         let d = &self.declaration;
         let value = |i: usize| d.present[i].then(|| d.values[i].as_str(w));
-        let token = Token::XmlDeclaration(XmlDeclaration {
+        let token = Token::XmlDeclaration(XmlDecl {
             version: value(0),
             encoding: value(1),
             standalone: value(2),
