@@ -1,5 +1,5 @@
 //! The vendored xml5lib-tests tokenizer suite, loaded and normalized once for
-//! every test target that runs it (`tests/xml5lib.rs`, `tests/cli.rs`).
+//! every test target that runs it (`tests/xml5lib.rs`, `cli/tests/cli.rs`).
 
 // Each target uses its own part of this module.
 #![allow(dead_code)]
