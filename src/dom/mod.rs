@@ -140,7 +140,8 @@ pub(crate) const XML_NS: NsId = NsId(0);
 pub(crate) const XMLNS_NS: NsId = NsId(1);
 
 impl Names {
-    fn new() -> Names {
+    /// A table holding the two reserved namespaces (`XML_NS`, `XMLNS_NS`).
+    pub(crate) fn new() -> Names {
         let mut names = Names::default();
         names.namespace(XML_NAMESPACE);
         names.namespace(XMLNS_NAMESPACE);
@@ -404,11 +405,6 @@ impl NodeData {
         self.parsed.then_some(self.span)
     }
 
-    /// For the tree builder: the element's source now ends at `end`.
-    pub(crate) fn set_span_end(&mut self, end: usize) {
-        self.span.end = end;
-    }
-
     /// Where an element's start tag ends in the source.
     pub(crate) fn kind_tag_end(&self) -> Option<usize> {
         match self.kind {
@@ -642,7 +638,9 @@ pub struct Document {
     /// The input began with a byte-order mark (not part of the text).
     pub(crate) bom: bool,
     pub(crate) input_map: InputMap,
-    line_starts: OnceLock<Vec<usize>>,
+    /// Where the source's lines start (the parse fills it if it reported
+    /// errors).
+    pub(crate) lines: LineIndex,
     /// Where [`position`](Self::position) was last asked.
     last_position: Mutex<PositionCursor>,
     /// The entity references in content whose replacement text held markup,
@@ -752,7 +750,7 @@ impl Document {
             encoding_source: EncodingSource::Default,
             bom: false,
             input_map: InputMap::default(),
-            line_starts: OnceLock::new(),
+            lines: LineIndex::default(),
             last_position: Mutex::new(PositionCursor::default()),
             entity_expansions: Vec::new(),
             dropped: Vec::new(),
@@ -869,59 +867,13 @@ impl Document {
     /// [`position`](Self::position), counting characters from the start of
     /// the offset's line.
     fn position_from_line_start(&self, offset: usize) -> (u32, u32) {
-        let source = self.source();
-        let offset = floor_char_boundary(source, offset);
-        let starts = self.line_starts.get_or_init(|| line_starts(source));
-        let line = starts.partition_point(|&start| start <= offset);
-        let line_start = starts[line - 1];
-        let column = source[line_start..offset].chars().count() + 1;
-        (
-            u32::try_from(line).unwrap_or(u32::MAX),
-            u32::try_from(column).unwrap_or(u32::MAX),
-        )
+        self.lines.position_from_line_start(self.source(), offset)
     }
 
-    /// [`position`](Self::position), counting on (or back) from where
-    /// `cursor` was left when `offset` is on the same line and nearer to it
-    /// than to the line's start: positions asked for in order cost what
-    /// lies between them, not a scan from the line's start each (a
-    /// one-line document with many errors stays linear).
+    /// [`position`](Self::position), counting on from `cursor` (see
+    /// [`LineIndex::position_after`]).
     pub(crate) fn position_after(&self, cursor: &mut PositionCursor, offset: usize) -> (u32, u32) {
-        let source = self.source();
-        let offset = floor_char_boundary(source, offset);
-        if cursor.line > 0 && cursor.line_start <= offset && offset < cursor.line_end {
-            if cursor.offset <= offset {
-                let more = source[cursor.offset..offset].chars().count();
-                cursor.column = cursor
-                    .column
-                    .saturating_add(u32::try_from(more).unwrap_or(u32::MAX));
-                cursor.offset = offset;
-                return (cursor.line, cursor.column);
-            }
-            if cursor.offset - offset < offset - cursor.line_start {
-                let fewer = source[offset..cursor.offset].chars().count();
-                cursor.column = cursor
-                    .column
-                    .saturating_sub(u32::try_from(fewer).unwrap_or(u32::MAX));
-                cursor.offset = offset;
-                return (cursor.line, cursor.column);
-            }
-        }
-        let (line, column) = self.position_from_line_start(offset);
-        let starts = self.line_starts.get_or_init(|| line_starts(source));
-        let index = usize::try_from(line).unwrap_or(usize::MAX);
-        *cursor = PositionCursor {
-            offset,
-            line,
-            column,
-            line_start: index
-                .checked_sub(1)
-                .and_then(|i| starts.get(i))
-                .copied()
-                .unwrap_or(0),
-            line_end: starts.get(index).copied().unwrap_or(usize::MAX),
-        };
-        (line, column)
+        self.lines.position_after(self.source(), cursor, offset)
     }
 
     pub(crate) fn str(&self, range: StrRange) -> &str {
@@ -931,21 +883,16 @@ impl Document {
         }
     }
 
-    /// Appends `s` to the stored string `range`: in place when `range` ends
-    /// the storage (the usual case, for text built piece by piece), else by
-    /// storing the whole anew.
-    pub(crate) fn store_more(&mut self, range: StrRange, s: &str) -> StrRange {
-        let end = self.source_len + self.stored.len();
-        if range.end == end && range.start >= self.source_len {
-            self.stored.push_str(s);
-            StrRange::new(range.start, range.end + s.len())
-        } else {
-            let start = end;
-            let old = self.str(range).to_owned();
-            self.stored.push_str(&old);
-            self.stored.push_str(s);
-            StrRange::new(start, start + old.len() + s.len())
-        }
+    /// For a parse: the storage of strings that are not in the source, to
+    /// append to (a range appended is then taken with
+    /// [`stored_range`](Self::stored_range); what is there must stay).
+    pub(crate) fn storage(&mut self) -> &mut String {
+        &mut self.stored
+    }
+
+    /// For a parse: bytes `start..end` of [`storage`](Self::storage).
+    pub(crate) fn stored_range(&self, start: usize, end: usize) -> StrRange {
+        StrRange::new(self.source_len + start, self.source_len + end)
     }
 
     /// Stores a string that is not in the source.
@@ -953,6 +900,21 @@ impl Document {
         let start = self.source_len + self.stored.len();
         self.stored.push_str(s);
         StrRange::new(start, start + s.len())
+    }
+
+    /// For a parse: the parsed element `id` closed, its source now ending
+    /// at `end`; `end_tag` is the end tag that closed it, if one did.
+    pub(crate) fn close_parsed(
+        &mut self,
+        id: indextree::NodeId,
+        end: usize,
+        end_tag: Option<Span>,
+    ) {
+        let data = self.arena[id].get_mut();
+        data.span.end = end;
+        if let NodeKind::Element { end_tag: slot, .. } = &mut data.kind {
+            *slot = end_tag.map_or(NO_END_TAG, |span| span.start);
+        }
     }
 
     pub(crate) fn data(&self, id: indextree::NodeId) -> &NodeData {
@@ -977,7 +939,80 @@ impl Document {
     }
 }
 
-/// Where [`Document::position_after`] was last asked, and where that line
+/// Where the lines of a source start, found the first time a position is
+/// asked, and positions counted from them. The tree builder counts its
+/// errors' positions with the index its sink lends it, so a [`Document`]
+/// keeps the index its parse built.
+#[derive(Debug, Default)]
+pub(crate) struct LineIndex {
+    starts: OnceLock<Vec<usize>>,
+}
+
+impl LineIndex {
+    /// The line and column of `offset` in `source` (as
+    /// [`Document::position`] gives them), counting characters from the
+    /// start of the offset's line.
+    pub(crate) fn position_from_line_start(&self, source: &str, offset: usize) -> (u32, u32) {
+        let offset = floor_char_boundary(source, offset);
+        let starts = self.starts.get_or_init(|| line_starts(source));
+        let line = starts.partition_point(|&start| start <= offset);
+        let line_start = starts[line - 1];
+        let column = source[line_start..offset].chars().count() + 1;
+        (
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(column).unwrap_or(u32::MAX),
+        )
+    }
+
+    /// [`position_from_line_start`](Self::position_from_line_start),
+    /// counting on (or back) from where `cursor` was left when `offset` is on the same line and nearer to it
+    /// than to the line's start: positions asked for in order cost what
+    /// lies between them, not a scan from the line's start each (a
+    /// one-line document with many errors stays linear).
+    pub(crate) fn position_after(
+        &self,
+        source: &str,
+        cursor: &mut PositionCursor,
+        offset: usize,
+    ) -> (u32, u32) {
+        let offset = floor_char_boundary(source, offset);
+        if cursor.line > 0 && cursor.line_start <= offset && offset < cursor.line_end {
+            if cursor.offset <= offset {
+                let more = source[cursor.offset..offset].chars().count();
+                cursor.column = cursor
+                    .column
+                    .saturating_add(u32::try_from(more).unwrap_or(u32::MAX));
+                cursor.offset = offset;
+                return (cursor.line, cursor.column);
+            }
+            if cursor.offset - offset < offset - cursor.line_start {
+                let fewer = source[offset..cursor.offset].chars().count();
+                cursor.column = cursor
+                    .column
+                    .saturating_sub(u32::try_from(fewer).unwrap_or(u32::MAX));
+                cursor.offset = offset;
+                return (cursor.line, cursor.column);
+            }
+        }
+        let (line, column) = self.position_from_line_start(source, offset);
+        let starts = self.starts.get_or_init(|| line_starts(source));
+        let index = usize::try_from(line).unwrap_or(usize::MAX);
+        *cursor = PositionCursor {
+            offset,
+            line,
+            column,
+            line_start: index
+                .checked_sub(1)
+                .and_then(|i| starts.get(i))
+                .copied()
+                .unwrap_or(0),
+            line_end: starts.get(index).copied().unwrap_or(usize::MAX),
+        };
+        (line, column)
+    }
+}
+
+/// Where [`LineIndex::position_after`] was last asked, and where that line
 /// starts and ends (the next line's start).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PositionCursor {
@@ -1021,26 +1056,5 @@ fn line_starts(source: &str) -> Vec<usize> {
 impl std::fmt::Debug for Document {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.to_tree_dump())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn store_more_grows_in_place_or_stores_anew() {
-        let mut doc = Document::with_source("<a/>");
-        let first = doc.store("ab");
-        let grown = doc.store_more(first, "c");
-        assert_eq!(grown.start, first.start);
-        assert_eq!(doc.str(grown), "abc");
-        // Something else stored after it: growing must not run into it.
-        let other = doc.store("x");
-        let moved = doc.store_more(grown, "d");
-        assert_eq!(doc.str(moved), "abcd");
-        assert_eq!(doc.str(other), "x");
-        assert_eq!(doc.str(grown), "abc");
-        assert_eq!(doc.source(), "<a/>");
     }
 }

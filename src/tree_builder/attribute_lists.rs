@@ -14,7 +14,7 @@ use crate::dtd::{AttributeType, DefaultValue, ExpansionMode};
 use crate::error::ErrorCode;
 use crate::tokenizer::Tag;
 
-use super::TreeBuilder;
+use super::{TreeBuilder, TreeSink};
 
 /// The declarations that apply to one tag.
 #[derive(Default)]
@@ -42,7 +42,7 @@ pub(super) fn collapse_spaces(value: &str) -> Option<String> {
     })
 }
 
-impl TreeBuilder<'_> {
+impl<S: TreeSink> TreeBuilder<'_, S> {
     /// The attribute-list declarations for `element` (its name as written)
     /// applied to the first `kept` attributes of `tag`.
     pub(super) fn declared_attributes(

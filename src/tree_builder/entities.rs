@@ -5,9 +5,10 @@
 //! node's span covers the reference, so the source round trip holds). A
 //! replacement text with markup is tokenized and its tokens built into the
 //! tree where the reference is, with the reference's span; the outermost
-//! such reference is recorded in [`Document::entity_expansions`] and the
-//! nodes it made remember it, so the serializer can write the reference
-//! back while they are as parsed. Text at the edges of such an expansion is
+//! such reference is reported to the sink around what it made (a document
+//! records it in `Document::entity_expansions` and the nodes it made
+//! remember it, so the serializer can write the reference back while they
+//! are as parsed). Text at the edges of such an expansion is
 //! a text node of its own (see docs/conformance.md).
 //!
 //! Nesting is bounded by the limits (and never deeper than 64 levels, each
@@ -15,21 +16,17 @@
 //! reference and is not followed, and every expansion draws on the
 //! document's byte budget; a reference not expanded stays as written.
 
-use crate::dom::EntityExpansion;
 use crate::dtd::{Declarations, EntityLookup, ExpansionMode, ExpansionStop};
 use crate::error::ErrorCode;
 use crate::tokenizer::{self, Text, TextKind};
 use crate::Span;
 
-use super::TreeBuilder;
+use super::{TreeBuilder, TreeSink};
 
 /// The outermost expansion of a reference with markup, while it runs.
 pub(super) struct ActiveExpansion {
-    /// Index in `Document::entity_expansions`.
-    pub(super) index: usize,
-    /// Where its nodes go, and the last child there before it.
-    parent: indextree::NodeId,
-    last_before: Option<indextree::NodeId>,
+    /// The reference.
+    reference: Span,
     /// The depth of the stack of open elements when it started.
     stack_len: usize,
     /// The same for each entity being expanded inside it (outermost
@@ -40,7 +37,7 @@ pub(super) struct ActiveExpansion {
     unbalanced: bool,
 }
 
-impl TreeBuilder<'_> {
+impl<S: TreeSink> TreeBuilder<'_, S> {
     /// The span tokens from a replacement text take: the outermost
     /// reference's.
     pub(super) fn reference_span(&self) -> Option<Span> {
@@ -178,20 +175,9 @@ impl TreeBuilder<'_> {
     }
 
     fn begin_expansion(&mut self, name: &str, reference: Span) {
-        let index = self.doc.entity_expansions.len();
-        self.doc.entity_expansions.push(EntityExpansion {
-            name: name.into(),
-            reference,
-            first: None,
-            count: 0,
-            balanced: true,
-        });
-        let parent = self.insertion_parent();
-        let last_before = self.doc.arena[parent].last_child();
+        self.sink.begin_expansion(name, reference);
         self.expansion = Some(ActiveExpansion {
-            index,
-            parent,
-            last_before,
+            reference,
             stack_len: self.stack.len(),
             levels: Vec::new(),
             unbalanced: false,
@@ -202,26 +188,10 @@ impl TreeBuilder<'_> {
         let Some(active) = self.expansion.take() else {
             return;
         };
-        let first = match active.last_before {
-            Some(last) => self.doc.arena[last].next_sibling(),
-            None => self.doc.arena[active.parent].first_child(),
-        };
-        let mut count = 0;
-        let mut node = first;
-        while let Some(id) = node {
-            count += 1;
-            node = self.doc.arena[id].next_sibling();
-        }
         let balanced = !active.unbalanced && self.stack.len() == active.stack_len;
-        let mut reference = None;
-        if let Some(record) = self.doc.entity_expansions.get_mut(active.index) {
-            record.first = first;
-            record.count = count;
-            record.balanced = balanced;
-            reference = Some(record.reference);
-        }
-        if let (false, Some(reference)) = (balanced, reference) {
-            self.error(ErrorCode::UnbalancedEntityReference, reference.start);
+        self.sink.end_expansion(balanced);
+        if !balanced {
+            self.error(ErrorCode::UnbalancedEntityReference, active.reference.start);
         }
     }
 
@@ -234,13 +204,6 @@ impl TreeBuilder<'_> {
                 active.unbalanced = true;
             }
         }
-    }
-
-    /// The `1 +` index of the expansion running, for the nodes it makes.
-    pub(super) fn expansion_mark(&self) -> u32 {
-        self.expansion
-            .as_ref()
-            .map_or(0, |a| u32::try_from(a.index + 1).unwrap_or(u32::MAX))
     }
 
     /// The declarations, for the checker and the defaults.

@@ -1,9 +1,11 @@
 //! Stage 3 of the pipeline: tree construction (XML5 spec §1.5).
 //!
 //! The [`TreeBuilder`] is the tokenizer's [`TokenSink`]: it takes tokens and
-//! parse errors and builds a [`Document`], through the start, main and end
-//! phases of §1.5, resolving namespaces on the way. It hands on a finished
-//! document whose errors (the tokenizer's and its own) are in source order.
+//! parse errors and builds the tree through the start, main and end phases
+//! of §1.5, resolving namespaces on the way. What it builds it reports, in
+//! document order, to a [`TreeSink`] (its errors and the tokenizer's too);
+//! [`DocumentSink`] makes a [`Document`] of it, whose errors are in source
+//! order.
 //!
 //! Cost per token never grows with depth: the open elements are a stack,
 //! "is an element with this name open?" is a count per interned name, and
@@ -11,23 +13,27 @@
 //! 1,000,000 deep builds in linear time, without recursion.
 
 mod attribute_lists;
+mod document_sink;
 mod entities;
+#[cfg(test)]
+mod recorder_tests;
+mod sink;
 mod well_formed;
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::chars::is_name;
 
-use crate::dom::{
-    AttributeData, DoctypeData, Document, ItemRange, NodeData, NodeKind, NsId, QNameId, StrRange,
-    XmlDeclaration, DTD_ID, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
-};
+use crate::dom::{Document, NsId, QNameId, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS};
 use crate::dtd::AttributeType;
 use crate::error::{ErrorCode, ParseError};
 use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
 use crate::Span;
 
-/// Parses `text` into a document.
+pub(crate) use document_sink::DocumentSink;
+pub(crate) use sink::{Chars, ParsedAttribute, StartElement, TreeSink};
+
 /// What stays of text outside the root element that XML does not allow
 /// there: its lines that are only whitespace, and the line ends of the
 /// others, so that repaired output keeps its lines.
@@ -44,8 +50,9 @@ pub(crate) fn kept_outside_root(text: &str) -> String {
         .collect()
 }
 
+/// Parses `text` into a document.
 pub(crate) fn build(text: &str, options: &crate::ParseOptions) -> Document {
-    let builder = TreeBuilder::new(text, options.limits.clone());
+    let builder = TreeBuilder::new(text, options.limits.clone(), DocumentSink::new(text));
     tokenizer::tokenize_with(text, builder, &options.limits).finish()
 }
 
@@ -61,7 +68,6 @@ enum Phase {
 
 /// An element on the stack of open elements.
 struct Open {
-    id: indextree::NodeId,
     qname: QNameId,
     /// The length of the namespace binding log before this element's
     /// declarations.
@@ -130,9 +136,8 @@ struct PendingText {
     /// The text so far, while it is exactly one range of the source.
     verbatim: Option<(usize, usize)>,
     /// The text so far, once it is not a range of the source: a range of
-    /// the document's storage, grown in place while it ends the storage
-    /// (see [`Document::store_more`]).
-    copied: Option<StrRange>,
+    /// the sink's text storage, grown in place while it ends the storage.
+    copied: Option<(usize, usize)>,
     len: usize,
     cdata: Vec<(usize, usize)>,
     /// Outside the root: on each line, the first character that is not
@@ -173,11 +178,12 @@ impl PendingText {
     }
 }
 
-/// Builds a [`Document`] from tokens (§1.5).
-pub(crate) struct TreeBuilder<'i> {
+/// Builds a tree from tokens (§1.5), reporting it to a [`TreeSink`].
+pub(crate) struct TreeBuilder<'i, S: TreeSink> {
     input: &'i str,
     /// Where the last error's position was found (errors mostly come in
-    /// order: the next is counted on from there).
+    /// order: the next is counted on from there, with the sink's line
+    /// index).
     position: crate::dom::PositionCursor,
     limits: crate::Limits,
     /// Start tags dropped past `max_element_depth` and not yet closed.
@@ -196,7 +202,10 @@ pub(crate) struct TreeBuilder<'i> {
     /// Attribute defaults, normalized once: by element name, then index in
     /// its list; `None` where the budget ran out.
     default_values: HashMap<Box<str>, HashMap<usize, Option<String>>>,
-    doc: Document,
+    /// Where what is built goes; it owns the interning table.
+    sink: S,
+    /// The XML declaration said `standalone="yes"`.
+    standalone: bool,
     phase: Phase,
     stack: Vec<Open>,
     /// How many open elements have each qualified name, by `QNameId`.
@@ -211,6 +220,9 @@ pub(crate) struct TreeBuilder<'i> {
     tag_qnames: Vec<QNameId>,
     /// Some attribute of the tag being built may be a namespace declaration.
     tag_declares: bool,
+    /// The attributes of the tag being built (empty between tags: only the
+    /// allocation is kept, see [`sink::recycle`]).
+    tag_attributes: Vec<ParsedAttribute<'static>>,
     /// By `QNameId`: the scope stack of the name's prefix, once known
     /// (`u32::MAX` before), so resolving a name does not hash its prefix.
     prefix_slots: Vec<u32>,
@@ -227,8 +239,8 @@ pub(crate) struct TreeBuilder<'i> {
     last_token_end: usize,
 }
 
-impl<'i> TreeBuilder<'i> {
-    pub(crate) fn new(input: &'i str, limits: crate::Limits) -> TreeBuilder<'i> {
+impl<'i, S: TreeSink> TreeBuilder<'i, S> {
+    pub(crate) fn new(input: &'i str, limits: crate::Limits, sink: S) -> TreeBuilder<'i, S> {
         TreeBuilder {
             position: Default::default(),
             input,
@@ -240,7 +252,8 @@ impl<'i> TreeBuilder<'i> {
             outer_reference: Span::default(),
             expansion: None,
             default_values: HashMap::new(),
-            doc: Document::with_source(input),
+            sink,
+            standalone: false,
             phase: Phase::Start,
             stack: Vec::new(),
             open_counts: Vec::new(),
@@ -251,6 +264,7 @@ impl<'i> TreeBuilder<'i> {
             seen_attributes: HashSet::new(),
             tag_qnames: Vec::new(),
             tag_declares: false,
+            tag_attributes: Vec::new(),
             prefix_slots: Vec::new(),
             checker: well_formed::Checker {
                 source: input,
@@ -336,18 +350,23 @@ impl<'i> TreeBuilder<'i> {
         self.checker.errors.clear();
     }
 
-    /// The finished document, errors in source order.
-    pub(crate) fn finish(mut self) -> Document {
-        // Stable: errors at one offset stay in the order they were found.
-        self.doc.errors.sort_by_key(|e| e.offset);
-        self.doc
+    /// What the sink makes of what was built (the input has ended).
+    pub(crate) fn finish(self) -> S::Output {
+        self.sink.finish()
+    }
+
+    /// The line and column of `offset` in the source.
+    fn position(&mut self, offset: usize) -> (u32, u32) {
+        self.sink
+            .lines()
+            .position_after(self.input, &mut self.position, offset)
     }
 
     fn error(&mut self, code: ErrorCode, offset: usize) {
         // While an entity is expanded, every error is at its reference.
         let offset = self.reference_span().map_or(offset, |r| r.start);
-        let (line, column) = self.doc.position_after(&mut self.position, offset);
-        self.doc.errors.push(ParseError {
+        let (line, column) = self.position(offset);
+        self.sink.error(ParseError {
             code,
             offset,
             line,
@@ -355,58 +374,11 @@ impl<'i> TreeBuilder<'i> {
         });
     }
 
-    /// A string from a token: a range of the source when the token borrowed
-    /// it unchanged, else a copy in the document's storage.
-    fn string(&mut self, s: &str) -> StrRange {
-        match self.source_offset(s) {
-            Some(start) => StrRange::new(start, start + s.len()),
-            None => self.doc.store(s),
-        }
-    }
-
     /// Where `s` starts in the source, if it is a slice of it.
     fn source_offset(&self, s: &str) -> Option<usize> {
         let base = self.input.as_ptr() as usize;
         let at = s.as_ptr() as usize;
         (at >= base && at + s.len() <= base + self.input.len()).then(|| at - base)
-    }
-
-    fn current(&self) -> indextree::NodeId {
-        self.stack.last().map_or(self.doc.root, |open| open.id)
-    }
-
-    /// Appends a node to `parent`, after turning pending character data into
-    /// its text node.
-    fn append(
-        &mut self,
-        parent: indextree::NodeId,
-        kind: NodeKind,
-        span: Span,
-    ) -> indextree::NodeId {
-        self.flush_text();
-        self.append_node(parent, kind, span)
-    }
-
-    fn append_node(
-        &mut self,
-        parent: indextree::NodeId,
-        kind: NodeKind,
-        span: Span,
-    ) -> indextree::NodeId {
-        // The fast path for a new node: no check that it is not an ancestor
-        // of `parent`, which walks up the tree (quadratic in depth).
-        let mut data = NodeData::parsed(kind, span);
-        data.expansion = self.expansion_mark();
-        parent.append_value(data, &mut self.doc.arena)
-    }
-
-    /// Where comments, PIs and whitespace go: the current element, or the
-    /// document outside the root.
-    fn insertion_parent(&self) -> indextree::NodeId {
-        match self.phase {
-            Phase::Main => self.current(),
-            Phase::Start | Phase::End => self.doc.root,
-        }
     }
 
     // ----- Text ----------------------------------------------------------
@@ -473,26 +445,37 @@ impl<'i> TreeBuilder<'i> {
                 }
             }
         }
-        let start_len = self.text.len;
-        let t = &mut self.text;
+        let start_len = t.len;
         match (t.verbatim, t.copied, verbatim) {
             (None, None, Some(at)) if t.len == 0 => t.verbatim = Some((at, at + piece.data.len())),
             (Some((start, end)), None, Some(at)) if at == end => {
                 t.verbatim = Some((start, end + piece.data.len()));
             }
-            (_, Some(copy), _) => t.copied = Some(self.doc.store_more(copy, piece.data)),
+            (_, Some((start, end)), _) => {
+                let storage = self.sink.text_storage();
+                if storage.len() == end {
+                    storage.push_str(piece.data);
+                    t.copied = Some((start, storage.len()));
+                } else {
+                    // Something else was stored meanwhile: the text so far
+                    // moves to the end.
+                    let so_far = storage.get(start..end).map(str::to_owned);
+                    let at = storage.len();
+                    storage.push_str(&so_far.unwrap_or_default());
+                    storage.push_str(piece.data);
+                    t.copied = Some((at, storage.len()));
+                }
+            }
             (_, None, _) => {
-                let copy = match t.verbatim.take() {
-                    Some((start, end)) => {
-                        let source = self.doc.store(&self.input[start..end]);
-                        self.doc.store_more(source, piece.data)
-                    }
-                    None => self.doc.store(piece.data),
-                };
-                self.text.copied = Some(copy);
+                let storage = self.sink.text_storage();
+                let at = storage.len();
+                if let Some((start, end)) = t.verbatim.take() {
+                    storage.push_str(&self.input[start..end]);
+                }
+                storage.push_str(piece.data);
+                t.copied = Some((at, storage.len()));
             }
         }
-        let t = &mut self.text;
         t.len += piece.data.len();
         if piece.kind == TextKind::Cdata {
             match t.cdata.last_mut() {
@@ -515,31 +498,32 @@ impl<'i> TreeBuilder<'i> {
                 self.error(ErrorCode::TextOutsideRootElement, self.text.offending[i]);
             }
         }
-        if self.text.len == 0 {
+        let t = &self.text;
+        if t.len == 0 {
             // Only empty entities: no character data, no node.
             return;
         }
-        let mut range = match (self.text.verbatim, self.text.copied) {
-            (Some((start, end)), _) => StrRange::new(start, end),
-            (None, Some(copy)) => copy,
+        let text = match (t.verbatim, t.copied) {
+            (Some((start, end)), _) => Chars::Str(&self.input[start..end]),
+            (None, Some((start, end))) => Chars::Stored(start, end),
             (None, None) => return,
         };
         if outside {
-            let whitespace = kept_outside_root(self.doc.str(range));
-            if whitespace.is_empty() {
-                return;
+            let whitespace = match text {
+                Chars::Str(text) => kept_outside_root(text),
+                Chars::Stored(start, end) => self
+                    .sink
+                    .text_storage()
+                    .get(start..end)
+                    .map(kept_outside_root)
+                    .unwrap_or_default(),
+            };
+            if !whitespace.is_empty() {
+                self.sink.text(Chars::Str(&whitespace), &[], t.span);
             }
-            range = self.doc.store(&whitespace);
-            self.text.cdata.clear();
+            return;
         }
-        let cdata = ItemRange {
-            start: self.doc.cdata.len(),
-            len: self.text.cdata.len(),
-        };
-        self.doc.cdata.extend_from_slice(&self.text.cdata);
-        let parent = self.insertion_parent();
-        let span = self.text.span;
-        self.append_node(parent, NodeKind::Text { text: range, cdata }, span);
+        self.sink.text(text, &t.cdata, t.span);
     }
 
     // ----- Elements ------------------------------------------------------
@@ -587,7 +571,7 @@ impl<'i> TreeBuilder<'i> {
         self.tag_qnames.clear();
         self.tag_declares = false;
         let name = self.limited_name(tag.name, tag.span.start + 1);
-        let qname = self.doc.names.qname(name);
+        let qname = self.sink.names_mut().qname(name);
         self.tag_qnames.push(qname);
         for index in 0..kept {
             let mut name = tag.attributes.name_at(index);
@@ -596,16 +580,16 @@ impl<'i> TreeBuilder<'i> {
                 name = self.limited_name(name, offset);
             }
             self.tag_declares |= name.starts_with("xmlns");
-            let qname = self.doc.names.qname(name);
+            let qname = self.sink.names_mut().qname(name);
             self.tag_qnames.push(qname);
         }
     }
 
     /// Creates the element for a start or empty tag (whose names
-    /// [`intern_tag_names`](Self::intern_tag_names) interned) and appends it
-    /// to the current node; returns it with the binding-log mark to unwind
+    /// [`intern_tag_names`](Self::intern_tag_names) interned) and reports it
+    /// to the sink; returns its name with the binding-log mark to unwind
     /// to.
-    fn create_element(&mut self, tag: &Tag<'_>) -> (indextree::NodeId, QNameId, usize) {
+    fn create_element(&mut self, tag: &Tag<'_>, empty: bool) -> (QNameId, usize) {
         // Text before the tag goes to the current node, before this
         // element's declarations come into scope.
         self.flush_text();
@@ -613,7 +597,12 @@ impl<'i> TreeBuilder<'i> {
         let kept = self.tag_qnames.len() - 1;
         let lists = match &self.declarations {
             Some(declarations) if declarations.has_attribute_lists() => {
-                let element = self.doc.names.qname_data(self.tag_qnames[0]).text.clone();
+                let element = self
+                    .sink
+                    .names()
+                    .qname_data(self.tag_qnames[0])
+                    .text
+                    .clone();
                 self.declared_attributes(&element, tag, kept)
             }
             _ => None,
@@ -628,7 +617,7 @@ impl<'i> TreeBuilder<'i> {
                     let namespace = if value.is_empty() {
                         None
                     } else {
-                        Some(self.doc.names.namespace(value))
+                        Some(self.sink.names_mut().namespace(value))
                     };
                     if prefix != "xml" {
                         self.scopes.bind(prefix, namespace);
@@ -639,9 +628,9 @@ impl<'i> TreeBuilder<'i> {
 
         let qname = self.tag_qnames[0];
         let namespace = self.resolve(qname, true, tag.span.start);
-        let name = self.doc.names.name(qname, namespace);
+        let name = self.sink.names_mut().name(qname, namespace);
 
-        let first = self.doc.attributes.len();
+        let mut attributes = sink::recycle(std::mem::take(&mut self.tag_attributes));
         self.seen_attributes.clear();
         for index in 0..kept {
             let (span, value_span) = self.attribute_spans(tag, index);
@@ -667,53 +656,47 @@ impl<'i> TreeBuilder<'i> {
                 Declaration::No => self.resolve(attribute_qname, false, span.start),
             };
             if let Some(ns) = namespace {
-                if self.is_duplicate(first, ns, attribute_qname) {
+                if self.is_duplicate(&attributes, ns, attribute_qname) {
                     self.error(ErrorCode::DuplicateNamespacedAttribute, span.start);
                     continue;
                 }
             }
-            let name = self.doc.names.name(attribute_qname, namespace);
+            let name = self.sink.names_mut().name(attribute_qname, namespace);
             let kind = lists.as_ref().and_then(|d| d.types[index]);
             let collapsed = kind
                 .filter(|kind| kind.is_tokenized())
                 .and_then(|_| attribute_lists::collapse_spaces(value));
-            let value = match &collapsed {
-                Some(collapsed) => self.doc.store(collapsed),
-                None => self.string(value),
-            };
-            let mut data = AttributeData::parsed(name, value, span, value_span);
-            if kind == Some(AttributeType::Id) {
-                data.dtd |= DTD_ID;
-            }
-            self.doc.attributes.push(data);
+            attributes.push(ParsedAttribute {
+                name,
+                value: collapsed.map_or(Cow::Borrowed(value), Cow::Owned),
+                span: Some(span),
+                value_span,
+                is_id: kind == Some(AttributeType::Id),
+            });
         }
         if let Some(lists) = &lists {
-            self.push_defaults(first, &lists.defaults, tag.span.start);
+            self.push_defaults(&mut attributes, &lists.defaults, tag.span.start);
         }
-        let attributes = ItemRange {
-            start: first,
-            len: self.doc.attributes.len() - first,
-        };
-        let parent = self.insertion_parent();
-        let kind = NodeKind::Element {
+        self.sink.start_element(&StartElement {
             name,
-            attributes,
-            tag_end: tag.span.end,
-            end_tag: NO_END_TAG,
-        };
-        let id = self.append(parent, kind, tag.span);
-        (id, qname, mark)
+            attributes: &attributes,
+            span: tag.span,
+            empty,
+        });
+        self.tag_attributes = sink::recycle(attributes);
+        (qname, mark)
     }
 
-    /// Adds the attributes the declared defaults supply.
-    fn push_defaults(
+    /// Adds the attributes the declared defaults supply to those of the
+    /// tag.
+    fn push_defaults<'a>(
         &mut self,
-        first: usize,
-        defaults: &[(Box<str>, String, AttributeType)],
+        attributes: &mut Vec<ParsedAttribute<'a>>,
+        defaults: &'a [(Box<str>, String, AttributeType)],
         offset: usize,
     ) {
         for (name, value, kind) in defaults {
-            let qname = self.doc.names.qname(name);
+            let qname = self.sink.names_mut().qname(name);
             let namespace = match declaration(name, value) {
                 Declaration::Valid(_) => Some(XMLNS_NS),
                 Declaration::Invalid => {
@@ -723,27 +706,27 @@ impl<'i> TreeBuilder<'i> {
                 Declaration::No => self.resolve(qname, false, offset),
             };
             if let Some(ns) = namespace {
-                if self.is_duplicate(first, ns, qname) {
+                if self.is_duplicate(attributes, ns, qname) {
                     self.error(ErrorCode::DuplicateNamespacedAttribute, offset);
                     continue;
                 }
             }
-            let name = self.doc.names.name(qname, namespace);
-            let value = self.doc.store(value);
-            let mut data = AttributeData::defaulted(name, value);
-            if *kind == AttributeType::Id {
-                data.dtd |= DTD_ID;
-            }
-            self.doc.attributes.push(data);
+            let name = self.sink.names_mut().name(qname, namespace);
+            attributes.push(ParsedAttribute {
+                name,
+                value: Cow::Borrowed(value),
+                span: None,
+                value_span: None,
+                is_id: *kind == AttributeType::Id,
+            });
         }
     }
 
-    /// Whether an attribute already resolved for this tag (those stored from
-    /// `first` on) has the namespace `ns` and the local name of `qname`.
-    fn is_duplicate(&mut self, first: usize, ns: NsId, qname: QNameId) -> bool {
-        let names = &self.doc.names;
+    /// Whether an attribute already resolved for this tag (in `resolved`)
+    /// has the namespace `ns` and the local name of `qname`.
+    fn is_duplicate(&mut self, resolved: &[ParsedAttribute<'_>], ns: NsId, qname: QNameId) -> bool {
+        let names = self.sink.names();
         let local = names.local_of(qname);
-        let resolved = self.doc.attributes.get(first..).unwrap_or_default();
         if resolved.len() < 32 {
             return resolved.iter().any(|r| {
                 names.name_data(r.name).namespace == Some(ns) && names.local(r.name) == local
@@ -770,7 +753,7 @@ impl<'i> TreeBuilder<'i> {
             Xmlns,
             Other,
         }
-        let data = self.doc.names.qname_data(qname);
+        let data = self.sink.names().qname_data(qname);
         if data.bad_colon {
             self.error(ErrorCode::InvalidQualifiedName, offset);
             return None;
@@ -810,7 +793,7 @@ impl<'i> TreeBuilder<'i> {
                 return self.scopes.lookup_slot(slot as usize);
             }
         }
-        let data = self.doc.names.qname_data(qname);
+        let data = self.sink.names().qname_data(qname);
         let prefix = data.colon.map_or("", |c| &data.text[..c]);
         let slot = self.scopes.slot(prefix)?;
         if self.prefix_slots.len() <= index {
@@ -820,17 +803,13 @@ impl<'i> TreeBuilder<'i> {
         self.scopes.lookup_slot(slot)
     }
 
-    fn push_open(&mut self, id: indextree::NodeId, qname: QNameId, bindings: usize) {
+    fn push_open(&mut self, qname: QNameId, bindings: usize) {
         let index = qname.0 as usize;
         if self.open_counts.len() <= index {
             self.open_counts.resize(index + 1, 0);
         }
         self.open_counts[index] += 1;
-        self.stack.push(Open {
-            id,
-            qname,
-            bindings,
-        });
+        self.stack.push(Open { qname, bindings });
     }
 
     /// Pops the current element; its span now ends at `end`, and
@@ -841,11 +820,7 @@ impl<'i> TreeBuilder<'i> {
         if let Some(open) = self.stack.pop() {
             self.open_counts[open.qname.0 as usize] -= 1;
             self.scopes.unwind(open.bindings);
-            let data = self.doc.arena[open.id].get_mut();
-            data.set_span_end(end);
-            if let NodeKind::Element { end_tag: slot, .. } = &mut data.kind {
-                *slot = end_tag.map_or(NO_END_TAG, |span| span.start);
-            }
+            self.sink.end_element(end, end_tag);
         }
         if self.stack.is_empty() {
             self.phase = Phase::End;
@@ -854,14 +829,14 @@ impl<'i> TreeBuilder<'i> {
 
     fn end_tag(&mut self, name: &str, span: Span) {
         let current = self.stack.last().map(|open| open.qname);
-        let current_name = current.map(|q| &*self.doc.names.qname_data(q).text);
+        let current_name = current.map(|q| &*self.sink.names().qname_data(q).text);
         if current_name.is_some_and(|current| crate::dom::same_text(current, name)) {
             self.pop(span.end, Some(span));
             return;
         }
         let open = self
-            .doc
-            .names
+            .sink
+            .names()
             .find_qname(name)
             .filter(|q| self.open_counts.get(q.0 as usize).is_some_and(|&n| n > 0));
         match open {
@@ -906,7 +881,7 @@ impl<'i> TreeBuilder<'i> {
     /// it out too (not inside an expansion: those nodes are written anew).
     fn dropped(&mut self, span: Span) {
         if self.reference_span().is_none() {
-            self.doc.dropped.push(span);
+            self.sink.dropped(span);
         }
     }
 
@@ -928,14 +903,8 @@ impl<'i> TreeBuilder<'i> {
 
     fn processing_instruction(&mut self, target: &str, data: &str, span: Span) {
         let target = self.limited_name(target, span.start + 2);
-        let target = self.string(target);
-        let data = self.string(data);
-        let parent = self.insertion_parent();
-        self.append(
-            parent,
-            NodeKind::ProcessingInstruction { target, data },
-            span,
-        );
+        self.flush_text();
+        self.sink.processing_instruction(target, data, span);
     }
 }
 
@@ -1025,7 +994,7 @@ fn at_reference(token: Token<'_>, reference: Span) -> Token<'_> {
     }
 }
 
-impl TokenSink for TreeBuilder<'_> {
+impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
     fn process_token(&mut self, token: Token<'_>) {
         // Tokens of a replacement text: at the reference, not checked
         // against the source (which holds the reference), and the end of
@@ -1070,10 +1039,7 @@ impl TokenSink for TreeBuilder<'_> {
                 }
                 if self.past_depth_limit(tag.span.start) {
                     if self.reference_span().is_none() {
-                        match self.doc.depth_dropped.last_mut() {
-                            Some(last) if self.dropped_depth > 0 => last.end = tag.span.end,
-                            _ => self.doc.depth_dropped.push(tag.span),
-                        }
+                        self.sink.depth_dropped(tag.span, self.dropped_depth > 0);
                     }
                     self.dropped_depth += usize::from(!empty);
                     return;
@@ -1081,17 +1047,17 @@ impl TokenSink for TreeBuilder<'_> {
                 let kept = self.kept_attributes(&tag);
                 self.intern_tag_names(&tag, kept);
                 if checking {
-                    self.checker.tag(&tag, &self.doc.names, &self.tag_qnames);
+                    self.checker.tag(&tag, self.sink.names(), &self.tag_qnames);
                     self.report_checks();
                 }
-                let (id, qname, mark) = self.create_element(&tag);
+                let (qname, mark) = self.create_element(&tag, empty);
                 if empty {
                     self.scopes.unwind(mark);
                     if self.phase == Phase::Start {
                         self.phase = Phase::End;
                     }
                 } else {
-                    self.push_open(id, qname, mark);
+                    self.push_open(qname, mark);
                     self.phase = Phase::Main;
                 }
             }
@@ -1099,9 +1065,7 @@ impl TokenSink for TreeBuilder<'_> {
                 // Closes a start tag dropped past the depth limit.
                 self.dropped_depth -= 1;
                 if self.reference_span().is_none() {
-                    if let Some(last) = self.doc.depth_dropped.last_mut() {
-                        last.end = token.span().end;
-                    }
+                    self.sink.depth_dropped_end(token.span().end);
                 }
             }
             Token::EndTag(tag) => match self.phase {
@@ -1133,9 +1097,8 @@ impl TokenSink for TreeBuilder<'_> {
                     self.checker.comment(comment.data, comment.span);
                     self.report_checks();
                 }
-                let text = self.string(comment.data);
-                let parent = self.insertion_parent();
-                self.append(parent, NodeKind::Comment(text), comment.span);
+                self.flush_text();
+                self.sink.comment(comment.data, comment.span);
             }
             Token::ProcessingInstruction(pi) => {
                 if checking {
@@ -1153,13 +1116,8 @@ impl TokenSink for TreeBuilder<'_> {
                         declaration.span,
                     );
                     self.report_checks();
-                    let owned = |s: Option<&str>| s.map(str::to_owned);
-                    self.doc.declaration = Some(XmlDeclaration {
-                        version: owned(declaration.version),
-                        encoding: owned(declaration.encoding),
-                        standalone: owned(declaration.standalone),
-                        span: declaration.span,
-                    });
+                    self.standalone = declaration.standalone == Some("yes");
+                    self.sink.xml_declaration(&declaration);
                 } else {
                     self.error(ErrorCode::MisplacedXmlDeclaration, declaration.span.start);
                     let target =
@@ -1174,18 +1132,13 @@ impl TokenSink for TreeBuilder<'_> {
                     return;
                 }
                 self.seen_doctype = true;
-                let standalone = self
-                    .doc
-                    .declaration
-                    .as_ref()
-                    .is_some_and(|d| d.standalone.as_deref() == Some("yes"));
+                let standalone = self.standalone;
                 let parameter_references = doctype
                     .declarations
                     .is_some_and(|d| d.has_parameter_references());
                 self.entities_may_be_external =
                     !standalone && (doctype.system_id.is_some() || parameter_references);
                 if let Some(declarations) = doctype.declarations {
-                    self.doc.attribute_defaults = declarations.defaulted_attributes();
                     self.set_declarations(declarations);
                     self.checker.declarations = Some(declarations.clone());
                 }
@@ -1196,20 +1149,8 @@ impl TokenSink for TreeBuilder<'_> {
                     doctype.span,
                 );
                 self.report_checks();
-                let mut field = |s: Option<&str>| s.map(|s| self.string(s));
-                let data = DoctypeData {
-                    name: field(doctype.name),
-                    public_id: field(doctype.public_id),
-                    system_id: field(doctype.system_id),
-                    internal_subset: field(doctype.internal_subset),
-                    subset_span: doctype.subset_span,
-                    subset_items: doctype.subset_items.into(),
-                    subset_entities: doctype.subset_entities.into(),
-                };
-                let root = self.doc.root;
-                let index = self.doc.doctypes.len();
-                self.doc.doctypes.push(data);
-                self.append(root, NodeKind::Doctype(index), doctype.span);
+                self.flush_text();
+                self.sink.doctype(&doctype);
             }
             Token::EntityReference(reference) => {
                 self.entity_reference(reference.name, reference.span);
@@ -1240,7 +1181,7 @@ impl TokenSink for TreeBuilder<'_> {
             // An error in a replacement text: at the reference (counted on
             // from the last error's position, not from the line's start:
             // many errors from references on one long line stay linear).
-            let (line, column) = self.doc.position_after(&mut self.position, reference.start);
+            let (line, column) = self.position(reference.start);
             error = ParseError {
                 offset: reference.start,
                 line,
@@ -1257,6 +1198,6 @@ impl TokenSink for TreeBuilder<'_> {
             self.reference_errors.insert(error.offset);
         }
         error.code = self.entity_code(error.code);
-        self.doc.errors.push(error);
+        self.sink.error(error);
     }
 }

@@ -1,0 +1,273 @@
+//! The [`TreeSink`] that builds a [`Document`]: what the builder reports,
+//! written into the arena and the document's side vectors through the
+//! DOM's crate-private construction API.
+//!
+//! It lives here, beside the builder, and not in the DOM, which knows
+//! nothing of parsing: it is the builder's half of the bargain (how its
+//! events become nodes, spans, storage and expansion records), and the DOM
+//! only offers what any construction needs.
+
+use crate::dom::{
+    AttributeData, DoctypeData, Document, EntityExpansion, ItemRange, LineIndex, Names, NodeData,
+    NodeKind, StrRange, DTD_ID, NO_END_TAG,
+};
+use crate::error::ParseError;
+use crate::tokenizer::{Doctype, XmlDeclaration};
+use crate::Span;
+
+use super::sink::{Chars, StartElement, TreeSink};
+
+/// Builds a [`Document`] from `input`.
+pub(crate) struct DocumentSink<'i> {
+    /// The text parsed: strings that are slices of it are kept as ranges of
+    /// the document's copy, not stored again.
+    input: &'i str,
+    doc: Document,
+    /// The open elements, innermost last.
+    open: Vec<indextree::NodeId>,
+    /// The expansion running, if any.
+    expansion: Option<Expansion>,
+    /// The expansion mark of nodes made now: `1 +` the running expansion's
+    /// index, else 0.
+    mark: u32,
+}
+
+/// An expansion while it runs: where its nodes go, and the last child there
+/// before it.
+struct Expansion {
+    index: usize,
+    parent: indextree::NodeId,
+    last_before: Option<indextree::NodeId>,
+}
+
+impl<'i> DocumentSink<'i> {
+    pub(crate) fn new(input: &'i str) -> DocumentSink<'i> {
+        DocumentSink {
+            input,
+            doc: Document::with_source(input),
+            open: Vec::new(),
+            expansion: None,
+            mark: 0,
+        }
+    }
+
+    /// Where nodes go now: the element last opened, or the document.
+    fn parent(&self) -> indextree::NodeId {
+        self.open.last().copied().unwrap_or(self.doc.root)
+    }
+
+    /// Appends a node parsed from `span` to the current parent. The fast
+    /// path: no check that the node is not an ancestor of the parent, which
+    /// walks up the tree (quadratic in depth).
+    #[inline]
+    fn append(&mut self, kind: NodeKind, span: Span) -> indextree::NodeId {
+        let parent = self.parent();
+        let mut data = NodeData::parsed(kind, span);
+        data.expansion = self.mark;
+        parent.append_value(data, &mut self.doc.arena)
+    }
+
+    /// A string from the builder: a range of the source when it is a slice
+    /// of it, else a copy in the document's storage.
+    fn string(&mut self, s: &str) -> StrRange {
+        let base = self.input.as_ptr() as usize;
+        let at = s.as_ptr() as usize;
+        if at >= base && at + s.len() <= base + self.input.len() {
+            StrRange::new(at - base, at - base + s.len())
+        } else {
+            self.doc.store(s)
+        }
+    }
+}
+
+impl TreeSink for DocumentSink<'_> {
+    type Output = Document;
+
+    #[inline]
+    fn names(&self) -> &Names {
+        &self.doc.names
+    }
+
+    #[inline]
+    fn names_mut(&mut self) -> &mut Names {
+        &mut self.doc.names
+    }
+
+    #[inline]
+    fn lines(&self) -> &LineIndex {
+        &self.doc.lines
+    }
+
+    fn xml_declaration(&mut self, declaration: &XmlDeclaration<'_>) {
+        let owned = |s: Option<&str>| s.map(str::to_owned);
+        self.doc.declaration = Some(crate::dom::XmlDeclaration {
+            version: owned(declaration.version),
+            encoding: owned(declaration.encoding),
+            standalone: owned(declaration.standalone),
+            span: declaration.span,
+        });
+    }
+
+    fn doctype(&mut self, doctype: &Doctype<'_>) {
+        if let Some(declarations) = doctype.declarations {
+            self.doc.attribute_defaults = declarations.defaulted_attributes();
+        }
+        let mut field = |s: Option<&str>| s.map(|s| self.string(s));
+        let data = DoctypeData {
+            name: field(doctype.name),
+            public_id: field(doctype.public_id),
+            system_id: field(doctype.system_id),
+            internal_subset: field(doctype.internal_subset),
+            subset_span: doctype.subset_span,
+            subset_items: doctype.subset_items.into(),
+            subset_entities: doctype.subset_entities.into(),
+        };
+        let index = self.doc.doctypes.len();
+        self.doc.doctypes.push(data);
+        self.append(NodeKind::Doctype(index), doctype.span);
+    }
+
+    #[inline]
+    fn start_element(&mut self, element: &StartElement<'_>) {
+        let first = self.doc.attributes.len();
+        for attribute in element.attributes {
+            let value = self.string(&attribute.value);
+            let mut data = match attribute.span {
+                Some(span) => {
+                    AttributeData::parsed(attribute.name, value, span, attribute.value_span)
+                }
+                None => AttributeData::defaulted(attribute.name, value),
+            };
+            if attribute.is_id {
+                data.dtd |= DTD_ID;
+            }
+            self.doc.attributes.push(data);
+        }
+        let kind = NodeKind::Element {
+            name: element.name,
+            attributes: ItemRange {
+                start: first,
+                len: element.attributes.len(),
+            },
+            tag_end: element.span.end,
+            end_tag: NO_END_TAG,
+        };
+        let id = self.append(kind, element.span);
+        if !element.empty {
+            self.open.push(id);
+        }
+    }
+
+    #[inline]
+    fn end_element(&mut self, end: usize, end_tag: Option<Span>) {
+        if let Some(id) = self.open.pop() {
+            self.doc.close_parsed(id, end, end_tag);
+        }
+    }
+
+    #[inline]
+    fn text_storage(&mut self) -> &mut String {
+        self.doc.storage()
+    }
+
+    #[inline]
+    fn text(&mut self, text: Chars<'_>, cdata: &[(usize, usize)], span: Span) {
+        let text = match text {
+            Chars::Str(text) => self.string(text),
+            Chars::Stored(start, end) => self.doc.stored_range(start, end),
+        };
+        let cdata_range = ItemRange {
+            start: self.doc.cdata.len(),
+            len: cdata.len(),
+        };
+        self.doc.cdata.extend_from_slice(cdata);
+        self.append(
+            NodeKind::Text {
+                text,
+                cdata: cdata_range,
+            },
+            span,
+        );
+    }
+
+    fn comment(&mut self, data: &str, span: Span) {
+        let data = self.string(data);
+        self.append(NodeKind::Comment(data), span);
+    }
+
+    fn processing_instruction(&mut self, target: &str, data: &str, span: Span) {
+        let target = self.string(target);
+        let data = self.string(data);
+        self.append(NodeKind::ProcessingInstruction { target, data }, span);
+    }
+
+    fn begin_expansion(&mut self, name: &str, reference: Span) {
+        let index = self.doc.entity_expansions.len();
+        self.doc.entity_expansions.push(EntityExpansion {
+            name: name.into(),
+            reference,
+            first: None,
+            count: 0,
+            balanced: true,
+        });
+        let parent = self.parent();
+        let last_before = self.doc.arena[parent].last_child();
+        self.expansion = Some(Expansion {
+            index,
+            parent,
+            last_before,
+        });
+        self.mark = u32::try_from(index + 1).unwrap_or(u32::MAX);
+    }
+
+    fn end_expansion(&mut self, balanced: bool) {
+        self.mark = 0;
+        let Some(active) = self.expansion.take() else {
+            return;
+        };
+        let arena = &self.doc.arena;
+        let first = match active.last_before {
+            Some(last) => arena[last].next_sibling(),
+            None => arena[active.parent].first_child(),
+        };
+        let mut count = 0;
+        let mut node = first;
+        while let Some(id) = node {
+            count += 1;
+            node = arena[id].next_sibling();
+        }
+        if let Some(record) = self.doc.entity_expansions.get_mut(active.index) {
+            record.first = first;
+            record.count = count;
+            record.balanced = balanced;
+        }
+    }
+
+    fn dropped(&mut self, span: Span) {
+        self.doc.dropped.push(span);
+    }
+
+    fn depth_dropped(&mut self, span: Span, continues: bool) {
+        match self.doc.depth_dropped.last_mut() {
+            Some(last) if continues => last.end = span.end,
+            _ => self.doc.depth_dropped.push(span),
+        }
+    }
+
+    fn depth_dropped_end(&mut self, end: usize) {
+        if let Some(last) = self.doc.depth_dropped.last_mut() {
+            last.end = end;
+        }
+    }
+
+    fn error(&mut self, error: ParseError) {
+        self.doc.errors.push(error);
+    }
+
+    /// The document, errors in source order.
+    fn finish(mut self) -> Document {
+        // Stable: errors at one offset stay in the order they were found.
+        self.doc.errors.sort_by_key(|e| e.offset);
+        self.doc
+    }
+}

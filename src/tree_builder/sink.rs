@@ -1,0 +1,194 @@
+//! What the tree builder reports: the [`TreeSink`] trait.
+//!
+//! The [`TreeBuilder`](super::TreeBuilder) decides what the tree is (the
+//! phases of §1.5, namespaces, implied end tags, entity expansion, the
+//! limits); a sink receives the result, one call per thing built, in
+//! document order. Building a [`Document`](crate::Document) is one sink
+//! ([`DocumentSink`](super::document_sink::DocumentSink)); the streaming
+//! event reader will be another, built on this trait, and so can be
+//! anything that takes subtrees one at a time. The builder is generic over
+//! its sink (static dispatch), so the DOM path pays for no indirection.
+
+use std::borrow::Cow;
+
+use crate::dom::{LineIndex, NameId, Names};
+use crate::error::ParseError;
+use crate::tokenizer::{Doctype, XmlDeclaration};
+use crate::Span;
+
+/// Receives what the tree builder builds, in document order.
+///
+/// Nesting is implied by the order of the calls: a node goes into the
+/// element last opened and not yet closed (the document outside the root).
+/// Every call carries the source span it came from; a node made by an
+/// entity expansion carries the reference's span, and comes between
+/// [`begin_expansion`](Self::begin_expansion) and
+/// [`end_expansion`](Self::end_expansion).
+///
+/// Names come as [`NameId`]s of the interning table the sink owns
+/// ([`names`](Self::names)): the builder interns into it as it goes (it
+/// needs the ids itself), so a sink that keeps names, as a document does,
+/// gets them without a copy, and one that does not resolves them there.
+pub(crate) trait TreeSink {
+    /// What [`finish`](Self::finish) hands back.
+    type Output;
+
+    /// The interning table of qualified names, resolved names and
+    /// namespace URIs, which the builder fills and resolves names with.
+    fn names(&self) -> &Names;
+
+    /// The same, to intern into.
+    fn names_mut(&mut self) -> &mut Names;
+
+    /// The index of the source's lines that the builder counts its errors'
+    /// lines and columns with (a document keeps it for
+    /// [`Document::position`](crate::Document::position)).
+    fn lines(&self) -> &LineIndex;
+
+    /// The XML declaration at the start of the document (a misplaced one
+    /// is a [`processing_instruction`](Self::processing_instruction)).
+    fn xml_declaration(&mut self, declaration: &XmlDeclaration<'_>);
+
+    /// The document type declaration (the first before the root element;
+    /// others are [`dropped`](Self::dropped)), with what its internal subset
+    /// declared.
+    fn doctype(&mut self, doctype: &Doctype<'_>);
+
+    /// An element opens: written as a start tag or an empty-element tag.
+    /// An empty one is complete (no [`end_element`](Self::end_element)
+    /// follows); any other is open until `end_element`.
+    fn start_element(&mut self, element: &StartElement<'_>);
+
+    /// The element last opened closes, its source now ending at `end`:
+    /// by `end_tag` (`</name>` or `</>`) where one was written, else by an
+    /// implied end tag (a mismatched end tag that closes an ancestor, the
+    /// end of the input).
+    fn end_element(&mut self, end: usize, end_tag: Option<Span>);
+
+    /// Where the builder merges character data that is not one slice of
+    /// the source, appending to it (never changing what is there); the
+    /// merged text then comes to [`text`](Self::text) as
+    /// [`Chars::Stored`]. A document lends its own string storage, so the
+    /// text is copied once however many runs it is merged from.
+    fn text_storage(&mut self) -> &mut String;
+
+    /// Character data: consecutive runs merged into one text node's worth
+    /// (plain text, references, CDATA sections), `cdata` the byte ranges of
+    /// the text that were CDATA sections. Outside the root element only the
+    /// whitespace XML allows there comes (without CDATA parts).
+    fn text(&mut self, text: Chars<'_>, cdata: &[(usize, usize)], span: Span);
+
+    /// A comment (also what recovery makes of bogus markup like `<!x>`).
+    fn comment(&mut self, data: &str, span: Span);
+
+    /// A processing instruction, its target cut to the name-length limit.
+    fn processing_instruction(&mut self, target: &str, data: &str, span: Span);
+
+    /// An outermost reference to an entity whose replacement text holds
+    /// markup starts being expanded: what comes until
+    /// [`end_expansion`](Self::end_expansion) was made by it (references
+    /// to character data only are [`text`](Self::text)).
+    fn begin_expansion(&mut self, name: &str, reference: Span);
+
+    /// The expansion begun last ends; `balanced`: it closed every element it
+    /// opened and no other (if not, an error follows).
+    fn end_expansion(&mut self, balanced: bool);
+
+    /// Markup the tree leaves out (a stray end tag, a misplaced DOCTYPE, an
+    /// element after the root), outside entity expansions.
+    fn dropped(&mut self, span: Span);
+
+    /// A tag past the element-depth limit, left out with everything up to
+    /// the end tag that closes it: `continues` when the run of markup
+    /// dropped so far goes on with it, else it starts a new one.
+    fn depth_dropped(&mut self, span: Span, continues: bool);
+
+    /// An end tag closes a tag dropped past the depth limit: the run of
+    /// dropped markup now ends at `end`.
+    fn depth_dropped_end(&mut self, end: usize);
+
+    /// A parse error (the tokenizer's or the builder's), as found: not
+    /// sorted by offset.
+    fn error(&mut self, error: ParseError);
+
+    /// The input ended, everything open was closed.
+    fn finish(self) -> Self::Output;
+}
+
+/// Character data as [`TreeSink::text`] gets it.
+pub(crate) enum Chars<'a> {
+    /// A string: a slice of the source, or one made for the call.
+    Str(&'a str),
+    /// Bytes `start..end` of the sink's
+    /// [`text_storage`](TreeSink::text_storage).
+    Stored(usize, usize),
+}
+
+/// An element as [`TreeSink::start_element`] gets it.
+pub(crate) struct StartElement<'a> {
+    /// Its resolved name: qualified name as written (prefix and local
+    /// name) and namespace.
+    pub(crate) name: NameId,
+    /// Its attributes in source order, then those that attribute-list
+    /// defaults supply; duplicates and those past the attribute limit left
+    /// out.
+    pub(crate) attributes: &'a [ParsedAttribute<'a>],
+    /// The start tag, from `<` to `>`.
+    pub(crate) span: Span,
+    /// Written as an empty-element tag (`<a/>`): complete.
+    pub(crate) empty: bool,
+}
+
+/// One attribute of a [`StartElement`].
+pub(crate) struct ParsedAttribute<'a> {
+    /// Its resolved name. The valid namespace declarations (`xmlns`,
+    /// `xmlns:p`, written or supplied by a default) are the attributes in
+    /// the xmlns namespace (`XMLNS_NS`), and only they are: a sink needs
+    /// no other sign of them.
+    pub(crate) name: NameId,
+    /// The value: references resolved, whitespace normalized, collapsed
+    /// for a declared tokenized type.
+    pub(crate) value: Cow<'a, str>,
+    /// Where it was written; `None` for one an attribute-list default
+    /// supplies.
+    pub(crate) span: Option<Span>,
+    /// Where its value was written (`None` also for `name` without `=`).
+    pub(crate) value_span: Option<Span>,
+    /// Declared of type `ID` by an attribute-list declaration.
+    pub(crate) is_id: bool,
+}
+
+/// The builder's list of attributes for one tag, reused for the next with
+/// another lifetime: the collect runs in place, so no tag allocates it anew
+/// (the list is emptied first, so nothing is converted).
+pub(super) fn recycle<'a, 'b>(mut list: Vec<ParsedAttribute<'a>>) -> Vec<ParsedAttribute<'b>> {
+    list.clear();
+    // A `filter` would keep the lifetime: the map to `None` changes it.
+    #[allow(clippy::unnecessary_filter_map)]
+    list.into_iter().filter_map(|_| None).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recycling_keeps_the_allocation() {
+        let list: Vec<ParsedAttribute<'static>> = Vec::with_capacity(8);
+        let at = list.as_ptr() as usize;
+        let value = String::from("v");
+        let mut reused: Vec<ParsedAttribute<'_>> = recycle(list);
+        assert_eq!(reused.as_ptr() as usize, at);
+        assert!(reused.capacity() >= 8);
+        reused.push(ParsedAttribute {
+            name: NameId(0),
+            value: Cow::Borrowed(&value),
+            span: None,
+            value_span: None,
+            is_id: false,
+        });
+        let back: Vec<ParsedAttribute<'static>> = recycle(reused);
+        assert!(back.is_empty());
+        assert_eq!(back.as_ptr() as usize, at);
+    }
+}
