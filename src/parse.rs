@@ -6,9 +6,9 @@
 //! module: the DOM knows nothing of parsing.
 
 use crate::decoding::{decode, ByteStream, Decoded, EncodingSource, InputMap, ParseOptions};
+use crate::dom::Document;
 use crate::error::{Error, ErrorCode, ParseError};
 use crate::tree_builder;
-use crate::Document;
 
 impl Document {
     /// Parses `text` with the XML5 rules. Never fails.
@@ -23,7 +23,7 @@ impl Document {
         tree_builder::build(text, &ParseOptions::default())
     }
 
-    /// Parses `text` with options (the [`Limits`](crate::Limits); the
+    /// Parses `text` with options (the [`Limits`](crate::limits::Limits); the
     /// encoding option is for bytes). Never fails.
     ///
     /// ```
@@ -38,7 +38,7 @@ impl Document {
         tree_builder::build(text, options)
     }
 
-    /// Parses bytes in any encoding xml5dom reads ([`Encoding`](crate::Encoding)), found by
+    /// Parses bytes in any encoding xml5dom reads ([`Encoding`](crate::decoding::Encoding)), found by
     /// sniffing.
     /// Never fails.
     ///

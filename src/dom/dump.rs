@@ -2,7 +2,8 @@
 //! `xml5dom tree`.
 
 use super::node::{Edge, Node, NodeType};
-use super::{is_xml_space, Document};
+use super::Document;
+use crate::chars::is_xml_space;
 use crate::output::Pieces;
 
 impl Document {

@@ -12,9 +12,10 @@
 //! when the node lands.
 
 use super::{
-    is_xml_space, AttributeData, Document, ItemRange, NameId, NodeData, NodeId, NodeKind, NsId,
-    DIRTY_CHILDREN, DIRTY_SELF, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
+    AttributeData, Document, ItemRange, NameId, NodeData, NodeId, NodeKind, NsId, DIRTY_CHILDREN,
+    DIRTY_SELF, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
 };
+use crate::chars::is_xml_space;
 use crate::chars::{is_forbidden_char, is_name};
 use crate::error::Error;
 

@@ -37,7 +37,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::decoding::{Encoding, EncodingSource, InputMap};
 
 use crate::error::ParseError;
-use crate::Span;
+use crate::span::Span;
 
 /// The XML namespace, bound to the prefix `xml` everywhere.
 ///
@@ -346,8 +346,6 @@ fn qname_parts_are_names(text: &str, colon: Option<usize>) -> bool {
     }
 }
 
-pub(crate) use crate::chars::is_xml_space;
-
 /// Where the prefix of a QName ends: `Some` only for `prefix:local` with both
 /// parts non-empty and no second colon.
 pub(crate) fn qname_colon(name: &str) -> Option<usize> {
@@ -633,7 +631,7 @@ pub struct Document {
     /// while the DOCTYPE is there, a document read back has them (edits
     /// keep that true).
     pub(crate) attribute_defaults: Vec<(Box<str>, Vec<Box<str>>)>,
-    pub(crate) encoding: crate::Encoding,
+    pub(crate) encoding: crate::decoding::Encoding,
     pub(crate) encoding_source: EncodingSource,
     /// The input began with a byte-order mark (not part of the text).
     pub(crate) bom: bool,
@@ -746,7 +744,7 @@ impl Document {
             edited: false,
             unchecked: 0,
             attribute_defaults: Vec::new(),
-            encoding: crate::Encoding::UTF_8,
+            encoding: crate::decoding::Encoding::UTF_8,
             encoding_source: EncodingSource::Default,
             bom: false,
             input_map: InputMap::default(),
@@ -809,7 +807,7 @@ impl Document {
 
     /// Whether the input was well-formed XML 1.0 with namespaces: no parse
     /// error is a well-formedness violation (there may be warnings, see
-    /// [`Severity`](crate::Severity)).
+    /// [`Severity`](crate::error::Severity)).
     ///
     /// ```
     /// use xml5dom::Document;
@@ -1057,4 +1055,22 @@ impl std::fmt::Debug for Document {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.to_tree_dump())
     }
+}
+
+/// What stays of text outside the root element that XML does not allow
+/// there: its lines that are only whitespace, and the line ends of the
+/// others, so that repaired output keeps its lines. The tree builder keeps
+/// that much of such text, and the serializer writes edited text outside
+/// the root element the same way.
+pub(crate) fn kept_outside_root(text: &str) -> String {
+    let is_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    text.split_inclusive(['\n', '\r'])
+        .map(|line| {
+            if line.chars().all(is_space) {
+                line
+            } else {
+                line.trim_start_matches(|c| !matches!(c, '\n' | '\r'))
+            }
+        })
+        .collect()
 }

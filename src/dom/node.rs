@@ -6,7 +6,7 @@ use super::axes::{
     Ancestors, Children, Descendants, Elements, FollowingSiblings, PrecedingSiblings, Traverse,
 };
 use super::{AttributeData, Document, NodeId, NodeKind, XMLNS_NAMESPACE, XML_NAMESPACE};
-use crate::Span;
+use crate::span::Span;
 
 /// What kind of node a [`Node`] is.
 ///

@@ -12,8 +12,8 @@ use crate::dom::{
     NodeKind, StrRange, DTD_ID, NO_END_TAG,
 };
 use crate::error::ParseError;
-use crate::tokenizer::{Doctype, XmlDeclaration};
-use crate::Span;
+use crate::span::Span;
+use crate::tokenizer::{Doctype, XmlDecl};
 
 use super::sink::{Chars, StartElement, TreeSink};
 
@@ -98,7 +98,7 @@ impl TreeSink for DocumentSink<'_> {
         &self.doc.lines
     }
 
-    fn xml_declaration(&mut self, declaration: &XmlDeclaration<'_>) {
+    fn xml_declaration(&mut self, declaration: &XmlDecl<'_>) {
         let owned = |s: Option<&str>| s.map(str::to_owned);
         self.doc.declaration = Some(crate::dom::XmlDeclaration {
             version: owned(declaration.version),

@@ -18,8 +18,8 @@
 
 use crate::dtd::{Declarations, EntityLookup, ExpansionMode, ExpansionStop};
 use crate::error::ErrorCode;
+use crate::span::Span;
 use crate::tokenizer::{self, Text, TextKind};
-use crate::Span;
 
 use super::{TreeBuilder, TreeSink};
 

@@ -28,30 +28,14 @@ use crate::chars::is_name;
 use crate::dom::{Document, NsId, QNameId, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS};
 use crate::dtd::AttributeType;
 use crate::error::{ErrorCode, ParseError};
+use crate::span::Span;
 use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
-use crate::Span;
 
 pub(crate) use document_sink::DocumentSink;
 pub(crate) use sink::{Chars, ParsedAttribute, StartElement, TreeSink};
 
-/// What stays of text outside the root element that XML does not allow
-/// there: its lines that are only whitespace, and the line ends of the
-/// others, so that repaired output keeps its lines.
-pub(crate) fn kept_outside_root(text: &str) -> String {
-    let is_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
-    text.split_inclusive(['\n', '\r'])
-        .map(|line| {
-            if line.chars().all(is_space) {
-                line
-            } else {
-                line.trim_start_matches(|c| !matches!(c, '\n' | '\r'))
-            }
-        })
-        .collect()
-}
-
 /// Parses `text` into a document.
-pub(crate) fn build(text: &str, options: &crate::ParseOptions) -> Document {
+pub(crate) fn build(text: &str, options: &crate::decoding::ParseOptions) -> Document {
     let builder = TreeBuilder::new(text, options.limits.clone(), DocumentSink::new(text));
     tokenizer::tokenize_with(text, builder, &options.limits).finish()
 }
@@ -185,7 +169,7 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
     /// order: the next is counted on from there, with the sink's line
     /// index).
     position: crate::dom::PositionCursor,
-    limits: crate::Limits,
+    limits: crate::limits::Limits,
     /// Start tags dropped past `max_element_depth` and not yet closed.
     dropped_depth: usize,
     /// `element-depth-limit` was reported (it is reported once).
@@ -240,7 +224,11 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
 }
 
 impl<'i, S: TreeSink> TreeBuilder<'i, S> {
-    pub(crate) fn new(input: &'i str, limits: crate::Limits, sink: S) -> TreeBuilder<'i, S> {
+    pub(crate) fn new(
+        input: &'i str,
+        limits: crate::limits::Limits,
+        sink: S,
+    ) -> TreeBuilder<'i, S> {
         TreeBuilder {
             position: Default::default(),
             input,
@@ -510,12 +498,12 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         };
         if outside {
             let whitespace = match text {
-                Chars::Str(text) => kept_outside_root(text),
+                Chars::Str(text) => crate::dom::kept_outside_root(text),
                 Chars::Stored(start, end) => self
                     .sink
                     .text_storage()
                     .get(start..end)
-                    .map(kept_outside_root)
+                    .map(crate::dom::kept_outside_root)
                     .unwrap_or_default(),
             };
             if !whitespace.is_empty() {

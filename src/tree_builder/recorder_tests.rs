@@ -1,11 +1,11 @@
 //! The tree builder with a sink that builds no document: it writes each
 //! event as a line, which shows what the builder reports and in what order
-//! (and that [`TreeSink`] is usable without a [`Document`](crate::Document)).
+//! (and that [`TreeSink`] is usable without a [`Document`](crate::dom::Document)).
 
 use crate::dom::{LineIndex, NameId, Names, XMLNS_NS};
 use crate::error::ParseError;
-use crate::tokenizer::{self, Doctype, XmlDeclaration};
-use crate::Span;
+use crate::span::Span;
+use crate::tokenizer::{self, Doctype, XmlDecl};
 
 use super::{Chars, StartElement, TreeBuilder, TreeSink};
 
@@ -60,7 +60,7 @@ impl TreeSink for Recorder {
         &self.lines
     }
 
-    fn xml_declaration(&mut self, declaration: &XmlDeclaration<'_>) {
+    fn xml_declaration(&mut self, declaration: &XmlDecl<'_>) {
         let version = declaration.version.unwrap_or("-");
         self.events.push(format!("declaration {version}"));
     }
@@ -169,7 +169,7 @@ impl TreeSink for Recorder {
 }
 
 fn record(text: &str) -> Vec<String> {
-    let limits = crate::Limits::default();
+    let limits = crate::limits::Limits::default();
     let builder = TreeBuilder::new(text, limits.clone(), Recorder::new());
     tokenizer::tokenize_with(text, builder, &limits).finish()
 }

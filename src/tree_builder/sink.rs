@@ -3,7 +3,7 @@
 //! The [`TreeBuilder`](super::TreeBuilder) decides what the tree is (the
 //! phases of §1.5, namespaces, implied end tags, entity expansion, the
 //! limits); a sink receives the result, one call per thing built, in
-//! document order. Building a [`Document`](crate::Document) is one sink
+//! document order. Building a [`Document`](crate::dom::Document) is one sink
 //! ([`DocumentSink`](super::document_sink::DocumentSink)); the streaming
 //! event reader will be another, built on this trait, and so can be
 //! anything that takes subtrees one at a time. The builder is generic over
@@ -13,8 +13,8 @@ use std::borrow::Cow;
 
 use crate::dom::{LineIndex, NameId, Names};
 use crate::error::ParseError;
-use crate::tokenizer::{Doctype, XmlDeclaration};
-use crate::Span;
+use crate::span::Span;
+use crate::tokenizer::{Doctype, XmlDecl};
 
 /// Receives what the tree builder builds, in document order.
 ///
@@ -42,12 +42,12 @@ pub(crate) trait TreeSink {
 
     /// The index of the source's lines that the builder counts its errors'
     /// lines and columns with (a document keeps it for
-    /// [`Document::position`](crate::Document::position)).
+    /// [`Document::position`](crate::dom::Document::position)).
     fn lines(&self) -> &LineIndex;
 
     /// The XML declaration at the start of the document (a misplaced one
     /// is a [`processing_instruction`](Self::processing_instruction)).
-    fn xml_declaration(&mut self, declaration: &XmlDeclaration<'_>);
+    fn xml_declaration(&mut self, declaration: &XmlDecl<'_>);
 
     /// The document type declaration (the first before the root element;
     /// others are [`dropped`](Self::dropped)), with what its internal subset

@@ -11,8 +11,8 @@
 use crate::chars::{is_name, is_name_char, is_predefined_entity, is_pubid_char};
 use crate::dom::{Names, QNameId};
 use crate::error::ErrorCode;
+use crate::span::Span;
 use crate::tokenizer::{Tag, Text, TextKind};
-use crate::Span;
 
 /// Whether each pseudo-attribute of an XML declaration (`raw`, from
 /// `<?xml` to `?>`) has whitespace before it, as `S` in XML 1.0 §2.8's

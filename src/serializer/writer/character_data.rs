@@ -69,7 +69,7 @@ impl<'d> Writer<'d> {
             let whitespace = if written.chars().all(is_xml_space) {
                 written.to_owned()
             } else {
-                crate::tree_builder::kept_outside_root(written)
+                crate::dom::kept_outside_root(written)
             };
             self.out.push_str(&whitespace);
             if !from_source && whitespace.len() != written.len() {
