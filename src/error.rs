@@ -173,7 +173,7 @@ pub enum ErrorCode {
     /// recursive reference is left unexpanded.
     RecursiveEntityReference,
 
-    // --- Limits (crate::limits::Limits) ---
+    // --- Limits (the Limits of the parse options) ---
     /// Entity expansion reached its byte budget; no further reference is
     /// expanded.
     EntityExpansionLimit,

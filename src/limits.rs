@@ -2,7 +2,7 @@
 //!
 //! A lenient parser is pointed at whatever arrives, including input built to
 //! hurt it. Every limit here has a default that no real document we know of
-//! reaches; reaching one is a [`ParseError`](crate::error::ParseError) with its own
+//! reaches; reaching one is a parse error (`ParseError`) with its own
 //! code, after which parsing goes on and still finishes with a document.
 //! `docs/robustness.md` explains each default.
 //!

@@ -4,26 +4,19 @@
 
 use std::process::Command;
 
-const DEPTH: usize = 1_000_000;
+#[path = "../../tests/common/mod.rs"]
+mod common;
 
-fn nested(depth: usize) -> String {
-    let mut xml = String::with_capacity(depth * 7 + 16);
-    for _ in 0..depth {
-        xml.push_str("<a>");
-    }
-    xml.push_str("leaf");
-    for _ in 0..depth {
-        xml.push_str("</a>");
-    }
-    xml
-}
+use common::shapes::deep_plain;
+
+const DEPTH: usize = 1_000_000;
 
 #[test]
 fn check_exits_0_on_a_million_deep_file() {
     let dir = std::env::temp_dir().join(format!("xml5dom-deep-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let path = dir.join("deep.xml");
-    std::fs::write(&path, nested(DEPTH)).expect("write the file");
+    std::fs::write(&path, deep_plain(DEPTH)).expect("write the file");
     let output = Command::new(env!("CARGO_BIN_EXE_xml5dom"))
         .arg("check")
         .arg(&path)
