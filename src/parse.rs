@@ -1,17 +1,29 @@
 //! The top of the pipeline: where the stages are wired together. Text goes
-//! to the tree builder ([`Document::parse`]); bytes are decoded first
-//! ([`Document::parse_bytes`], [`Document::from_file`],
+//! to the tree builder ([`Document::parse`], [`Document::parse_string`]);
+//! bytes are decoded first ([`Document::parse_bytes`],
+//! [`Document::parse_vec`], [`Document::from_file`],
 //! [`Document::from_reader`], the push [`Parser`]), and the decoding's
 //! errors and encoding join the document. Nothing below imports this
 //! module: the DOM knows nothing of parsing.
+//!
+//! A document keeps its source text. Given a `&str` (or bytes it can only
+//! borrow), it copies it; given a `String`, or a `Vec<u8>` of valid UTF-8,
+//! it takes that buffer as it is, and text decoded from another encoding
+//! is moved in too: no second copy of the input.
 
-use crate::decoding::{decode, ByteStream, Decoded, EncodingSource, InputMap, ParseOptions};
+use std::borrow::Cow;
+
+use crate::decoding::{
+    decode, decode_vec, ByteStream, Decoded, EncodingSource, InputMap, ParseOptions,
+};
 use crate::dom::Document;
 use crate::error::{Error, ErrorCode, ParseError};
 use crate::tree_builder;
 
 impl Document {
-    /// Parses `text` with the XML5 rules. Never fails.
+    /// Parses `text` with the XML5 rules. Never fails. The document keeps a
+    /// copy of `text` as its source; [`Document::parse_string`] takes a
+    /// `String` instead.
     ///
     /// ```
     /// use xml5dom::Document;
@@ -38,9 +50,45 @@ impl Document {
         tree_builder::build(text, options)
     }
 
+    /// Parses `text` with the XML5 rules, taking it as the document's
+    /// source: the same document as [`Document::parse`] makes, without
+    /// copying the text (the document keeps the `String`'s buffer as it
+    /// is, spare capacity included). Never fails.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let text = String::from("<a><b>unclosed</a>");
+    /// let buffer = text.as_ptr();
+    /// let doc = Document::parse_string(text);
+    /// assert_eq!(doc.errors().len(), 1);
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "unclosed");
+    /// assert_eq!(doc.source().as_ptr(), buffer); // not copied
+    /// ```
+    pub fn parse_string(text: String) -> Document {
+        tree_builder::build_owned(text, &ParseOptions::default())
+    }
+
+    /// Parses `text` with options, taking it as the document's source (see
+    /// [`Document::parse_string`]; the encoding option is for bytes). Never
+    /// fails.
+    ///
+    /// ```
+    /// use xml5dom::{Document, ErrorCode, ParseOptions};
+    /// let mut options = ParseOptions::default();
+    /// options.limits.max_attributes = 1;
+    /// let doc = Document::parse_string_with("<a x='1' y='2'/>".to_owned(), &options);
+    /// assert_eq!(doc.errors()[0].code, ErrorCode::AttributeLimit);
+    /// assert_eq!(doc.source(), "<a x='1' y='2'/>");
+    /// ```
+    pub fn parse_string_with(text: String, options: &ParseOptions) -> Document {
+        tree_builder::build_owned(text, options)
+    }
+
     /// Parses bytes in any encoding xml5dom reads ([`Encoding`](crate::decoding::Encoding)), found by
     /// sniffing.
-    /// Never fails.
+    /// Never fails. The document keeps a copy of the text (of the bytes
+    /// themselves when they are UTF-8); [`Document::parse_vec`] takes a
+    /// `Vec` instead.
     ///
     /// ```
     /// use xml5dom::{Document, EncodingSource};
@@ -61,6 +109,50 @@ impl Document {
         build(decode(bytes, options), options)
     }
 
+    /// Parses bytes handed over as a `Vec`, as [`Document::parse_bytes`]
+    /// does (same document, errors, encoding and input offsets). When the
+    /// bytes are UTF-8 (sniffing finds no other encoding) and valid, the
+    /// `Vec` becomes the document's source without a copy (a UTF-8
+    /// byte-order mark is first drained off in place, moving the bytes
+    /// down); otherwise they are decoded into new text, which the
+    /// document takes. Never fails.
+    ///
+    /// ```
+    /// use xml5dom::{Document, EncodingSource};
+    /// let bytes = b"<a>caf\xC3\xA9</a>".to_vec();
+    /// let buffer = bytes.as_ptr();
+    /// let doc = Document::parse_vec(bytes);
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "caf\u{e9}");
+    /// assert_eq!(doc.source().as_ptr(), buffer); // not copied
+    ///
+    /// // With a byte-order mark: drained off, offsets in the input 3 on.
+    /// let bytes = b"\xEF\xBB\xBF<a>x</a>".to_vec();
+    /// let buffer = bytes.as_ptr();
+    /// let doc = Document::parse_vec(bytes);
+    /// assert_eq!(doc.source(), "<a>x</a>");
+    /// assert_eq!(doc.source().as_ptr(), buffer);
+    /// assert_eq!(doc.encoding_source(), EncodingSource::ByteOrderMark);
+    /// assert_eq!(doc.input_offset(3), Some(6));
+    /// ```
+    pub fn parse_vec(bytes: Vec<u8>) -> Document {
+        Document::parse_vec_with(bytes, &ParseOptions::default())
+    }
+
+    /// Parses bytes handed over as a `Vec`, with options (see
+    /// [`Document::parse_vec`]). Never fails.
+    ///
+    /// ```
+    /// use xml5dom::{Document, EncodingSource, ParseOptions};
+    /// let bytes = b"<p>caf\xe9</p>".to_vec(); // Latin-1, undeclared
+    /// let options = ParseOptions::default().encoding_label("iso-8859-1").unwrap();
+    /// let doc = Document::parse_vec_with(bytes, &options); // decoded into new text
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "caf\u{e9}");
+    /// assert_eq!(doc.encoding_source(), EncodingSource::Caller);
+    /// ```
+    pub fn parse_vec_with(bytes: Vec<u8>, options: &ParseOptions) -> Document {
+        build(decode_vec(bytes, options), options)
+    }
+
     /// Reads everything from `reader` and parses it. Only reading can fail.
     ///
     /// ```
@@ -79,7 +171,10 @@ impl Document {
                 path: "input".to_owned(),
                 source,
             })?;
-        Ok(Document::parse_bytes_with(&bytes, options))
+        // Reading may have left the buffer room to spare, which the
+        // document would keep.
+        bytes.shrink_to_fit();
+        Ok(Document::parse_vec_with(bytes, options))
     }
 
     /// Reads the file at `path` and parses it. Only reading can fail.
@@ -99,7 +194,7 @@ impl Document {
             path: path.display().to_string(),
             source,
         })?;
-        Ok(Document::parse_bytes_with(&bytes, options))
+        Ok(Document::parse_vec_with(bytes, options))
     }
 }
 
@@ -152,7 +247,10 @@ impl Parser {
 /// errors, records the encoding, and checks the declaration against a BOM
 /// or detected UTF-16.
 fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
-    let mut doc = Document::parse_with(&decoded.text, options);
+    let mut doc = match decoded.text {
+        Cow::Borrowed(text) => Document::parse_with(text, options),
+        Cow::Owned(text) => Document::parse_string_with(text, options),
+    };
     for &(code, offset) in &decoded.errors {
         let (line, column) = doc.position(offset);
         doc.errors.push(ParseError {

@@ -362,7 +362,9 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
         Some(label) => ParseOptions::default().encoding_label(label)?,
         None => ParseOptions::default(),
     };
-    let parse = |bytes: Vec<u8>| Document::parse_bytes_with(&bytes, &options);
+    // The document takes the file's bytes as its source (no copy, when they
+    // are UTF-8).
+    let parse = |bytes: Vec<u8>| Document::parse_vec_with(bytes, &options);
     match command {
         Command::Tokens { paths } => {
             batch(&paths, settings, Layout::Banners, &|_, bytes, _, out| {
@@ -424,7 +426,14 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 Layout::Banners
             };
             batch(&paths, settings, layout, &|path, bytes, _, out| {
-                let doc = Document::parse_bytes_with(&bytes, &options);
+                // `--check` and `--in-place` compare the output with the
+                // file's bytes, so they keep them; otherwise the document
+                // takes them.
+                let (doc, bytes) = if check || in_place {
+                    (Document::parse_bytes_with(&bytes, &options), bytes)
+                } else {
+                    (parse(bytes), Vec::new())
+                };
                 let shown = path.display();
                 let mut outcome = Outcome::default();
                 let repairs = if check {
@@ -450,8 +459,6 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                         }
                     }
                 } else {
-                    // (Only the document is needed to write it.)
-                    drop(bytes);
                     doc.write_xml(out, &serialize)?
                 };
                 for repair in &repairs {

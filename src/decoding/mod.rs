@@ -354,6 +354,16 @@ impl StreamDecoder {
         }
     }
 
+    /// The text decoded (all of the input fed) and what decoding found.
+    fn finish(self, sniffed: Sniffed) -> Decoded<'static> {
+        let mut out = self.out;
+        // Decoding reserved room for the worst case, and a document keeps
+        // the text it is given: give back the rest (in place, with the
+        // usual allocators).
+        out.text.shrink_to_fit();
+        finish_decoded(Cow::Owned(out.text), sniffed, out.errors, out.anchors)
+    }
+
     fn feed(&mut self, bytes: &[u8], last: bool) {
         let out = &mut self.out;
         match &mut self.engine {
@@ -475,10 +485,42 @@ pub(crate) fn decode<'a>(bytes: &'a [u8], options: &ParseOptions) -> Decoded<'a>
             );
         }
     }
+    decode_body(body, sniffed)
+}
+
+/// Decodes a whole input handed over as a `Vec`, as [`decode`] does: valid
+/// UTF-8 becomes the text itself, without a copy (a UTF-8 byte-order mark
+/// is drained off in place, which moves the bytes but allocates nothing).
+pub(crate) fn decode_vec(mut bytes: Vec<u8>, options: &ParseOptions) -> Decoded<'static> {
+    let sniffed = sniff(&bytes, true, options).unwrap_or(Sniffed {
+        encoding: Encoding::UTF_8,
+        source: EncodingSource::Default,
+        bom: 0,
+        unknown_label: None,
+        declared_utf16_in_8_bit: None,
+    });
+    if sniffed.encoding != Encoding::UTF_8 {
+        return decode_body(&bytes[sniffed.bom..], sniffed);
+    }
+    // (Sniffing keeps a BOM only when it is UTF-8's, within the bytes.)
+    bytes.drain(..sniffed.bom.min(bytes.len()));
+    match String::from_utf8(bytes) {
+        Ok(text) => finish_decoded(
+            Cow::Owned(text),
+            sniffed,
+            Vec::new(),
+            vec![(0, sniffed.bom)],
+        ),
+        // The BOM is off already: the decoder starts at its end anyway.
+        Err(error) => decode_body(error.as_bytes(), sniffed),
+    }
+}
+
+/// Decodes `body`, the input after the byte-order mark sniffing found.
+fn decode_body(body: &[u8], sniffed: Sniffed) -> Decoded<'static> {
     let mut decoder = StreamDecoder::new(sniffed.encoding, sniffed.bom);
     decoder.feed(body, true);
-    let out = decoder.out;
-    finish_decoded(Cow::Owned(out.text), sniffed, out.errors, out.anchors)
+    decoder.finish(sniffed)
 }
 
 fn finish_decoded(
@@ -606,7 +648,6 @@ impl ByteStream {
             return finish_decoded(Cow::Owned(String::new()), default(), Vec::new(), Vec::new());
         };
         decoder.feed(&[], true);
-        let out = decoder.out;
-        finish_decoded(Cow::Owned(out.text), sniffed, out.errors, out.anchors)
+        decoder.finish(sniffed)
     }
 }

@@ -1,11 +1,12 @@
 //! Stage 4 of the pipeline: the arena DOM.
 //!
-//! A [`Document`] owns everything: the arena of nodes (on `indextree`), a
-//! copy of the source text, the strings that differ from the source, and the
-//! interned names and namespace URIs. It borrows nothing, so it can be kept,
-//! edited and sent across threads. Read it through [`Node`] handles
-//! (`Copy`, borrowed from the document), edit it through the `&mut Document`
-//! methods that take [`NodeId`]s.
+//! A [`Document`] owns everything: the arena of nodes (on `indextree`), the
+//! source text (a copy of a `&str`, or the `String` it was handed), the
+//! strings that differ from the source, and the interned names and
+//! namespace URIs. It borrows nothing, so it can be kept, edited and sent
+//! across threads. Read it through [`Node`] handles (`Copy`, borrowed from
+//! the document), edit it through the `&mut Document` methods that take
+//! [`NodeId`]s.
 //!
 //! Nothing here recurses over the tree: iterators walk the arena's links,
 //! and dropping a document drops a few vectors, so a document nested
@@ -710,8 +711,19 @@ impl Document {
         self.input_map.input_offset(offset)
     }
 
-    /// An empty document for `source` (the tree builder fills it).
+    /// An empty document for `source`, holding a copy of it (the tree
+    /// builder fills it).
     pub(crate) fn with_source(source: &str) -> Document {
+        let mut doc = Document::sized_for(source);
+        doc.text = source.to_owned();
+        doc
+    }
+
+    /// An empty document for `source`, without the text itself (the tree
+    /// builder fills it): [`give_source`](Self::give_source) hands it that
+    /// text, the same string, once the parse that borrows it is done. Until
+    /// then only the construction API may be used.
+    pub(crate) fn sized_for(source: &str) -> Document {
         // Reserving the arena up front saves growing it by copying (which
         // costs more than counting, and at the end of a parse holds the old
         // and the new arena at once): a node for each `<` that is not `</`,
@@ -732,7 +744,7 @@ impl Document {
         Document {
             arena,
             root,
-            text: source.to_owned(),
+            text: String::new(),
             source_len: source.len(),
             stored: String::new(),
             names: Names::new(),
@@ -754,6 +766,13 @@ impl Document {
             dropped: Vec::new(),
             depth_dropped: Vec::new(),
         }
+    }
+
+    /// Gives a document made by [`sized_for`](Self::sized_for) its source:
+    /// the text it was sized for, taken as it is (no copy).
+    pub(crate) fn give_source(&mut self, text: String) {
+        debug_assert!(self.text.is_empty() && text.len() == self.source_len);
+        self.text = text;
     }
 
     /// The document node, the root of the tree.

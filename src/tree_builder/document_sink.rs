@@ -20,7 +20,8 @@ use super::sink::{Chars, StartElement, TreeSink};
 /// Builds a [`Document`] from `input`.
 pub(crate) struct DocumentSink<'i> {
     /// The text parsed: strings that are slices of it are kept as ranges of
-    /// the document's copy, not stored again.
+    /// the document's source (a copy, or this text itself once handed
+    /// over), not stored again.
     input: &'i str,
     doc: Document,
     /// The open elements, innermost last.
@@ -41,10 +42,22 @@ struct Expansion {
 }
 
 impl<'i> DocumentSink<'i> {
+    /// A sink whose document keeps a copy of `input`.
     pub(crate) fn new(input: &'i str) -> DocumentSink<'i> {
+        DocumentSink::for_document(input, Document::with_source(input))
+    }
+
+    /// A sink whose document does not copy `input`: the caller owns it
+    /// and hands it over when the parse is done
+    /// ([`Document::give_source`]).
+    pub(crate) fn without_copy(input: &'i str) -> DocumentSink<'i> {
+        DocumentSink::for_document(input, Document::sized_for(input))
+    }
+
+    fn for_document(input: &'i str, doc: Document) -> DocumentSink<'i> {
         DocumentSink {
             input,
-            doc: Document::with_source(input),
+            doc,
             open: Vec::new(),
             expansion: None,
             mark: 0,

@@ -34,10 +34,23 @@ use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
 pub(crate) use document_sink::DocumentSink;
 pub(crate) use sink::{Chars, ParsedAttribute, StartElement, TreeSink};
 
-/// Parses `text` into a document.
+/// Parses `text` into a document, which keeps a copy of it.
 pub(crate) fn build(text: &str, options: &crate::decoding::ParseOptions) -> Document {
     let builder = TreeBuilder::new(text, options.limits.clone(), DocumentSink::new(text));
     tokenizer::tokenize_with(text, builder, &options.limits).finish()
+}
+
+/// Parses `text` into a document, which takes `text` itself as its source
+/// (no copy): the same document as [`build`] makes.
+pub(crate) fn build_owned(text: String, options: &crate::decoding::ParseOptions) -> Document {
+    let builder = TreeBuilder::new(
+        &text,
+        options.limits.clone(),
+        DocumentSink::without_copy(&text),
+    );
+    let mut doc = tokenizer::tokenize_with(&text, builder, &options.limits).finish();
+    doc.give_source(text);
+    doc
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
