@@ -11,8 +11,8 @@
 //! These are not speed measurements: a pass says only that nothing went
 //! quadratic (or worse) again, and quadratic work made of fast scans
 //! (`str::find`, counting characters) still passes at 100,000 units; the
-//! two tests in `repairs` and `cli` that watch such scans use 400,000 and
-//! 800,000. The times, and the ratio of the time at `8n` to the time at
+//! tests that watch such scans use more (`repairs` here 800,000,
+//! `cli::stray_end_fmt` in `cli/tests/scaling.rs` 400,000). The times, and the ratio of the time at `8n` to the time at
 //! `n` for every shape and subcommand, come from
 //! `cargo build --release && cargo run --release --example scaling`.
 //!
