@@ -450,6 +450,17 @@ fn feed_single_byte(table: &[Option<char>; 256], out: &mut Output, bytes: &[u8])
     out.input_pos += bytes.len();
 }
 
+/// Sniffs a whole input: UTF-8 where nothing says otherwise.
+fn sniff_whole(bytes: &[u8], options: &ParseOptions) -> Sniffed {
+    sniff(bytes, true, options).unwrap_or(Sniffed {
+        encoding: Encoding::UTF_8,
+        source: EncodingSource::Default,
+        bom: 0,
+        unknown_label: None,
+        declared_utf16_in_8_bit: None,
+    })
+}
+
 /// Decodes a whole input to text as parsing does: the encoding found as
 /// [`ParseOptions`] and the input say, the byte-order mark dropped, each
 /// malformed sequence replaced with U+FFFD. Valid UTF-8 is borrowed.
@@ -466,13 +477,7 @@ pub fn decode_text<'a>(bytes: &'a [u8], options: &ParseOptions) -> Cow<'a, str> 
 
 /// Decodes a whole input.
 pub(crate) fn decode<'a>(bytes: &'a [u8], options: &ParseOptions) -> Decoded<'a> {
-    let sniffed = sniff(bytes, true, options).unwrap_or(Sniffed {
-        encoding: Encoding::UTF_8,
-        source: EncodingSource::Default,
-        bom: 0,
-        unknown_label: None,
-        declared_utf16_in_8_bit: None,
-    });
+    let sniffed = sniff_whole(bytes, options);
     let body = &bytes[sniffed.bom..];
     // Valid UTF-8 is only validated.
     if sniffed.encoding == Encoding::UTF_8 {
@@ -492,13 +497,7 @@ pub(crate) fn decode<'a>(bytes: &'a [u8], options: &ParseOptions) -> Decoded<'a>
 /// UTF-8 becomes the text itself, without a copy (a UTF-8 byte-order mark
 /// is drained off in place, which moves the bytes but allocates nothing).
 pub(crate) fn decode_vec(mut bytes: Vec<u8>, options: &ParseOptions) -> Decoded<'static> {
-    let sniffed = sniff(&bytes, true, options).unwrap_or(Sniffed {
-        encoding: Encoding::UTF_8,
-        source: EncodingSource::Default,
-        bom: 0,
-        unknown_label: None,
-        declared_utf16_in_8_bit: None,
-    });
+    let sniffed = sniff_whole(&bytes, options);
     if sniffed.encoding != Encoding::UTF_8 {
         return decode_body(&bytes[sniffed.bom..], sniffed);
     }
