@@ -12,7 +12,8 @@
 //! ```
 //!
 //! Arguments: shape (`records`, `prose`, `svg`, `atom`, `damaged`), number of
-//! parses (default 20), and `tokenize` to run the tokenizer alone. The input
+//! parses (default 20), and `tokenize` to run the tokenizer alone or
+//! `roxmltree` to parse with roxmltree instead (for its instruction counts). The input
 //! size is `XML5DOM_PERF_SIZE` bytes (default 5,000,000).
 
 use std::hint::black_box;
@@ -32,7 +33,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let shape = args.first().map_or("records", String::as_str);
     let iterations: usize = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(20);
-    let tokenize_only = args.get(2).is_some_and(|a| a == "tokenize");
+    let mode = args.get(2).map_or("parse", String::as_str);
     let size = std::env::var("XML5DOM_PERF_SIZE")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -46,10 +47,10 @@ fn main() {
     };
     let start = Instant::now();
     for _ in 0..iterations {
-        if tokenize_only {
-            black_box(tokenize(&text, Count::default()).0);
-        } else {
-            drop(black_box(Document::parse(&text)));
+        match mode {
+            "tokenize" => drop(black_box(tokenize(&text, Count::default()).0)),
+            "roxmltree" => drop(black_box(peers::roxmltree(&text))),
+            _ => drop(black_box(Document::parse(&text))),
         }
     }
     let seconds = start.elapsed().as_secs_f64();
