@@ -90,7 +90,7 @@ impl StrRange {
 }
 
 /// An interned namespace URI.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct NsId(pub(crate) u32);
 
 /// An interned qualified name, as written.
@@ -135,6 +135,8 @@ pub(crate) struct Names {
     name_index: HashMap<(QNameId, Option<NsId>), NameId>,
     namespaces: Vec<Box<str>>,
     namespace_index: HashMap<Box<str>, NsId>,
+    /// The namespaces interned last, most recent first.
+    recent_namespaces: [NsId; 2],
 }
 
 pub(crate) const XML_NS: NsId = NsId(0);
@@ -150,12 +152,28 @@ impl Names {
     }
 
     pub(crate) fn namespace(&mut self, uri: &str) -> NsId {
-        if let Some(&id) = self.namespace_index.get(uri) {
-            return id;
+        // A document declares its few namespaces over and over (on each
+        // embedded XHTML `div`, each extension element): the two last
+        // interned answer most without hashing the URI.
+        for id in self.recent_namespaces {
+            if self
+                .namespaces
+                .get(id.0 as usize)
+                .is_some_and(|known| **known == *uri)
+            {
+                return id;
+            }
         }
-        let id = NsId(self.namespaces.len() as u32);
-        self.namespaces.push(uri.into());
-        self.namespace_index.insert(uri.into(), id);
+        let id = match self.namespace_index.get(uri) {
+            Some(&id) => id,
+            None => {
+                let id = NsId(self.namespaces.len() as u32);
+                self.namespaces.push(uri.into());
+                self.namespace_index.insert(uri.into(), id);
+                id
+            }
+        };
+        self.recent_namespaces = [id, self.recent_namespaces[0]];
         id
     }
 

@@ -8,8 +8,10 @@ use super::{Flow, TextKind, Token, TokenSink, Tokenizer};
 use crate::error::ErrorCode;
 
 // Bytes that end a bulk run of text (see `input::stop_table` for the bytes
-// every table includes).
-static DATA_STOP: [bool; 256] = stop_table(b"<&");
+// every table includes). `]` too, although it is text, so that a run read
+// in bulk holds nothing the tree builder's check of character data looks
+// for (`]]>`, `&`, control characters): see `Text::needs_check`.
+static DATA_STOP: [bool; 256] = stop_table(b"<&]");
 static CDATA_STOP: [bool; 256] = stop_table(b"]");
 
 impl<S: TokenSink> Tokenizer<S> {
@@ -23,7 +25,7 @@ impl<S: TokenSink> Tokenizer<S> {
         let n = scan(w.bytes_from(start), &DATA_STOP);
         if n > 0 {
             self.pos += n;
-            self.text_push_span(w, start, start + n);
+            self.text_push_scanned(w, start, start + n);
         }
         match w.byte(self.pos) {
             Some(b'<') => {

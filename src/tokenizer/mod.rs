@@ -196,6 +196,9 @@ pub struct Tokenizer<S: TokenSink> {
     // Character data waiting to be emitted.
     text: StrBuf,
     text_kind: TextKind,
+    /// Something other than a bulk read of the data state went into the
+    /// pending text (see `Text::needs_check`).
+    text_needs_check: bool,
     text_start: usize,
     text_end: usize,
     /// Offset of the `&` of the reference being read.
@@ -281,6 +284,7 @@ impl<S: TokenSink> Tokenizer<S> {
             finished: false,
             text: StrBuf::default(),
             text_kind: TextKind::Plain,
+            text_needs_check: false,
             text_start: 0,
             text_end: 0,
             amp: 0,
@@ -498,6 +502,14 @@ impl<S: TokenSink> Tokenizer<S> {
     /// Appends source text `start..end` to the pending character data.
     #[inline]
     fn text_push_span(&mut self, w: &Window<'_>, start: usize, end: usize) {
+        self.text_needs_check = true;
+        self.text_push_scanned(w, start, end);
+    }
+
+    /// [`text_push_span`](Self::text_push_span) for a run the data state
+    /// read in bulk (past none of the bytes `Text::needs_check` is about).
+    #[inline]
+    fn text_push_scanned(&mut self, w: &Window<'_>, start: usize, end: usize) {
         if self.text.is_empty() {
             self.text_start = start;
         }
@@ -508,6 +520,7 @@ impl<S: TokenSink> Tokenizer<S> {
     /// Appends the character consumed last, normalized as `c`.
     #[inline]
     fn text_push_current(&mut self, w: &Window<'_>, c: char) {
+        self.text_needs_check = true;
         let start = self.current_start();
         if self.text.is_empty() {
             self.text_start = start;
@@ -524,9 +537,11 @@ impl<S: TokenSink> Tokenizer<S> {
             data: self.text.as_str(w),
             kind: self.text_kind,
             span: Span::new(self.text_start, self.text_end),
+            needs_check: self.text_needs_check,
         });
         self.sink.process_token(token);
         self.text.clear();
+        self.text_needs_check = false;
     }
 
     fn emit_char_ref(&mut self, w: &Window<'_>, replacement: Replacement, end: usize) {
@@ -540,6 +555,7 @@ impl<S: TokenSink> Tokenizer<S> {
             data,
             kind: TextKind::CharRef,
             span: Span::new(self.amp, end),
+            needs_check: true,
         }));
     }
 
@@ -617,7 +633,7 @@ impl<S: TokenSink> Tokenizer<S> {
         } else {
             &[]
         };
-        self.sink.process_token(Token::Doctype(Doctype {
+        self.sink.process_token(Token::Doctype(&Doctype {
             name: get(&d.name, w),
             public_id: get(&d.public_id, w),
             system_id: get(&d.system_id, w),

@@ -28,8 +28,10 @@ pub enum Token<'t> {
     ProcessingInstruction(ProcessingInstruction<'t>),
     /// `<?xml version="1.0" encoding="..." standalone="..."?>`.
     XmlDeclaration(XmlDecl<'t>),
-    /// `<!DOCTYPE name PUBLIC "..." "..." [ internal subset ]>`.
-    Doctype(Doctype<'t>),
+    /// `<!DOCTYPE name PUBLIC "..." "..." [ internal subset ]>`. (Borrowed:
+    /// it is the largest token by far, and every token is moved on its way
+    /// to the sink.)
+    Doctype(&'t Doctype<'t>),
     /// `&name;` in content, for an entity the internal subset declared
     /// (the tree builder expands it; references in attribute values are
     /// expanded by the tokenizer).
@@ -87,6 +89,11 @@ pub struct Text<'t> {
     pub kind: TextKind,
     /// The source they were read from.
     pub span: Span,
+    /// False only when the tokenizer read all of it in bulk past bytes
+    /// that include `&`, `]` and the control characters: then it holds
+    /// none of what XML forbids in character data, and the tree builder's
+    /// well-formedness check of it would find nothing.
+    pub(crate) needs_check: bool,
 }
 
 /// A start or empty-element tag.

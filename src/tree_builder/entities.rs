@@ -108,6 +108,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
                         data: &data,
                         kind: TextKind::Entity,
                         span: reference,
+                        needs_check: true,
                     });
                     return;
                 }
@@ -163,6 +164,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
                 data,
                 kind: TextKind::Plain,
                 span: reference,
+                needs_check: true,
             });
         } else {
             let data = format!("&{name};");
@@ -170,6 +172,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
                 data: &data,
                 kind: TextKind::Entity,
                 span: reference,
+                needs_check: true,
             });
         }
     }

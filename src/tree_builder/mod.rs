@@ -217,6 +217,9 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
     tag_qnames: Vec<QNameId>,
     /// Some attribute of the tag being built may be a namespace declaration.
     tag_declares: bool,
+    /// What each written attribute of the tag being built is to namespace
+    /// processing (empty when none may be a declaration).
+    tag_declarations: Vec<DeclarationKind>,
     /// The attributes of the tag being built (empty between tags: only the
     /// allocation is kept, see [`sink::recycle`]).
     tag_attributes: Vec<ParsedAttribute<'static>>,
@@ -265,6 +268,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             seen_attributes: HashSet::new(),
             tag_qnames: Vec::new(),
             tag_declares: false,
+            tag_declarations: Vec::new(),
             tag_attributes: Vec::new(),
             prefix_slots: Vec::new(),
             checker: well_formed::Checker {
@@ -349,6 +353,25 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         }
         self.checker.errors = found;
         self.checker.errors.clear();
+    }
+
+    /// Checks an end tag's name. Most end tags close the current element:
+    /// their name is its qualified name, checked when it was interned, so
+    /// only the others are read again.
+    fn check_end_tag(&mut self, name: &str, span: Span) {
+        let current = self
+            .stack
+            .last()
+            .map(|open| self.sink.names().qname_data(open.qname));
+        match current {
+            Some(data) if crate::dom::same_text(&data.text, name) => {
+                let xmlns_prefix = data.colon.is_some_and(|c| &data.text[..c] == "xmlns");
+                let (is_name, bad_qname) = (data.is_name, data.bad_colon || xmlns_prefix);
+                self.checker.end_tag_known(is_name, bad_qname, span);
+            }
+            _ => self.checker.end_tag(name, span),
+        }
+        self.report_checks();
     }
 
     /// What the sink makes of what was built (the input has ended).
@@ -610,11 +633,16 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         };
         let defaults = lists.as_ref().map_or(&[][..], |d| &d.defaults[..]);
         // Declarations first: they apply to the element's own names.
+        self.tag_declarations.clear();
         if self.tag_declares || defaults.iter().any(|(name, ..)| name.starts_with("xmlns")) {
             let written = tag.attributes.iter().take(kept).map(|a| (a.name, a.value));
             let supplied = defaults.iter().map(|(name, value, _)| (&**name, &**value));
-            for (name, value) in written.chain(supplied) {
-                if let Declaration::Valid(prefix) = declaration(name, value) {
+            for (index, (name, value)) in written.chain(supplied).enumerate() {
+                let declared = declaration(name, value);
+                if index < kept {
+                    self.tag_declarations.push(declared.kind());
+                }
+                if let Declaration::Valid(prefix) = declared {
                     let namespace = if value.is_empty() {
                         None
                     } else {
@@ -637,24 +665,24 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             let (span, value_span) = self.attribute_spans(tag, index);
             let value = tag.attributes.value_at(index);
             let attribute_qname = self.tag_qnames[index + 1];
-            let declared = if self.tag_declares {
-                declaration(tag.attributes.name_at(index), value)
-            } else {
-                Declaration::No
-            };
+            let declared = self
+                .tag_declarations
+                .get(index)
+                .copied()
+                .unwrap_or(DeclarationKind::No);
             let namespace = match declared {
-                Declaration::Valid(prefix) => {
-                    if !prefix.is_empty() && value.is_empty() {
+                DeclarationKind::Valid { prefixed } => {
+                    if prefixed && value.is_empty() {
                         // Namespaces 1.1 undeclares; 1.0 does not allow it.
                         self.error(ErrorCode::PrefixUndeclared, span.start);
                     }
                     Some(XMLNS_NS)
                 }
-                Declaration::Invalid => {
+                DeclarationKind::Invalid => {
                     self.error(ErrorCode::InvalidNamespaceDeclaration, span.start);
                     None
                 }
-                Declaration::No => self.resolve(attribute_qname, false, span.start),
+                DeclarationKind::No => self.resolve(attribute_qname, false, span.start),
             };
             if let Some(ns) = namespace {
                 if self.is_duplicate(&attributes, ns, attribute_qname) {
@@ -922,6 +950,28 @@ enum Declaration<'a> {
     Invalid,
 }
 
+impl Declaration<'_> {
+    fn kind(self) -> DeclarationKind {
+        match self {
+            Declaration::No => DeclarationKind::No,
+            Declaration::Valid(prefix) => DeclarationKind::Valid {
+                prefixed: !prefix.is_empty(),
+            },
+            Declaration::Invalid => DeclarationKind::Invalid,
+        }
+    }
+}
+
+/// A [`Declaration`] without its prefix, kept for each attribute of the
+/// tag being built between binding its declarations and resolving its
+/// attributes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DeclarationKind {
+    No,
+    Valid { prefixed: bool },
+    Invalid,
+}
+
 fn declaration<'a>(name: &'a str, uri: &str) -> Declaration<'a> {
     let prefix = if name == "xmlns" {
         ""
@@ -983,10 +1033,9 @@ fn at_reference(token: Token<'_>, reference: Span) -> Token<'_> {
                 span: reference,
             })
         }
-        Token::Doctype(doctype) => Token::Doctype(tokenizer::Doctype {
-            span: reference,
-            ..doctype
-        }),
+        // A DOCTYPE there is misplaced: reported at the reference (as every
+        // error while an expansion runs) and dropped, whatever its span.
+        Token::Doctype(doctype) => Token::Doctype(doctype),
         Token::EntityReference(r) => Token::EntityReference(tokenizer::EntityReference {
             span: reference,
             ..r
@@ -1072,8 +1121,7 @@ impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
             Token::EndTag(tag) => match self.phase {
                 Phase::Main => {
                     if checking {
-                        self.checker.end_tag(tag.name, tag.span);
-                        self.report_checks();
+                        self.check_end_tag(tag.name, tag.span);
                     }
                     let name = self.limited_name(tag.name, tag.span.start + 2);
                     self.end_tag(name, tag.span);
@@ -1151,7 +1199,7 @@ impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
                 );
                 self.report_checks();
                 self.flush_text();
-                self.sink.doctype(&doctype);
+                self.sink.doctype(doctype);
             }
             Token::EntityReference(reference) => {
                 self.entity_reference(reference.name, reference.span);

@@ -224,7 +224,8 @@ impl<'a> Checker<'a> {
     /// One run of character data.
     pub(crate) fn text(&mut self, piece: &Text<'_>) {
         match piece.kind {
-            TextKind::Plain => self.raw_text(piece.span, b']'),
+            TextKind::Plain if piece.needs_check => self.raw_text(piece.span, b']'),
+            TextKind::Plain => {}
             // The `&` of the reference, checked by name.
             TextKind::CharRef => self.reference(piece.span, 0),
             TextKind::Cdata => self.form_feeds(piece.span),
@@ -288,16 +289,24 @@ impl<'a> Checker<'a> {
     /// An end tag: a name that is an XML name and a qualified name, as the
     /// start tag's must be (`</1a>`, `</a:b:c>`, `</xmlns:a>`).
     pub(crate) fn end_tag(&mut self, name: &str, span: Span) {
-        if !is_name(name) {
-            self.report(ErrorCode::InvalidName, span.start + 2);
-            return;
-        }
-        let colon = crate::dom::qname_colon(name);
-        let bad = match colon {
-            Some(c) => !is_name(&name[c + 1..]) || &name[..c] == "xmlns",
-            None => name.contains(':'),
+        let valid = is_name(name);
+        let bad_qname = valid && {
+            let colon = crate::dom::qname_colon(name);
+            match colon {
+                Some(c) => !is_name(&name[c + 1..]) || &name[..c] == "xmlns",
+                None => name.contains(':'),
+            }
         };
-        if bad {
+        self.end_tag_known(valid, bad_qname, span);
+    }
+
+    /// [`end_tag`](Self::end_tag) of a name already known to be an XML
+    /// name (`is_name`) and a qualified name that is not
+    /// (`bad_qname`: `a:b:c`, `a:1`, `xmlns:a`).
+    pub(crate) fn end_tag_known(&mut self, is_name: bool, bad_qname: bool, span: Span) {
+        if !is_name {
+            self.report(ErrorCode::InvalidName, span.start + 2);
+        } else if bad_qname {
             self.report(ErrorCode::InvalidQualifiedName, span.start);
         }
     }
