@@ -183,8 +183,8 @@ impl Names {
 
     /// Interns a qualified name; `colon` is set only for a valid `p:l`.
     pub(crate) fn qname(&mut self, text: &str) -> QNameId {
-        let (head, slot) = cache_slot(text);
-        if let Some(id) = self.cached_qname(slot, head, text) {
+        let (key, slot) = cache_slot(text);
+        if let Some(id) = self.cached_qname(slot, key, text) {
             return id;
         }
         let id = match self.qname_index.get(text) {
@@ -211,16 +211,16 @@ impl Names {
         cache[slot] = CacheEntry {
             id: id.0.wrapping_add(1),
             len: u32::try_from(text.len()).unwrap_or(u32::MAX),
-            head,
+            key,
         };
         id
     }
 
-    fn cached_qname(&self, slot: usize, head: u64, text: &str) -> Option<QNameId> {
-        // Most names are short: the length and first eight bytes settle it
-        // without a call to compare memory.
+    fn cached_qname(&self, slot: usize, key: NameKey, text: &str) -> Option<QNameId> {
+        // Most names are short: the length and the first and last eight
+        // bytes settle it without a call to compare memory.
         let matches = |entry: &CacheEntry| {
-            entry.id != 0 && entry.len as usize == text.len() && entry.head == head
+            entry.id != 0 && entry.len as usize == text.len() && entry.key == key
         };
         let entry = [slot, slot ^ 1]
             .into_iter()
@@ -228,13 +228,13 @@ impl Names {
             .find(matches)?;
         let id = entry.id - 1;
         let data = self.qnames.get(id as usize)?;
-        (text.len() <= 8 || *data.text == *text).then_some(QNameId(id))
+        (text.len() <= 16 || *data.text == *text).then_some(QNameId(id))
     }
 
     /// The interned qualified name `text`, if there is one.
     pub(crate) fn find_qname(&self, text: &str) -> Option<QNameId> {
-        let (head, slot) = cache_slot(text);
-        self.cached_qname(slot, head, text)
+        let (key, slot) = cache_slot(text);
+        self.cached_qname(slot, key, text)
             .or_else(|| self.qname_index.get(text).copied())
     }
 
@@ -303,13 +303,22 @@ const QNAME_CACHE_SLOTS: usize = 256;
 
 struct QNameCache([CacheEntry; QNAME_CACHE_SLOTS]);
 
-/// A cached name: `id` is `QNameId + 1` (0: empty), `len` and `head` (its
-/// first eight bytes) are of its text.
+/// A cached name: `id` is `QNameId + 1` (0: empty), `len` and `key` are of
+/// its text.
 #[derive(Clone, Copy, Default)]
 struct CacheEntry {
     id: u32,
     len: u32,
-    head: u64,
+    key: NameKey,
+}
+
+/// A name's first and last eight bytes (zero-padded; the last are 0 for a
+/// name of up to eight bytes): with its length, all of a name of up to
+/// sixteen bytes.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct NameKey {
+    first: u64,
+    last: u64,
 }
 
 impl Default for QNameCache {
@@ -339,11 +348,10 @@ fn head(bytes: &[u8]) -> u64 {
     }
 }
 
-/// A name's first eight bytes (see [`head`]) and its cache slot: a hash of
-/// those, its length and its last eight bytes (all of a name up to sixteen
-/// bytes). A collision only costs a lookup in the real map.
+/// A name's [`NameKey`] and its cache slot: a hash of the key and its
+/// length. A collision only costs a lookup in the real map.
 #[inline]
-fn cache_slot(text: &str) -> (u64, usize) {
+fn cache_slot(text: &str) -> (NameKey, usize) {
     let bytes = text.as_bytes();
     let first = head(bytes);
     let last = match bytes.len().checked_sub(8) {
@@ -351,7 +359,10 @@ fn cache_slot(text: &str) -> (u64, usize) {
         _ => 0,
     };
     let h = (first ^ last.rotate_left(31) ^ bytes.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (first, (h >> 56) as usize % QNAME_CACHE_SLOTS)
+    (
+        NameKey { first, last },
+        (h >> 56) as usize % QNAME_CACHE_SLOTS,
+    )
 }
 
 /// Whether a name with a colon is a QName whose prefix and local part are

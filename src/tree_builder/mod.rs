@@ -340,10 +340,17 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
 
     /// Reports what the well-formedness checker found, except references the
     /// tokenizer already reported.
+    #[inline]
     fn report_checks(&mut self) {
-        if self.checker.errors.is_empty() {
-            return;
+        // Called after every check, and almost always with nothing found.
+        if !self.checker.errors.is_empty() {
+            self.report_found_checks();
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report_found_checks(&mut self) {
         let found = std::mem::take(&mut self.checker.errors);
         for &(code, offset) in &found {
             let reference = matches!(code, ErrorCode::BareAmpersand | ErrorCode::UndeclaredEntity);
@@ -554,11 +561,19 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
 
     /// `name` cut to `max_name_length` bytes (on a character boundary),
     /// reporting `name-length-limit` at `offset` when it had to be.
+    #[inline]
     fn limited_name<'n>(&mut self, name: &'n str, offset: usize) -> &'n str {
-        let max = self.limits.max_name_length;
-        if name.len() <= max {
+        if name.len() <= self.limits.max_name_length {
             return name;
         }
+        self.cut_name(name, offset)
+    }
+
+    /// [`limited_name`](Self::limited_name) of a name past the limit.
+    #[cold]
+    #[inline(never)]
+    fn cut_name<'n>(&mut self, name: &'n str, offset: usize) -> &'n str {
+        let max = self.limits.max_name_length;
         self.error(ErrorCode::NameLengthLimit, offset);
         let mut end = max;
         while !name.is_char_boundary(end) {
