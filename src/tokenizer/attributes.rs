@@ -301,19 +301,22 @@ impl<S: TokenSink> Tokenizer<S> {
         let index = self.attribute_count - 1;
         let current = &mut self.attributes[index];
         current.end = name_end;
-        let name = current.name.as_bytes(w);
-        current.key = match (name.first(), name.last()) {
-            (Some(&first), Some(&last)) => {
-                (name.len() as u32) << 16 | u32::from(first) << 8 | u32::from(last)
-            }
-            _ => 0,
-        };
         let (earlier, rest) = self.attributes.split_at(index);
-        let duplicate = if index < 32 {
-            let (key, name) = (rest[0].key, rest[0].name.as_bytes(w));
-            earlier
+        let duplicate = if let Some(keys) = self.attribute_keys.get_mut(..=index) {
+            let name = rest[0].name.as_bytes(w);
+            let key = match (name.first(), name.last()) {
+                (Some(&first), Some(&last)) => {
+                    (name.len() as u32) << 16 | u32::from(first) << 8 | u32::from(last)
+                }
+                _ => 0,
+            };
+            keys[index] = key;
+            // The keys lie side by side: most tags are settled by reading
+            // them alone.
+            keys[..index]
                 .iter()
-                .any(|a| a.key == key && a.name.as_bytes(w) == name)
+                .zip(earlier)
+                .any(|(&k, a)| k == key && a.name.as_bytes(w) == name)
         } else {
             let name = rest[0].name.as_bytes(w);
             let names = &mut self.attribute_names;

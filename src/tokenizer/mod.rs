@@ -95,6 +95,10 @@ use doctype::DoctypeBuilder;
 use input::{input_char_error, scan, Locator, StrBuf, Window};
 use states::State;
 use token::AttributeBuffer;
+
+/// Up to this many attributes a tag's duplicate check compares packed keys
+/// one by one; past it, a tag's names are hashed (`AttributeNames`).
+const LINEAR_DUPLICATE_CHECK: usize = 32;
 use xml_declaration::DeclarationBuilder;
 
 /// Receives the tokenizer's output, in order.
@@ -217,6 +221,10 @@ pub struct Tokenizer<S: TokenSink> {
     /// Names seen in this tag, once it has too many attributes for a linear
     /// duplicate check.
     attribute_names: AttributeNames,
+    /// Until then, each attribute's name's length and first and last bytes,
+    /// packed: attributes with different keys have different names, so the
+    /// duplicate check compares names only when keys match.
+    attribute_keys: [u32; LINEAR_DUPLICATE_CHECK],
 
     comment: StrBuf,
     pi_target: StrBuf,
@@ -295,6 +303,7 @@ impl<S: TokenSink> Tokenizer<S> {
             attribute_count: 0,
             attribute_dropped: false,
             attribute_names: AttributeNames::default(),
+            attribute_keys: [0; LINEAR_DUPLICATE_CHECK],
             comment: StrBuf::default(),
             pi_target: StrBuf::default(),
             pi_data: StrBuf::default(),

@@ -288,10 +288,6 @@ pub(crate) struct AttributeBuffer {
     /// The value was read whole by the tokenizer's fast path: quoted, with
     /// no reference, `<`, or character that needs a check or normalizing.
     pub(crate) plain: bool,
-    /// The name's length and first and last bytes, packed: attributes with
-    /// different keys have different names, so the duplicate check compares
-    /// bytes only when keys match.
-    pub(crate) key: u32,
 }
 
 impl AttributeBuffer {
