@@ -186,6 +186,11 @@ pub enum ErrorCode {
     AttributeLimit,
     /// A name longer than the limit; it is cut.
     NameLengthLimit,
+    /// An input longer than the limit (`max_input_bytes`, at most
+    /// `u32::MAX` bytes: offsets are 32-bit); it is cut there, on a
+    /// character boundary, and the document is built from what comes
+    /// before.
+    InputSizeLimit,
 
     // --- Tree construction (§1.5) ---
     /// Text, a reference or CDATA before or after the root element; dropped.
@@ -320,6 +325,7 @@ impl ErrorCode {
             | ElementDepthLimit
             | AttributeLimit
             | NameLengthLimit
+            | InputSizeLimit
             // The text decoded; the label was not one we know, or the
             // byte-order mark said otherwise.
             | UnknownEncoding
@@ -557,6 +563,10 @@ impl ErrorCode {
                 "more attributes than the limit; the rest are dropped",
             ),
             NameLengthLimit => ("name-length-limit", "name longer than the limit; cut"),
+            InputSizeLimit => (
+                "input-size-limit",
+                "input longer than the limit; the rest is not parsed",
+            ),
             TextOutsideRootElement => (
                 "text-outside-root-element",
                 "text outside the root element; dropped",

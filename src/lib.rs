@@ -90,7 +90,7 @@ pub use dom::{
     XML_NAMESPACE,
 };
 pub use error::{Error, ErrorCode, ParseError, Severity};
-pub use limits::{Limits, ENTITY_EXPANSION_FLOOR};
+pub use limits::{Limits, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES};
 pub use parse::Parser;
 pub use query::{XPath, XPathError};
 pub use serializer::{

@@ -48,7 +48,22 @@ pub struct Limits {
     /// `maxXMLNameLimit` is 1,000). Past it: `name-length-limit`, and the
     /// name is cut at the limit (on a character boundary).
     pub max_name_length: usize,
+    /// The input is parsed up to this many bytes of text (UTF-8, after
+    /// decoding). Default, and ceiling whatever is set, [`MAX_INPUT_BYTES`]
+    /// (`u32::MAX`, 4 GiB less a byte): a document keeps its source offsets
+    /// in 32 bits, so a larger value counts as the ceiling, and
+    /// [`Limits::none`] keeps it too. Past it: `input-size-limit`, at the
+    /// offset where the input is cut (the last character boundary at or
+    /// before the limit); the document is built from the input up to there
+    /// (it ends there, as a document whose input ended there would, and
+    /// its source is that much).
+    pub max_input_bytes: usize,
 }
+
+/// The most bytes of text a document is parsed from: source offsets are
+/// 32-bit. (`usize` is at least 32 bits wide on every target the standard
+/// library supports, so the conversion loses nothing.)
+pub const MAX_INPUT_BYTES: usize = u32::MAX as usize;
 
 /// Expansion up to this many bytes is allowed whatever the ratio says, so a
 /// small document may still use its entities freely (1 MiB).
@@ -63,6 +78,7 @@ impl Default for Limits {
             max_element_depth: None,
             max_attributes: 10_000,
             max_name_length: 10_000,
+            max_input_bytes: MAX_INPUT_BYTES,
         }
     }
 }
@@ -83,7 +99,32 @@ impl Limits {
             max_element_depth: None,
             max_attributes: usize::MAX,
             max_name_length: usize::MAX,
+            max_input_bytes: MAX_INPUT_BYTES,
         }
+    }
+
+    /// How many bytes of an input the parse takes: [`max_input_bytes`],
+    /// at most [`MAX_INPUT_BYTES`].
+    ///
+    /// [`max_input_bytes`]: Limits::max_input_bytes
+    ///
+    /// ```
+    /// use xml5dom::{Document, ErrorCode, Limits, ParseOptions, MAX_INPUT_BYTES};
+    /// let mut limits = Limits::none();
+    /// assert_eq!(limits.input_bytes(), MAX_INPUT_BYTES);
+    /// limits.max_input_bytes = usize::MAX;
+    /// assert_eq!(limits.input_bytes(), MAX_INPUT_BYTES);
+    ///
+    /// let mut options = ParseOptions::default();
+    /// options.limits.max_input_bytes = 7;
+    /// let doc = Document::parse_with("<a>caf\u{e9}</a>", &options);
+    /// assert_eq!(doc.source(), "<a>caf"); // not half of the `\u{e9}`
+    /// assert_eq!(doc.errors()[0].code, ErrorCode::InputSizeLimit);
+    /// assert_eq!(doc.errors()[0].offset, 6);
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "caf");
+    /// ```
+    pub fn input_bytes(&self) -> usize {
+        self.max_input_bytes.min(MAX_INPUT_BYTES)
     }
 
     /// How many bytes entity expansion may produce for an input of

@@ -10,6 +10,9 @@
 //! borrow), it copies it; given a `String`, or a `Vec<u8>` of valid UTF-8,
 //! it takes that buffer as it is, and text decoded from another encoding
 //! is moved in too: no second copy of the input.
+//!
+//! Every entry point ends in [`parse_text`], which takes at most
+//! `Limits::max_input_bytes` of the text (source offsets are 32-bit).
 
 use std::borrow::Cow;
 
@@ -18,6 +21,7 @@ use crate::decoding::{
 };
 use crate::dom::Document;
 use crate::error::{Error, ErrorCode, ParseError};
+use crate::limits::Limits;
 use crate::tree_builder;
 
 impl Document {
@@ -32,7 +36,7 @@ impl Document {
     /// assert_eq!(doc.root_element().unwrap().text_content(), "unclosed");
     /// ```
     pub fn parse(text: &str) -> Document {
-        tree_builder::build(text, &ParseOptions::default())
+        Document::parse_with(text, &ParseOptions::default())
     }
 
     /// Parses `text` with options (the [`Limits`](crate::limits::Limits); the
@@ -47,7 +51,7 @@ impl Document {
     /// assert_eq!(doc.root_element().unwrap().attributes().count(), 1);
     /// ```
     pub fn parse_with(text: &str, options: &ParseOptions) -> Document {
-        tree_builder::build(text, options)
+        parse_text(Cow::Borrowed(text), options)
     }
 
     /// Parses `text` with the XML5 rules, taking it as the document's
@@ -65,7 +69,7 @@ impl Document {
     /// assert_eq!(doc.source().as_ptr(), buffer); // not copied
     /// ```
     pub fn parse_string(text: String) -> Document {
-        tree_builder::build_owned(text, &ParseOptions::default())
+        Document::parse_string_with(text, &ParseOptions::default())
     }
 
     /// Parses `text` with options, taking it as the document's source (see
@@ -81,7 +85,7 @@ impl Document {
     /// assert_eq!(doc.source(), "<a x='1' y='2'/>");
     /// ```
     pub fn parse_string_with(text: String, options: &ParseOptions) -> Document {
-        tree_builder::build_owned(text, options)
+        parse_text(Cow::Owned(text), options)
     }
 
     /// Parses bytes in any encoding xml5dom reads ([`Encoding`](crate::decoding::Encoding)), found by
@@ -247,11 +251,16 @@ impl Parser {
 /// errors, records the encoding, and checks the declaration against a BOM
 /// or detected UTF-16.
 fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
-    let mut doc = match decoded.text {
-        Cow::Borrowed(text) => Document::parse_with(text, options),
-        Cow::Owned(text) => Document::parse_string_with(text, options),
-    };
+    let decoded_len = decoded.text.len();
+    let mut doc = parse_text(decoded.text, options);
+    // Decoding errors in text the input-size limit cut off are not the
+    // document's.
+    let kept = doc.source().len();
+    let cut = kept < decoded_len;
     for &(code, offset) in &decoded.errors {
+        if cut && offset >= kept {
+            continue;
+        }
         let (line, column) = doc.position(offset);
         doc.errors.push(ParseError {
             code,
@@ -285,4 +294,53 @@ fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
     doc.bom = decoded.bom;
     doc.input_map = InputMap::new(decoded.anchors, decoded.linear);
     doc
+}
+
+/// Parses text into a document: the one path every entry point takes (text
+/// given as `&str` or `String`, bytes once decoded, the push [`Parser`]).
+///
+/// The text is cut to at most `Limits::max_input_bytes` bytes (never more
+/// than `u32::MAX`: the document keeps 32-bit source offsets), on a
+/// character boundary; the document is built from what is kept, and
+/// `input-size-limit` is reported where the input was cut. A `String` is
+/// truncated in place, not copied.
+fn parse_text(text: Cow<'_, str>, options: &ParseOptions) -> Document {
+    let len = text.len();
+    let kept = input_kept(&text, &options.limits);
+    let mut doc = match text {
+        Cow::Borrowed(text) => tree_builder::build(&text[..kept], options),
+        Cow::Owned(mut text) => {
+            text.truncate(kept);
+            tree_builder::build_owned(text, options)
+        }
+    };
+    if kept < len {
+        // First of the errors at that offset: it is why the input ends
+        // there.
+        let (line, column) = doc.position(kept);
+        let at = doc.errors.partition_point(|e| e.offset < kept);
+        doc.errors.insert(
+            at,
+            ParseError {
+                code: ErrorCode::InputSizeLimit,
+                offset: kept,
+                line,
+                column,
+            },
+        );
+    }
+    doc
+}
+
+/// How many bytes of `text` the limits let a parse take: all of it, or up
+/// to the last character boundary within the limit.
+fn input_kept(text: &str, limits: &Limits) -> usize {
+    let mut kept = limits.input_bytes();
+    if text.len() <= kept {
+        return text.len();
+    }
+    while !text.is_char_boundary(kept) {
+        kept -= 1;
+    }
+    kept
 }

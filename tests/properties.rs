@@ -1269,6 +1269,233 @@ fn small_limits_keep_every_invariant_and_are_never_exceeded() {
     damaged_cases(0x0011_3175, 800, (0, 2), &options, utf8);
 }
 
+/// What a parse of `text` with `max_input_bytes = limit` must be: the
+/// document of the prefix it keeps (up to the last character boundary
+/// within the limit), its source that prefix, with `input-size-limit`
+/// first among the errors at the cut.
+fn check_cut(doc: &Document, text: &str, limit: usize) -> Result<(), String> {
+    let kept = if text.len() <= limit {
+        text.len()
+    } else {
+        floor(text, limit)
+    };
+    if doc.source() != &text[..kept] {
+        return Err(format!("kept {:?}, not {kept} bytes", doc.source()));
+    }
+    let prefix = Document::parse(&text[..kept]);
+    let mut expected = error_list(&prefix);
+    if kept < text.len() {
+        let at = expected.partition_point(|&(offset, _)| offset < kept);
+        expected.insert(at, (kept, ErrorCode::InputSizeLimit));
+    }
+    if error_list(doc) != expected {
+        return Err(format!("errors {:?}, not {expected:?}", error_list(doc)));
+    }
+    if doc.to_tree_dump() != prefix.to_tree_dump() {
+        return Err("not the tree of the prefix".into());
+    }
+    check_document(doc)
+}
+
+/// Bytes cut by the input-size limit: the text decoded from `bytes` cut as
+/// [`check_cut`] says (decoding errors past the cut dropped), the same
+/// through every byte entry point.
+fn check_bytes_cut(bytes: &[u8], options: &ParseOptions, cuts: &[usize]) -> Result<(), String> {
+    let limit = options.limits.max_input_bytes;
+    let whole = Document::parse_bytes(bytes);
+    let doc = Document::parse_bytes_with(bytes, options);
+    let text = whole.source();
+    let kept = if text.len() <= limit {
+        text.len()
+    } else {
+        floor(text, limit)
+    };
+    if doc.source() != &text[..kept] {
+        return Err(format!("bytes: kept {:?}, not {kept} bytes", doc.source()));
+    }
+    let cut = kept < text.len();
+    if cut
+        != doc
+            .errors()
+            .iter()
+            .any(|e| e.code == ErrorCode::InputSizeLimit)
+    {
+        return Err(format!(
+            "bytes: cut {cut}, but errors {:?}",
+            error_list(&doc)
+        ));
+    }
+    if let Some(e) = doc
+        .errors()
+        .iter()
+        .find(|e| e.offset > kept || cut && e.offset == kept && is_decoding_error(e.code))
+    {
+        return Err(format!("bytes: {e:?} past the cut at {kept}"));
+    }
+    let mut parser = Parser::new(options.clone());
+    let mut from = 0;
+    for &cut in cuts {
+        parser.feed(&bytes[from..cut]);
+        from = cut;
+    }
+    parser.feed(&bytes[from..]);
+    let chunked = parser.finish();
+    let vec = Document::parse_vec_with(bytes.to_vec(), options);
+    for (what, other) in [("fed in chunks", &chunked), ("parse_vec", &vec)] {
+        if other.to_tree_dump() != doc.to_tree_dump() || error_list(other) != error_list(&doc) {
+            return Err(format!("{what}: another tree or errors than parse_bytes"));
+        }
+    }
+    check_document(&doc).map_err(|e| format!("bytes: {e}"))
+}
+
+/// The input-size limit, set small, on generated and damaged documents:
+/// each entry point gives the document of the prefix the limit keeps, cut
+/// on a character boundary (anywhere: inside a tag, a character, a
+/// reference, a DOCTYPE).
+#[test]
+fn small_input_size_limits_keep_the_document_of_the_prefix() {
+    let seed = 0x0005_12E0;
+    for case in 0..400 {
+        let mut rng = Rng::for_case(seed, case);
+        let generated = generate(&mut rng);
+        let mut bytes = utf8(&mut rng, &generated);
+        for _ in 0..rng.between(0, 2) {
+            damage(&mut rng, &mut bytes);
+        }
+        let limit = rng.below(bytes.len() + 2);
+        let mut options = ParseOptions::default();
+        options.limits.max_input_bytes = limit;
+        let cuts = cuts(&mut rng, bytes.len());
+        run_case("cut", seed, case, &bytes, || {
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            check_cut(&Document::parse_with(&text, &options), &text, limit)
+                .map_err(|e| format!("parse_with: {e}"))?;
+            let owned = text.clone();
+            let buffer = owned.as_ptr();
+            let doc = Document::parse_string_with(owned, &options);
+            check_cut(&doc, &text, limit).map_err(|e| format!("parse_string_with: {e}"))?;
+            if doc.source().as_ptr() != buffer {
+                return Err("parse_string_with copied the text".into());
+            }
+            check_bytes_cut(&bytes, &options, &cuts)
+        });
+    }
+    report(&format!(
+        "400 inputs cut by the size limit (seed {seed:#x})"
+    ));
+}
+
+/// The input-size limit by hand: a cut inside a character moves back to
+/// its start, a cut inside a tag ends the input there (as if the input
+/// ended there), the buffers handed over are kept, decoding errors past the
+/// cut are gone, and no setting passes the 32-bit ceiling.
+#[test]
+fn the_input_size_limit_cuts_on_a_character_boundary() {
+    use ErrorCode::*;
+    let limited = |limit: usize| {
+        let mut options = ParseOptions::default();
+        options.limits.max_input_bytes = limit;
+        options
+    };
+    let codes = |doc: &Document| -> Vec<(usize, &str)> {
+        doc.errors()
+            .iter()
+            .map(|e| (e.offset, e.code.as_str()))
+            .collect()
+    };
+
+    // `é` is bytes 6 and 7: a limit of 7 keeps 6.
+    let text = "<a>caf\u{e9}</a>";
+    let doc = Document::parse_with(text, &limited(7));
+    assert_eq!(doc.source(), "<a>caf");
+    assert_eq!(
+        codes(&doc),
+        [(6, "input-size-limit"), (6, "eof-in-element")]
+    );
+    assert_eq!(doc.root_element().unwrap().text_content(), "caf");
+    let line_and_column = (doc.errors()[0].line, doc.errors()[0].column);
+    assert_eq!(line_and_column, (1, 7));
+    // A limit at the end of the input, or past it, cuts nothing.
+    for limit in [text.len(), text.len() + 1, usize::MAX] {
+        let doc = Document::parse_with(text, &limited(limit));
+        assert_eq!((doc.source(), doc.errors()), (text, &[][..]), "{limit}");
+    }
+
+    // Inside a tag, and inside a quoted value.
+    let text = "<r><b x='1'>t</b></r>";
+    let doc = Document::parse_with(text, &limited(8));
+    assert_eq!(doc.source(), "<r><b x=");
+    assert_eq!(
+        codes(&doc),
+        [
+            (6, "missing-attribute-value"),
+            (8, "input-size-limit"),
+            (8, "eof-in-tag"),
+            (8, "eof-in-element")
+        ]
+    );
+    let doc = Document::parse_with(text, &limited(10));
+    assert_eq!(doc.source(), "<r><b x='1");
+    let b = doc.root_element().unwrap().first_child().unwrap();
+    assert_eq!((b.name(), b.attribute("x")), ("b", Some("1")));
+    assert_eq!(doc.errors()[0].code, InputSizeLimit);
+
+    // The buffers handed over are cut in place, not copied.
+    let text = String::from("<a>caf\u{e9}</a>");
+    let buffer = text.as_ptr();
+    let doc = Document::parse_string_with(text, &limited(7));
+    assert_eq!((doc.source(), doc.source().as_ptr()), ("<a>caf", buffer));
+    let bytes = b"<a>caf\xC3\xA9</a>".to_vec();
+    let buffer = bytes.as_ptr();
+    let doc = Document::parse_vec_with(bytes, &limited(7));
+    assert_eq!((doc.source(), doc.source().as_ptr()), ("<a>caf", buffer));
+
+    // Offsets are of the decoded text: UTF-16 `日本` is 3 + 3 bytes of it.
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in "<a>\u{65e5}\u{672c}</a>".encode_utf16() {
+        utf16.extend(unit.to_le_bytes());
+    }
+    let doc = Document::parse_bytes_with(&utf16, &limited(8));
+    assert_eq!(doc.source(), "<a>\u{65e5}");
+    assert_eq!(
+        codes(&doc),
+        [(6, "input-size-limit"), (6, "eof-in-element")]
+    );
+
+    // A byte that does not decode, past the cut, is no error of the
+    // document; before it, it is.
+    let doc = Document::parse_bytes_with(b"<a>x</a>\xFF<!--", &limited(8));
+    assert_eq!(
+        (doc.source(), codes(&doc)),
+        ("<a>x</a>", vec![(8, "input-size-limit")])
+    );
+    let doc = Document::parse_bytes_with(b"<a>\xFF</a><!--", &limited(10));
+    assert_eq!(doc.source(), "<a>\u{FFFD}</a>");
+    assert_eq!(
+        codes(&doc),
+        [(3, "invalid-byte-sequence"), (10, "input-size-limit")]
+    );
+
+    // The push parser cuts as the others do.
+    let mut parser = Parser::new(limited(7));
+    for byte in "<a>caf\u{e9}</a>".as_bytes() {
+        parser.feed(std::slice::from_ref(byte));
+    }
+    let doc = parser.finish();
+    assert_eq!(doc.source(), "<a>caf");
+    assert_eq!(doc.errors()[0].code, InputSizeLimit);
+
+    // The default and `Limits::none()` are the ceiling, and a larger
+    // setting counts as it.
+    assert_eq!(Limits::default().max_input_bytes, u32::MAX as usize);
+    assert_eq!(Limits::none().max_input_bytes, u32::MAX as usize);
+    let mut limits = Limits::none();
+    limits.max_input_bytes = usize::MAX;
+    assert_eq!(limits.input_bytes(), u32::MAX as usize);
+    assert_eq!(InputSizeLimit.as_str(), "input-size-limit");
+}
+
 // ----- Found by the generators above ------------------------------------------
 //
 // Each of these failed once (found by the randomized checks), and was fixed.
