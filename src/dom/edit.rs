@@ -104,6 +104,15 @@ fn check_pi_data(data: &str) -> Result<()> {
     Ok(())
 }
 
+/// Where the attribute storage must end: an element's attributes are an
+/// [`ItemRange`], 32-bit (`u32::MAX` fits `usize` on every target the
+/// standard library supports).
+const MAX_ATTRIBUTE_END: usize = u32::MAX as usize;
+
+/// Why an attribute cannot be added to a document that has
+/// [`MAX_ATTRIBUTE_END`] in use.
+const FULL: &str = "the document holds as many attributes as it can (4,294,967,295)";
+
 /// Where a moved node goes.
 #[derive(Clone, Copy)]
 enum Place {
@@ -116,7 +125,7 @@ enum Place {
 impl Document {
     fn new_node(&mut self, kind: NodeKind) -> NodeId {
         let mut data = NodeData::created(kind);
-        data.unchecked = true;
+        data.set_unchecked(true);
         self.unchecked += 1;
         NodeId(self.arena.new_node(data))
     }
@@ -228,8 +237,8 @@ impl Document {
 
     fn mark_unchecked(&mut self, id: indextree::NodeId) {
         let data = self.arena[id].get_mut();
-        if !data.unchecked {
-            data.unchecked = true;
+        if !data.unchecked() {
+            data.set_unchecked(true);
             self.unchecked += 1;
         }
     }
@@ -364,7 +373,7 @@ impl Document {
         }
         let mut resolved = Vec::new();
         for id in child.descendants(&self.arena) {
-            if !self.arena[id].get().unchecked {
+            if !self.arena[id].get().unchecked() {
                 continue;
             }
             self.check_new_node(id, child, parent, &mut resolved)?;
@@ -435,7 +444,7 @@ impl Document {
             NodeKind::Text { text, .. } => check_text(self.str(*text)),
             NodeKind::Comment(text) => check_comment(self.str(*text)),
             NodeKind::ProcessingInstruction { target, data } => {
-                check_pi_target(self.str(*target))?;
+                check_pi_target(&self.names.qname_data(*target).text)?;
                 check_pi_data(self.str(*data))
             }
             NodeKind::Element {
@@ -530,7 +539,7 @@ impl Document {
                     *name = self.names.name(qname, namespace);
                 }
                 (Some(i), NodeKind::Element { attributes, .. }) => {
-                    let at = attributes.start + i;
+                    let at = attributes.range().start + i;
                     let qname = self.names.name_data(self.attributes[at].name).qname;
                     self.attributes[at].name = self.names.name(qname, namespace);
                 }
@@ -543,8 +552,8 @@ impl Document {
         let ids: Vec<indextree::NodeId> = top.descendants(&self.arena).collect();
         for id in ids {
             let data = self.arena[id].get_mut();
-            if data.unchecked {
-                data.unchecked = false;
+            if data.unchecked() {
+                data.set_unchecked(false);
                 self.unchecked = self.unchecked.saturating_sub(1);
             }
         }
@@ -617,10 +626,7 @@ impl Document {
     /// ```
     pub fn create_text(&mut self, text: &str) -> NodeId {
         let text = self.store(text);
-        self.new_node(NodeKind::Text {
-            text,
-            cdata: ItemRange::default(),
-        })
+        self.new_node(NodeKind::Text { text, cdata: 0 })
     }
 
     /// Creates a detached comment.
@@ -652,7 +658,7 @@ impl Document {
     /// assert_eq!((pi.name(), pi.text()), ("xml-stylesheet", Some("href='s.css'")));
     /// ```
     pub fn create_processing_instruction(&mut self, target: &str, data: &str) -> NodeId {
-        let target = self.store(target);
+        let target = self.names.qname(target);
         let data = self.store(data);
         self.new_node(NodeKind::ProcessingInstruction { target, data })
     }
@@ -1115,37 +1121,98 @@ impl Document {
             (unresolved && x.qname == y.qname)
                 || (x.namespace == y.namespace && names.local(a.name) == names.local(name))
         };
-        let NodeKind::Element { attributes, .. } = &mut self.arena[element.0].get_mut().kind else {
+        let NodeKind::Element { attributes, .. } = &self.arena[element.0].get().kind else {
             return Err(refused("only elements have attributes"));
         };
         let range = *attributes;
-        let storage = &mut self.attributes;
-        match storage
+        match self
+            .attributes
             .get_mut(range.range())
             .and_then(|own| own.iter_mut().find(|a| same(a)))
         {
             Some(existing) => {
                 existing.name = name;
                 existing.value = value;
-                existing.modified = true;
+                existing.set_modified();
             }
             None => {
-                // The element's attributes must stay one range: unless they
-                // end the storage, move them to its end (the old slots are
-                // left unused).
-                let mut range = range;
-                if range.start + range.len != storage.len() {
-                    let start = storage.len();
-                    storage.extend_from_within(range.range());
-                    range.start = start;
-                }
-                storage.push(AttributeData::created(name, value));
-                range.len += 1;
-                *attributes = range;
+                let range = self.attribute_room(element.0, MAX_ATTRIBUTE_END)?.range();
+                let grown =
+                    ItemRange::new(range.start, range.len() + 1).ok_or_else(|| refused(FULL))?;
+                self.attributes.push(AttributeData::created(name, value));
+                self.set_attribute_range(element.0, grown);
             }
         }
         self.mark_dirty(element.0, DIRTY_SELF);
         Ok(())
+    }
+
+    /// The attributes of `element` (none for another node).
+    fn attribute_range(&self, element: indextree::NodeId) -> ItemRange {
+        match self.arena[element].get().kind {
+            NodeKind::Element { attributes, .. } => attributes,
+            _ => ItemRange::default(),
+        }
+    }
+
+    fn set_attribute_range(&mut self, element: indextree::NodeId, range: ItemRange) {
+        if let NodeKind::Element { attributes, .. } = &mut self.arena[element].get_mut().kind {
+            *attributes = range;
+        }
+    }
+
+    /// Makes room to append an attribute to `element`'s: its attributes
+    /// must stay one range, so unless they end the storage they move to
+    /// its end (the old slots left unused), and the range must end within
+    /// `limit` (`u32::MAX`, see [`ItemRange`]). Slots left unused by moves
+    /// can add up to that after enough edits: then the storage is compacted
+    /// first. Only a document with `limit` attributes in use is refused.
+    /// Returns the element's range, which now ends the storage.
+    fn attribute_room(&mut self, element: indextree::NodeId, limit: usize) -> Result<ItemRange> {
+        let range = self.attribute_range(element).range();
+        let ends_storage = range.end == self.attributes.len();
+        let moved = if ends_storage { 0 } else { range.len() };
+        if self.attributes.len() + moved >= limit {
+            self.compact_attributes(element);
+        } else if !ends_storage {
+            let start = self.attributes.len();
+            self.attributes.extend_from_within(range.clone());
+            let moved = ItemRange::new(start, range.len()).ok_or_else(|| refused(FULL))?;
+            self.set_attribute_range(element, moved);
+        }
+        if self.attributes.len() >= limit {
+            return Err(refused(FULL));
+        }
+        Ok(self.attribute_range(element))
+    }
+
+    /// Rebuilds the attribute storage from the ranges of the elements
+    /// there are (removed ones have none), `last`'s at the end.
+    fn compact_attributes(&mut self, last: indextree::NodeId) {
+        let last_range = self.attribute_range(last);
+        self.set_attribute_range(last, ItemRange::default());
+        let in_use = |node: &indextree::Node<NodeData>| match node.get().kind {
+            NodeKind::Element { attributes, .. } if !node.is_removed() => attributes.len as usize,
+            _ => 0,
+        };
+        let count = self.arena.iter().map(in_use).sum::<usize>() + last_range.len as usize;
+        let mut kept = Vec::with_capacity(count);
+        let keep = |kept: &mut Vec<AttributeData>, range: ItemRange| {
+            let start = kept.len();
+            kept.extend_from_slice(self.attributes.get(range.range()).unwrap_or_default());
+            // Fits: the ranges (disjoint) hold no more attributes than the
+            // storage they are in, which never passes `u32::MAX` (a parse
+            // keeps to it, and so does every append).
+            ItemRange::new(start, range.range().len()).unwrap_or_default()
+        };
+        for node in self.arena.iter_mut().filter(|n| !n.is_removed()) {
+            if let NodeKind::Element { attributes, .. } = &mut node.get_mut().kind {
+                *attributes = keep(&mut kept, *attributes);
+            }
+        }
+        let last_range = keep(&mut kept, last_range);
+        self.attributes = kept;
+        self.set_attribute_range(last, last_range);
     }
 
     /// Removes the attribute with the qualified name `name`; returns its
@@ -1178,9 +1245,8 @@ impl Document {
         let value = position.map(|i| self.str(own[i].value).to_owned());
         if let Some(i) = position {
             // Close the gap within the element's range.
-            let at = range.start + i;
-            self.attributes
-                .copy_within(at + 1..range.start + range.len, at);
+            let at = range.range().start + i;
+            self.attributes.copy_within(at + 1..range.range().end, at);
             if let NodeKind::Element { attributes, .. } = self.kind_mut(element)? {
                 attributes.len -= 1;
             }
@@ -1214,7 +1280,7 @@ impl Document {
             }
             NodeKind::ProcessingInstruction { .. } => {
                 check_pi_target(name)?;
-                let new = self.store(name);
+                let new = self.names.qname(name);
                 if let NodeKind::ProcessingInstruction { target, .. } = self.kind_mut(node)? {
                     *target = new;
                 }
@@ -1312,7 +1378,7 @@ impl Document {
         match self.kind_mut(node)? {
             NodeKind::Text { text, cdata } => {
                 *text = stored;
-                *cdata = ItemRange::default();
+                *cdata = 0;
                 self.mark_dirty(id, DIRTY_SELF);
                 Ok(())
             }
@@ -1334,7 +1400,7 @@ impl Document {
                 if !text.is_empty() {
                     let child = NodeId(self.arena.new_node(NodeData::created(NodeKind::Text {
                         text: stored,
-                        cdata: ItemRange::default(),
+                        cdata: 0,
                     })));
                     id.checked_append(child.0, &mut self.arena)
                         .map_err(tree_error)?;
@@ -1387,4 +1453,59 @@ fn tree_error(error: indextree::NodeError) -> Error {
         Removed => "the node was removed",
         AppendAncestor | PrependAncestor => "a node cannot go inside itself",
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The attributes of every element, by name and value, in tree order.
+    fn attributes(doc: &Document) -> Vec<Vec<(String, String)>> {
+        doc.root()
+            .descendants()
+            .map(|n| {
+                n.attributes()
+                    .map(|a| (a.name().to_owned(), a.value().to_owned()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Appending attributes to two elements in turn moves each one's range
+    /// to the end of the storage every time, leaving slots unused; before
+    /// the storage would pass its limit, it is compacted, and only a
+    /// document that uses every slot is refused. (The limit is `u32::MAX`;
+    /// here a small one stands for it.)
+    #[test]
+    fn appending_attributes_compacts_the_storage_before_its_limit() {
+        let mut doc = Document::sized_for("");
+        let root = NodeId(doc.root);
+        let r = doc.create_element("r");
+        doc.append(root, r).unwrap();
+        let (a, b) = (doc.create_element("a"), doc.create_element("b"));
+        doc.append(r, a).unwrap();
+        doc.append(r, b).unwrap();
+        for i in 0..10 {
+            doc.set_attribute(a, &format!("x{i}"), "1").unwrap();
+            doc.set_attribute(b, &format!("y{i}"), "2").unwrap();
+        }
+        doc.remove_attribute(b, "y0").unwrap();
+        let before = attributes(&doc);
+        assert!(doc.attributes.len() > 50, "{}", doc.attributes.len());
+
+        let range = doc.attribute_room(a.0, 30).unwrap();
+        assert_eq!(doc.attributes.len(), 19, "only the slots in use are kept");
+        assert_eq!(range.range(), 9..19, "the element's own last");
+        assert_eq!(attributes(&doc), before);
+
+        // Room within the limit: no compaction, the range moves to the end.
+        let range = doc.attribute_room(b.0, 30).unwrap();
+        assert_eq!(range.range(), 19..28);
+        assert_eq!(attributes(&doc), before);
+
+        // Every slot in use (after compacting): refused, nothing lost.
+        assert!(doc.attribute_room(a.0, 19).is_err());
+        assert_eq!(doc.attributes.len(), 19);
+        assert_eq!(attributes(&doc), before);
+    }
 }

@@ -386,21 +386,62 @@ pub(crate) fn qname_colon(name: &str) -> Option<usize> {
 
 /// One node's data, kept small (it is most of a document's memory) and
 /// without anything to drop (dropping a document frees a few vectors).
+///
+/// Source offsets are 32-bit: the parse driver cuts an input longer than
+/// `Limits::max_input_bytes` (never more than `u32::MAX` bytes), so every
+/// offset of a parsed node fits. Stored text is addressed by [`StrRange`]s,
+/// which stay `usize`: edits may store any amount of text.
 pub(crate) struct NodeData {
     pub(crate) kind: NodeKind,
-    /// The source this node was parsed from (meaningless unless `parsed`).
-    span: Span,
-    parsed: bool,
-    /// What edits changed (`DIRTY_*`), so the serializer can copy the source
-    /// of everything else.
-    pub(crate) dirty: u8,
+    /// The source this node was parsed from, `start..end` (meaningless
+    /// unless [`PARSED`]).
+    start: u32,
+    end: u32,
+    /// [`PARSED`], [`UNCHECKED`] and what edits changed (`DIRTY_*`, so the
+    /// serializer can copy the source of everything else).
+    flags: u8,
     /// `1 +` the index in [`Document::entity_expansions`] of the entity
     /// reference whose expansion made this node; 0 for other nodes. Such a
     /// node's span is the reference's.
     pub(crate) expansion: u32,
-    /// Created or named by an edit and not yet checked where it lands
-    /// (prefixes resolved, names and text validated).
-    pub(crate) unchecked: bool,
+}
+
+// Node data is most of a document's memory: an arena node is its data plus
+// five links (parent, siblings, children), and at 128 bytes it fills two
+// cache lines exactly. Keep it so (64-bit targets; offsets and ranges are
+// smaller elsewhere).
+#[cfg(target_pointer_width = "64")]
+const _: () = {
+    assert!(std::mem::size_of::<NodeKind>() == 24);
+    assert!(std::mem::size_of::<NodeData>() == 40);
+    assert!(std::mem::size_of::<indextree::Node<NodeData>>() == 128);
+};
+
+/// The node's own markup or text changed (name, attributes, data).
+pub(crate) const DIRTY_SELF: u8 = 1;
+/// The node's list of children changed.
+pub(crate) const DIRTY_CHILDREN: u8 = 2;
+/// Some descendant is dirty.
+pub(crate) const DIRTY_DESCENDANTS: u8 = 4;
+/// The `DIRTY_*` bits of [`NodeData`]'s flags.
+const DIRTY: u8 = DIRTY_SELF | DIRTY_CHILDREN | DIRTY_DESCENDANTS;
+/// The node was parsed (its span is the source it came from).
+const PARSED: u8 = 8;
+/// Created or named by an edit and not yet checked where it lands
+/// (prefixes resolved, names and text validated).
+const UNCHECKED: u8 = 16;
+
+/// A source offset as a node or attribute keeps it. Every offset of a
+/// parsed document fits (its source is at most `u32::MAX` bytes, see
+/// [`NodeData`]); one that did not would be clamped to `u32::MAX`, the end
+/// of what 32 bits address, never wrapped to a small offset.
+fn offset32(at: usize) -> u32 {
+    u32::try_from(at).unwrap_or(u32::MAX)
+}
+
+/// `start..end` as a [`Span`].
+fn span_of(start: u32, end: u32) -> Span {
+    Span::new(start as usize, end as usize)
 }
 
 impl NodeData {
@@ -408,11 +449,10 @@ impl NodeData {
     pub(crate) fn parsed(kind: NodeKind, span: Span) -> NodeData {
         NodeData {
             kind,
-            span,
-            parsed: true,
-            dirty: 0,
+            start: offset32(span.start),
+            end: offset32(span.end),
+            flags: PARSED,
             expansion: 0,
-            unchecked: false,
         }
     }
 
@@ -420,23 +460,45 @@ impl NodeData {
     pub(crate) fn created(kind: NodeKind) -> NodeData {
         NodeData {
             kind,
-            span: Span::new(0, 0),
-            parsed: false,
-            dirty: 0,
+            start: 0,
+            end: 0,
+            flags: 0,
             expansion: 0,
-            unchecked: false,
+        }
+    }
+
+    fn is_parsed(&self) -> bool {
+        self.flags & PARSED != 0
+    }
+
+    /// What edits changed: `DIRTY_*` bits, 0 for nothing.
+    pub(crate) fn dirty(&self) -> u8 {
+        self.flags & DIRTY
+    }
+
+    /// Whether the node was created or named by an edit and not yet
+    /// checked where it lands.
+    pub(crate) fn unchecked(&self) -> bool {
+        self.flags & UNCHECKED != 0
+    }
+
+    pub(crate) fn set_unchecked(&mut self, unchecked: bool) {
+        if unchecked {
+            self.flags |= UNCHECKED;
+        } else {
+            self.flags &= !UNCHECKED;
         }
     }
 
     /// The source this node was parsed from; `None` for created nodes.
     pub(crate) fn span(&self) -> Option<Span> {
-        self.parsed.then_some(self.span)
+        self.is_parsed().then(|| span_of(self.start, self.end))
     }
 
     /// Where an element's start tag ends in the source.
     pub(crate) fn kind_tag_end(&self) -> Option<usize> {
         match self.kind {
-            NodeKind::Element { tag_end, .. } if self.parsed => Some(tag_end),
+            NodeKind::Element { tag_end, .. } if self.is_parsed() => Some(tag_end as usize),
             _ => None,
         }
     }
@@ -445,65 +507,90 @@ impl NodeData {
     /// `</>`), if one did.
     pub(crate) fn end_tag(&self) -> Option<Span> {
         match self.kind {
-            NodeKind::Element { end_tag, .. } if self.parsed && end_tag != NO_END_TAG => {
-                Some(Span::new(end_tag, self.span.end))
+            NodeKind::Element { end_tag, .. } if self.is_parsed() && end_tag != NO_END_TAG => {
+                Some(span_of(end_tag, self.end))
             }
             _ => None,
         }
     }
 }
 
-/// `NodeKind::Element::end_tag` of an element that no end tag closed.
-pub(crate) const NO_END_TAG: usize = usize::MAX;
+/// `NodeKind::Element::end_tag` of an element that no end tag closed. No
+/// end tag starts there: one is at least three bytes (`</>`) of a source
+/// of at most `u32::MAX`.
+pub(crate) const NO_END_TAG: u32 = u32::MAX;
 
-/// A range of one of [`Document`]'s side vectors: an element's attributes,
-/// a text node's CDATA parts.
+/// A range of one of [`Document`]'s side vectors: an element's attributes.
+/// 32-bit, to keep [`NodeKind`] small: whatever makes one (a parse, an
+/// edit) checks that it fits ([`ItemRange::new`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct ItemRange {
-    pub(crate) start: usize,
-    pub(crate) len: usize,
+    pub(crate) start: u32,
+    pub(crate) len: u32,
 }
 
 impl ItemRange {
+    /// `start..start + len`, if its end fits in 32 bits.
+    pub(crate) fn new(start: usize, len: usize) -> Option<ItemRange> {
+        let end = u32::try_from(start.checked_add(len)?).ok()?;
+        let start = u32::try_from(start).ok()?;
+        Some(ItemRange {
+            start,
+            len: end - start,
+        })
+    }
+
     pub(crate) fn range(self) -> std::ops::Range<usize> {
-        self.start..self.start + self.len
+        let start = self.start as usize;
+        start..start + self.len as usize
     }
 }
-
-/// The node's own markup or text changed (name, attributes, data).
-pub(crate) const DIRTY_SELF: u8 = 1;
-/// The node's list of children changed.
-pub(crate) const DIRTY_CHILDREN: u8 = 2;
-/// Some descendant is dirty.
-pub(crate) const DIRTY_DESCENDANTS: u8 = 4;
 
 pub(crate) enum NodeKind {
     Document,
     /// An index into [`Document`]'s DOCTYPE storage.
-    Doctype(usize),
+    Doctype(u32),
     Element {
         name: NameId,
         attributes: ItemRange,
         /// Where the start tag ends in the source (0 for created elements).
-        tag_end: usize,
+        /// Read it through [`NodeData::kind_tag_end`].
+        tag_end: u32,
         /// Where the end tag that closed the element in the source starts
         /// (it ends where the element does); [`NO_END_TAG`] for empty-element
         /// tags, elements closed by other means, and created elements. Read
         /// it through [`NodeData::end_tag`].
-        end_tag: usize,
+        end_tag: u32,
     },
     Text {
         text: StrRange,
         /// The parts (relative byte ranges of the text) that were CDATA
-        /// sections in the source.
-        /// (A range of [`Document`]'s CDATA storage.)
-        cdata: ItemRange,
+        /// sections in the source: 0 for none (most text nodes), else `1 +`
+        /// an index in [`Document`]'s CDATA runs
+        /// ([`Document::cdata_parts`]).
+        cdata: u32,
     },
     Comment(StrRange),
     ProcessingInstruction {
-        target: StrRange,
+        /// The target, interned like the names of elements: targets are
+        /// names, few and repeated, and one `u32` keeps this variant as
+        /// small as the others.
+        target: QNameId,
         data: StrRange,
     },
+}
+
+impl NodeKind {
+    /// A parsed element whose start tag ends at `tag_end`, not closed yet
+    /// (see [`Document::close_parsed`]).
+    pub(crate) fn parsed_element(name: NameId, attributes: ItemRange, tag_end: usize) -> NodeKind {
+        NodeKind::Element {
+            name,
+            attributes,
+            tag_end: offset32(tag_end),
+            end_tag: NO_END_TAG,
+        }
+    }
 }
 
 pub(crate) struct DoctypeData {
@@ -523,24 +610,36 @@ pub(crate) struct DoctypeData {
 #[derive(Clone, Copy)]
 pub(crate) struct AttributeData {
     pub(crate) name: NameId,
-    /// An edit changed the name or value since it was parsed.
-    pub(crate) modified: bool,
-    parsed: bool,
-    has_value: bool,
     pub(crate) value: StrRange,
-    /// Where the attribute was in the source (kept when an edit changes it,
-    /// so the serializer can write the new value in its place).
-    span: Span,
-    value_span: Span,
-    /// What the DTD says of it (`DTD_DEFAULTED`, `DTD_ID`); one byte, so
-    /// that the struct stays 56 bytes.
-    pub(crate) dtd: u8,
+    /// Where the attribute was in the source, `start..end` (kept when an
+    /// edit changes it, so the serializer can write the new value in its
+    /// place); meaningless unless [`ATTRIBUTE_PARSED`].
+    start: u32,
+    end: u32,
+    /// Where its value was, between the quotes (meaningless unless
+    /// [`ATTRIBUTE_HAS_VALUE`]).
+    value_start: u32,
+    value_end: u32,
+    /// What the DTD says of it (`DTD_DEFAULTED`, `DTD_ID`) and the
+    /// `ATTRIBUTE_*` bits.
+    flags: u8,
 }
 
+// Attributes are the other big part of a document's memory (about one per
+// `=` of the input).
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<AttributeData>() == 40);
+
 /// Not in the tag: supplied by an attribute-list declaration's default.
-pub(crate) const DTD_DEFAULTED: u8 = 1;
+const DTD_DEFAULTED: u8 = 1;
 /// Declared of type `ID` by an attribute-list declaration.
-pub(crate) const DTD_ID: u8 = 2;
+const DTD_ID: u8 = 2;
+/// An edit changed the name or value since it was parsed.
+const ATTRIBUTE_MODIFIED: u8 = 4;
+/// Parsed from the source (its span is where).
+const ATTRIBUTE_PARSED: u8 = 8;
+/// Parsed with a value (its value span is where).
+const ATTRIBUTE_HAS_VALUE: u8 = 16;
 
 impl AttributeData {
     /// An attribute parsed from `span`, its value (if it had one) from
@@ -551,15 +650,20 @@ impl AttributeData {
         span: Span,
         value_span: Option<Span>,
     ) -> AttributeData {
+        let has_value = if value_span.is_some() {
+            ATTRIBUTE_HAS_VALUE
+        } else {
+            0
+        };
+        let value_span = value_span.unwrap_or_default();
         AttributeData {
             name,
-            modified: false,
-            parsed: true,
-            has_value: value_span.is_some(),
             value,
-            span,
-            value_span: value_span.unwrap_or_default(),
-            dtd: 0,
+            start: offset32(span.start),
+            end: offset32(span.end),
+            value_start: offset32(value_span.start),
+            value_end: offset32(value_span.end),
+            flags: ATTRIBUTE_PARSED | has_value,
         }
     }
 
@@ -567,31 +671,54 @@ impl AttributeData {
     pub(crate) fn created(name: NameId, value: StrRange) -> AttributeData {
         AttributeData {
             name,
-            modified: true,
-            parsed: false,
-            has_value: false,
             value,
-            span: Span::default(),
-            value_span: Span::default(),
-            dtd: 0,
+            start: 0,
+            end: 0,
+            value_start: 0,
+            value_end: 0,
+            flags: ATTRIBUTE_MODIFIED,
         }
     }
 
     /// An attribute supplied by an attribute-list declaration's default.
     pub(crate) fn defaulted(name: NameId, value: StrRange) -> AttributeData {
         AttributeData {
-            modified: false,
-            dtd: DTD_DEFAULTED,
+            flags: DTD_DEFAULTED,
             ..AttributeData::created(name, value)
         }
     }
 
     pub(crate) fn span(&self) -> Option<Span> {
-        self.parsed.then_some(self.span)
+        (self.flags & ATTRIBUTE_PARSED != 0).then(|| span_of(self.start, self.end))
     }
 
     pub(crate) fn value_span(&self) -> Option<Span> {
-        (self.parsed && self.has_value).then_some(self.value_span)
+        let parsed_with_value = ATTRIBUTE_PARSED | ATTRIBUTE_HAS_VALUE;
+        (self.flags & parsed_with_value == parsed_with_value)
+            .then(|| span_of(self.value_start, self.value_end))
+    }
+
+    /// Whether an edit changed the name or value since it was parsed.
+    pub(crate) fn modified(&self) -> bool {
+        self.flags & ATTRIBUTE_MODIFIED != 0
+    }
+
+    pub(crate) fn set_modified(&mut self) {
+        self.flags |= ATTRIBUTE_MODIFIED;
+    }
+
+    /// Supplied by an attribute-list declaration's default.
+    pub(crate) fn is_defaulted(&self) -> bool {
+        self.flags & DTD_DEFAULTED != 0
+    }
+
+    /// Declared of type `ID` by an attribute-list declaration.
+    pub(crate) fn is_id(&self) -> bool {
+        self.flags & DTD_ID != 0
+    }
+
+    pub(crate) fn set_id(&mut self) {
+        self.flags |= DTD_ID;
     }
 }
 
@@ -644,8 +771,12 @@ pub struct Document {
     pub(crate) names: Names,
     /// Every element's attributes, each element's in one range.
     pub(crate) attributes: Vec<AttributeData>,
-    /// The CDATA parts of every text node, each node's in one range.
-    pub(crate) cdata: Vec<(usize, usize)>,
+    /// The CDATA parts of every text node that has any, each node's in
+    /// one run.
+    cdata: Vec<(usize, usize)>,
+    /// Those runs, `start..end` of `cdata`: a text node's
+    /// `NodeKind::Text::cdata` is `1 +` the index of its run here.
+    cdata_runs: Vec<(usize, usize)>,
     /// The data of DOCTYPE nodes.
     pub(crate) doctypes: Vec<DoctypeData>,
     pub(crate) declaration: Option<XmlDeclaration>,
@@ -779,6 +910,7 @@ impl Document {
             names: Names::new(),
             attributes,
             cdata: Vec::new(),
+            cdata_runs: Vec::new(),
             doctypes: Vec::new(),
             declaration: None,
             errors: Vec::new(),
@@ -957,10 +1089,38 @@ impl Document {
         end_tag: Option<Span>,
     ) {
         let data = self.arena[id].get_mut();
-        data.span.end = end;
+        data.end = offset32(end);
         if let NodeKind::Element { end_tag: slot, .. } = &mut data.kind {
-            *slot = end_tag.map_or(NO_END_TAG, |span| span.start);
+            *slot = end_tag.map_or(NO_END_TAG, |span| offset32(span.start));
         }
+    }
+
+    /// For a parse: records a text node's CDATA parts (relative byte ranges
+    /// of its text), giving its `NodeKind::Text::cdata`. Past `u32::MAX - 1`
+    /// text nodes with CDATA parts (more than the 4 GiB of input a parse
+    /// takes can hold, but entity expansion under raised limits can make
+    /// them), a text node keeps none: its text is the same, and the
+    /// serializer writes it escaped where it writes it anew.
+    pub(crate) fn add_cdata(&mut self, parts: &[(usize, usize)]) -> u32 {
+        if parts.is_empty() {
+            return 0;
+        }
+        let Ok(mark) = u32::try_from(self.cdata_runs.len() + 1) else {
+            return 0;
+        };
+        let start = self.cdata.len();
+        self.cdata.extend_from_slice(parts);
+        self.cdata_runs.push((start, self.cdata.len()));
+        mark
+    }
+
+    /// The CDATA parts `NodeKind::Text::cdata` points at.
+    pub(crate) fn cdata_parts(&self, cdata: u32) -> &[(usize, usize)] {
+        (cdata as usize)
+            .checked_sub(1)
+            .and_then(|run| self.cdata_runs.get(run))
+            .and_then(|&(start, end)| self.cdata.get(start..end))
+            .unwrap_or_default()
     }
 
     pub(crate) fn data(&self, id: indextree::NodeId) -> &NodeData {
@@ -972,14 +1132,14 @@ impl Document {
     /// recorded above too).
     pub(crate) fn mark_dirty(&mut self, id: indextree::NodeId, flags: u8) {
         self.edited = true;
-        self.arena[id].get_mut().dirty |= flags;
+        self.arena[id].get_mut().flags |= flags & DIRTY;
         let mut parent = id.parent(&self.arena);
         while let Some(ancestor) = parent {
             let data = self.arena[ancestor].get_mut();
-            if data.dirty & DIRTY_DESCENDANTS != 0 {
+            if data.flags & DIRTY_DESCENDANTS != 0 {
                 break;
             }
-            data.dirty |= DIRTY_DESCENDANTS;
+            data.flags |= DIRTY_DESCENDANTS;
             parent = ancestor.parent(&self.arena);
         }
     }

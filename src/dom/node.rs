@@ -238,7 +238,9 @@ impl<'a> Node<'a> {
     pub fn name(&self) -> &'a str {
         match self.kind() {
             NodeKind::Element { name, .. } => self.doc.names.qualified(*name),
-            NodeKind::ProcessingInstruction { target, .. } => self.doc.str(*target),
+            NodeKind::ProcessingInstruction { target, .. } => {
+                &self.doc.names.qname_data(*target).text
+            }
             NodeKind::Doctype(d) => self
                 .doctype_data(*d)
                 .and_then(|d| d.name)
@@ -304,8 +306,8 @@ impl<'a> Node<'a> {
 
     // ----- Attributes ----------------------------------------------------
 
-    fn doctype_data(&self, index: usize) -> Option<&'a super::DoctypeData> {
-        self.doc.doctypes.get(index)
+    fn doctype_data(&self, index: u32) -> Option<&'a super::DoctypeData> {
+        self.doc.doctypes.get(index as usize)
     }
 
     fn attribute_data(&self) -> &'a [AttributeData] {
@@ -426,9 +428,7 @@ impl<'a> Node<'a> {
         match self.kind() {
             NodeKind::Text { cdata, .. } => self
                 .doc
-                .cdata
-                .get(cdata.range())
-                .unwrap_or_default()
+                .cdata_parts(*cdata)
                 .iter()
                 .map(|&(start, end)| start..end)
                 .collect(),
@@ -964,7 +964,9 @@ impl<'a> Attribute<'a> {
     /// assert_eq!(doc.node(a).unwrap().attributes().next().unwrap().span(), None);
     /// ```
     pub fn span(&self) -> Option<Span> {
-        (!self.data.modified).then_some(self.data.span()).flatten()
+        (!self.data.modified())
+            .then_some(self.data.span())
+            .flatten()
     }
 
     /// The raw value in the source, between the quotes.
@@ -977,7 +979,7 @@ impl<'a> Attribute<'a> {
     /// assert_eq!(&doc.source()[x.value_span().unwrap().range()], "1 &lt; 2");
     /// ```
     pub fn value_span(&self) -> Option<Span> {
-        (!self.data.modified)
+        (!self.data.modified())
             .then_some(self.data.value_span())
             .flatten()
     }
@@ -1006,7 +1008,7 @@ impl<'a> Attribute<'a> {
 
     /// Whether an edit changed the attribute since it was parsed.
     pub(crate) fn is_modified(&self) -> bool {
-        self.data.modified
+        self.data.modified()
     }
 
     /// Whether the attribute was not in the tag but supplied by the default
@@ -1024,7 +1026,7 @@ impl<'a> Attribute<'a> {
     /// assert_eq!(doc.to_xml(), "<!DOCTYPE a [<!ATTLIST a x CDATA 'd'>]><a y='1'/>");
     /// ```
     pub fn is_defaulted(&self) -> bool {
-        self.data.dtd & super::DTD_DEFAULTED != 0
+        self.data.is_defaulted()
     }
 
     /// Whether an attribute-list declaration gives the attribute type `ID`
@@ -1040,7 +1042,7 @@ impl<'a> Attribute<'a> {
     /// assert_eq!(key.value(), "k1"); // a tokenized type: whitespace collapsed
     /// ```
     pub fn is_id(&self) -> bool {
-        self.data.dtd & super::DTD_ID != 0
+        self.data.is_id()
     }
 
     /// For a namespace declaration, the prefix it declares: `Some(None)` for

@@ -809,7 +809,7 @@ fn external_declarations_kept(doc: &Document, broken: &Broken<'_>) -> bool {
     let NodeKind::Doctype(index) = doc.data(node.id().0).kind else {
         return false;
     };
-    let fields = &doc.doctypes[index];
+    let fields = &doc.doctypes[index as usize];
     // Read again as written out: a parameter-entity declaration is no
     // reference, and a reference in a dropped declaration is gone.
     let references = fields.subset_span.is_some_and(|subset| {

@@ -9,9 +9,9 @@
 
 use crate::dom::{
     AttributeData, DoctypeData, Document, EntityExpansion, ItemRange, LineIndex, Names, NodeData,
-    NodeKind, StrRange, DTD_ID, NO_END_TAG,
+    NodeKind, StrRange,
 };
-use crate::error::ParseError;
+use crate::error::{ErrorCode, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{Doctype, XmlDecl};
 
@@ -135,7 +135,11 @@ impl TreeSink for DocumentSink<'_> {
             subset_items: doctype.subset_items.into(),
             subset_entities: doctype.subset_entities.into(),
         };
-        let index = self.doc.doctypes.len();
+        // The builder reports one DOCTYPE at most (it drops the others), so
+        // this is 0.
+        let Ok(index) = u32::try_from(self.doc.doctypes.len()) else {
+            return;
+        };
         self.doc.doctypes.push(data);
         self.append(NodeKind::Doctype(index), doctype.span);
     }
@@ -152,19 +156,29 @@ impl TreeSink for DocumentSink<'_> {
                 None => AttributeData::defaulted(attribute.name, value),
             };
             if attribute.is_id {
-                data.dtd |= DTD_ID;
+                data.set_id();
             }
             self.doc.attributes.push(data);
         }
-        let kind = NodeKind::Element {
-            name: element.name,
-            attributes: ItemRange {
-                start: first,
-                len: element.attributes.len(),
-            },
-            tag_end: element.span.end,
-            end_tag: NO_END_TAG,
-        };
+        // A document holds at most `u32::MAX` attributes (`ItemRange` is
+        // 32-bit): an element that would pass that keeps none. The 4 GiB of
+        // input a parse takes cannot write so many; DTD defaults or entity
+        // expansion under raised limits could, in hundreds of gigabytes.
+        let attributes = ItemRange::new(first, element.attributes.len()).unwrap_or_else(|| {
+            self.doc.attributes.truncate(first);
+            let (line, column) = self
+                .doc
+                .lines
+                .position_from_line_start(self.input, element.span.start);
+            self.doc.errors.push(ParseError {
+                code: ErrorCode::AttributeLimit,
+                offset: element.span.start,
+                line,
+                column,
+            });
+            ItemRange::default()
+        });
+        let kind = NodeKind::parsed_element(element.name, attributes, element.span.end);
         let id = self.append(kind, element.span);
         if !element.empty {
             self.open.push(id);
@@ -189,18 +203,8 @@ impl TreeSink for DocumentSink<'_> {
             Chars::Str(text) => self.string(text),
             Chars::Stored(start, end) => self.doc.stored_range(start, end),
         };
-        let cdata_range = ItemRange {
-            start: self.doc.cdata.len(),
-            len: cdata.len(),
-        };
-        self.doc.cdata.extend_from_slice(cdata);
-        self.append(
-            NodeKind::Text {
-                text,
-                cdata: cdata_range,
-            },
-            span,
-        );
+        let cdata = self.doc.add_cdata(cdata);
+        self.append(NodeKind::Text { text, cdata }, span);
     }
 
     fn comment(&mut self, data: &str, span: Span) {
@@ -209,7 +213,7 @@ impl TreeSink for DocumentSink<'_> {
     }
 
     fn processing_instruction(&mut self, target: &str, data: &str, span: Span) {
-        let target = self.string(target);
+        let target = self.doc.names.qname(target);
         let data = self.string(data);
         self.append(NodeKind::ProcessingInstruction { target, data }, span);
     }

@@ -311,7 +311,7 @@ impl<'d> Writer<'d> {
         let data = self.doc.data(scope.id().0);
         let span = data
             .span()
-            .filter(|_| data.dirty == 0)
+            .filter(|_| data.dirty() == 0)
             .unwrap_or(Span::new(0, self.source().len()));
         let mut at = general_references(&self.source()[span.range()]);
         for offset in &mut at {
@@ -544,7 +544,7 @@ impl<'d> Writer<'d> {
     /// as an empty-element tag): it is copied whole.
     fn verbatim(&self, node: Node<'_>) -> Option<Span> {
         let data = self.doc.data(node.id().0);
-        if data.dirty != 0 {
+        if data.dirty() != 0 {
             return None;
         }
         let span = self.source_span(node)?;
@@ -572,7 +572,8 @@ impl<'d> Writer<'d> {
         match data.kind {
             NodeKind::Element { tag_end, .. }
                 if data.end_tag().is_none()
-                    && !(tag_end == span.end && self.source()[..tag_end].ends_with("/>")) =>
+                    && !(tag_end as usize == span.end
+                        && self.source()[..tag_end as usize].ends_with("/>")) =>
             {
                 None
             }
@@ -636,7 +637,7 @@ impl<'d> Writer<'d> {
         for _ in 0..record.count {
             let here = current?;
             let data = self.doc.data(here.id().0);
-            if data.expansion != mark || data.dirty != 0 {
+            if data.expansion != mark || data.dirty() != 0 {
                 return None;
             }
             last = here;
@@ -694,7 +695,7 @@ impl<'d> Writer<'d> {
         }
         let renamed = self.renamed.take();
         let data = self.doc.data(node.id().0);
-        let gap_from = match (data.kind_tag_end(), data.dirty & DIRTY_CHILDREN) {
+        let gap_from = match (data.kind_tag_end(), data.dirty() & DIRTY_CHILDREN) {
             (Some(tag_end), 0) if self.source_span(node).is_some() => Some(tag_end),
             _ => None,
         };
@@ -748,7 +749,7 @@ impl<'d> Writer<'d> {
         if let (Some(from), Some(to), 0) = (
             data.kind_tag_end().filter(|_| data.expansion == 0),
             self.content_end(node),
-            data.dirty & DIRTY_CHILDREN,
+            data.dirty() & DIRTY_CHILDREN,
         ) {
             self.copy_gap(from, to);
         }

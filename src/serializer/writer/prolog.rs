@@ -91,9 +91,9 @@ impl<'d> Writer<'d> {
         let NodeKind::Doctype(index) = data.kind else {
             return;
         };
-        let fields = &self.doc.doctypes[index];
+        let fields = &self.doc.doctypes[index as usize];
         let subset = fields.subset_span;
-        if let (Some(span), None, 0) = (self.source_span(node), subset, data.dirty) {
+        if let (Some(span), None, 0) = (self.source_span(node), subset, data.dirty()) {
             // As written, or with only a forbidden character replaced.
             if let Some(text) = self.characters_replaced(node, span.start, span.end) {
                 self.report_doctype_characters(node, span.start, span.end, &text);
@@ -119,7 +119,7 @@ impl<'d> Writer<'d> {
         if let (Some(span), Some(subset), Some(kept)) =
             (self.source_span(node), subset, &kept_subset)
         {
-            let head = match data.dirty {
+            let head = match data.dirty() {
                 0 => self.characters_replaced(node, span.start, subset.start),
                 _ => None,
             };
@@ -146,7 +146,7 @@ impl<'d> Writer<'d> {
         }
         // Stray characters after the identifiers (`"x.dtd"<>`): the header
         // up to its last identifier is copied, the rest written anew.
-        if let (Some(span), 0) = (self.source_span(node), data.dirty) {
+        if let (Some(span), 0) = (self.source_span(node), data.dirty()) {
             let head_end = subset.map_or(span.end, |subset| subset.start);
             let end = self.doctype_identifiers_end(node, span.start, head_end);
             if let Some(end) = end.filter(|&end| self.clean(span.start, end)) {
@@ -225,7 +225,7 @@ impl<'d> Writer<'d> {
         self.out.push('>');
         // Written anew from the tree, which left out what XML5's recovery
         // skipped (`<!DOCTYPE a PUB&LIC "...">` keeps no identifiers).
-        if let (Some(span), 0) = (self.source_span(node), data.dirty) {
+        if let (Some(span), 0) = (self.source_span(node), data.dirty()) {
             let head_end = subset.map_or(span.end, |subset| subset.start);
             if self.repairs.len() == reported && !self.clean(span.start, head_end) {
                 self.report(RepairKind::DoctypeChanged, node);

@@ -29,6 +29,7 @@ impl<'d> Writer<'d> {
         let NodeKind::Element { tag_end, .. } = data.kind else {
             return;
         };
+        let tag_end = tag_end as usize;
         let source_tag = self.source_span(node);
         let fixup = self.scopes.fixup(node);
         for _ in 0..fixup.undeclared {
@@ -40,7 +41,7 @@ impl<'d> Writer<'d> {
             .any(|a| a.is_defaulted() && !self.default_only(node, a));
         match source_tag {
             Some(span)
-                if data.dirty & DIRTY_SELF == 0
+                if data.dirty() & DIRTY_SELF == 0
                     && fixup.renames_nothing()
                     && self.clean(span.start, tag_end)
                     && !defaults_to_write =>
@@ -147,7 +148,7 @@ impl<'d> Writer<'d> {
     /// The output keeps the DTD, which supplies it again; repaired output
     /// drops the internal subset, so it writes the attribute.
     fn default_only(&self, node: Node<'_>, attribute: Attribute<'_>) -> bool {
-        let renamed = self.doc.data(node.id().0).dirty & DIRTY_SELF != 0
+        let renamed = self.doc.data(node.id().0).dirty() & DIRTY_SELF != 0
             && !self
                 .source_span(node)
                 .is_some_and(|span| self.renamed_none(node, span));
@@ -437,7 +438,7 @@ impl<'d> Writer<'d> {
                 Some(_) => {}
                 // Closed by another element's end tag, or by the end of the
                 // input: the end tag goes where the element now ends.
-                None if self.repair && data.dirty & DIRTY_SELF == 0 => {
+                None if self.repair && data.dirty() & DIRTY_SELF == 0 => {
                     self.report_at(RepairKind::EndTagAdded, span.end);
                 }
                 None => {}
