@@ -711,13 +711,8 @@ fn check_limits(doc: &Document, limits: &Limits) -> Result<(), String> {
     Ok(())
 }
 
-/// Every check of a damaged (or any) input, through every entry point.
-fn check_input(bytes: &[u8], options: &ParseOptions, cuts: &[usize]) -> Result<(), String> {
-    let doc = Document::parse_bytes_with(bytes, options);
-    check_document(&doc).map_err(|e| format!("parse_bytes: {e}"))?;
-    check_limits(&doc, &options.limits).map_err(|e| format!("parse_bytes: {e}"))?;
-    check_output(&doc, options).map_err(|e| format!("parse_bytes: {e}"))?;
-
+/// `bytes` through the push parser, fed in chunks cut at `cuts`.
+fn parse_in_chunks(bytes: &[u8], options: &ParseOptions, cuts: &[usize]) -> Document {
     let mut parser = Parser::new(options.clone());
     let mut from = 0;
     for &cut in cuts {
@@ -725,7 +720,17 @@ fn check_input(bytes: &[u8], options: &ParseOptions, cuts: &[usize]) -> Result<(
         from = cut;
     }
     parser.feed(&bytes[from..]);
-    let chunked = parser.finish();
+    parser.finish()
+}
+
+/// Every check of a damaged (or any) input, through every entry point.
+fn check_input(bytes: &[u8], options: &ParseOptions, cuts: &[usize]) -> Result<(), String> {
+    let doc = Document::parse_bytes_with(bytes, options);
+    check_document(&doc).map_err(|e| format!("parse_bytes: {e}"))?;
+    check_limits(&doc, &options.limits).map_err(|e| format!("parse_bytes: {e}"))?;
+    check_output(&doc, options).map_err(|e| format!("parse_bytes: {e}"))?;
+
+    let chunked = parse_in_chunks(bytes, options, cuts);
     if chunked.to_tree_dump() != doc.to_tree_dump() || error_list(&chunked) != error_list(&doc) {
         return Err(format!(
             "fed in chunks cut at {cuts:?}: another tree or errors\n{:?}\nvs\n{:?}",
@@ -1269,11 +1274,9 @@ fn small_limits_keep_every_invariant_and_are_never_exceeded() {
     damaged_cases(0x0011_3175, 800, (0, 2), &options, utf8);
 }
 
-/// What a parse of `text` with `max_input_bytes = limit` must be: the
-/// document of the prefix it keeps (up to the last character boundary
-/// within the limit), its source that prefix, with `input-size-limit`
-/// first among the errors at the cut.
-fn check_cut(doc: &Document, text: &str, limit: usize) -> Result<(), String> {
+/// How much of `text` the input-size limit `limit` keeps (up to the last
+/// character boundary within it), checking that `doc`'s source is that.
+fn kept_by_limit(doc: &Document, text: &str, limit: usize) -> Result<usize, String> {
     let kept = if text.len() <= limit {
         text.len()
     } else {
@@ -1282,6 +1285,15 @@ fn check_cut(doc: &Document, text: &str, limit: usize) -> Result<(), String> {
     if doc.source() != &text[..kept] {
         return Err(format!("kept {:?}, not {kept} bytes", doc.source()));
     }
+    Ok(kept)
+}
+
+/// What a parse of `text` with `max_input_bytes = limit` must be: the
+/// document of the prefix it keeps (up to the last character boundary
+/// within the limit), its source that prefix, with `input-size-limit`
+/// first among the errors at the cut.
+fn check_cut(doc: &Document, text: &str, limit: usize) -> Result<(), String> {
+    let kept = kept_by_limit(doc, text, limit)?;
     let prefix = Document::parse(&text[..kept]);
     let mut expected = error_list(&prefix);
     if kept < text.len() {
@@ -1305,14 +1317,7 @@ fn check_bytes_cut(bytes: &[u8], options: &ParseOptions, cuts: &[usize]) -> Resu
     let whole = Document::parse_bytes(bytes);
     let doc = Document::parse_bytes_with(bytes, options);
     let text = whole.source();
-    let kept = if text.len() <= limit {
-        text.len()
-    } else {
-        floor(text, limit)
-    };
-    if doc.source() != &text[..kept] {
-        return Err(format!("bytes: kept {:?}, not {kept} bytes", doc.source()));
-    }
+    let kept = kept_by_limit(&doc, text, limit).map_err(|e| format!("bytes: {e}"))?;
     let cut = kept < text.len();
     if cut
         != doc
@@ -1332,14 +1337,7 @@ fn check_bytes_cut(bytes: &[u8], options: &ParseOptions, cuts: &[usize]) -> Resu
     {
         return Err(format!("bytes: {e:?} past the cut at {kept}"));
     }
-    let mut parser = Parser::new(options.clone());
-    let mut from = 0;
-    for &cut in cuts {
-        parser.feed(&bytes[from..cut]);
-        from = cut;
-    }
-    parser.feed(&bytes[from..]);
-    let chunked = parser.finish();
+    let chunked = parse_in_chunks(bytes, options, cuts);
     let vec = Document::parse_vec_with(bytes.to_vec(), options);
     for (what, other) in [("fed in chunks", &chunked), ("parse_vec", &vec)] {
         if other.to_tree_dump() != doc.to_tree_dump() || error_list(other) != error_list(&doc) {
