@@ -12,8 +12,10 @@
 //! ```
 //!
 //! Arguments: shape (`records`, `prose`, `svg`, `atom`, `damaged`), number of
-//! parses (default 20), and `tokenize` to run the tokenizer alone or
-//! `roxmltree` to parse with roxmltree instead (for its instruction counts). The input
+//! parses (default 20), and `tokenize` to run the tokenizer alone,
+//! `events` to run the pipeline into events (`xml5dom::events`) instead of
+//! a document, or `roxmltree` to parse with roxmltree instead (for its
+//! instruction counts). The input
 //! size is `XML5DOM_PERF_SIZE` bytes (default 5,000,000).
 
 use std::hint::black_box;
@@ -50,6 +52,11 @@ fn main() {
         match mode {
             "tokenize" => drop(black_box(tokenize(&text, Count::default()).0)),
             "roxmltree" => drop(black_box(peers::roxmltree(&text))),
+            "events" => {
+                let mut count = 0usize;
+                xml5dom::events::parse(&text, |_| count += 1);
+                black_box(count);
+            }
             _ => drop(black_box(Document::parse(&text))),
         }
     }

@@ -75,6 +75,7 @@ pub mod decoding;
 pub mod dom;
 pub mod dtd;
 mod error;
+pub mod events;
 mod limits;
 mod output;
 mod parse;

@@ -127,6 +127,20 @@ impl Limits {
         self.max_input_bytes.min(MAX_INPUT_BYTES)
     }
 
+    /// How many bytes of `text` these limits let a parse take: all of it,
+    /// or up to the last character boundary within
+    /// [`input_bytes`](Self::input_bytes).
+    pub(crate) fn input_kept(&self, text: &str) -> usize {
+        let mut kept = self.input_bytes();
+        if text.len() <= kept {
+            return text.len();
+        }
+        while !text.is_char_boundary(kept) {
+            kept -= 1;
+        }
+        kept
+    }
+
     /// How many bytes entity expansion may produce for an input of
     /// `input_len` bytes.
     ///

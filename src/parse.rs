@@ -21,7 +21,6 @@ use crate::decoding::{
 };
 use crate::dom::Document;
 use crate::error::{Error, ErrorCode, ParseError};
-use crate::limits::Limits;
 use crate::tree_builder;
 
 impl Document {
@@ -306,7 +305,7 @@ fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
 /// truncated in place, not copied.
 fn parse_text(text: Cow<'_, str>, options: &ParseOptions) -> Document {
     let len = text.len();
-    let kept = input_kept(&text, &options.limits);
+    let kept = options.limits.input_kept(&text);
     let mut doc = match text {
         Cow::Borrowed(text) => tree_builder::build(&text[..kept], options),
         Cow::Owned(mut text) => {
@@ -330,17 +329,4 @@ fn parse_text(text: Cow<'_, str>, options: &ParseOptions) -> Document {
         );
     }
     doc
-}
-
-/// How many bytes of `text` the limits let a parse take: all of it, or up
-/// to the last character boundary within the limit.
-fn input_kept(text: &str, limits: &Limits) -> usize {
-    let mut kept = limits.input_bytes();
-    if text.len() <= kept {
-        return text.len();
-    }
-    while !text.is_char_boundary(kept) {
-        kept -= 1;
-    }
-    kept
 }

@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["dtd", "dom"],
     &["tokenizer", "serializer", "query"],
     &["tree_builder"],
-    &["parse"],
+    &["parse", "events"],
 ];
 
 fn layer(module: &str) -> Option<usize> {
