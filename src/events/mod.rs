@@ -210,8 +210,9 @@ pub fn parse(text: &str, handler: impl FnMut(Event<'_>)) {
 pub fn parse_with(text: &str, options: &ParseOptions, handler: impl FnMut(Event<'_>)) {
     let limits = &options.limits;
     let kept = limits.input_kept(text);
+    let (whole, text) = (text.len(), &text[..kept]);
     let mut sink = EventSink::new(handler);
-    if kept < text.len() {
+    if kept < whole {
         // Found before anything else: the input ends there (a document
         // lists it first among the errors at that offset, too).
         let (line, column) = sink.lines.position_from_line_start(text, kept);
@@ -222,7 +223,6 @@ pub fn parse_with(text: &str, options: &ParseOptions, handler: impl FnMut(Event<
             column,
         }));
     }
-    let text = &text[..kept];
     let builder = TreeBuilder::new(text, limits.clone(), sink);
     tokenizer::tokenize_with(text, builder, limits).finish();
 }

@@ -4,9 +4,9 @@
 //! phases of §1.5, namespaces, implied end tags, entity expansion, the
 //! limits); a sink receives the result, one call per thing built, in
 //! document order. Building a [`Document`](crate::dom::Document) is one sink
-//! ([`DocumentSink`](super::document_sink::DocumentSink)); the streaming
-//! event reader will be another, built on this trait, and so can be
-//! anything that takes subtrees one at a time. The builder is generic over
+//! ([`DocumentSink`](super::document_sink::DocumentSink)); handing events
+//! to a caller (`events`, a layer above) is another, and so can be anything
+//! that takes subtrees one at a time. The builder is generic over
 //! its sink (static dispatch), so the DOM path pays for no indirection.
 
 use std::borrow::Cow;
@@ -69,7 +69,9 @@ pub(crate) trait TreeSink {
     /// the source, appending to it (never changing what is there); the
     /// merged text then comes to [`text`](Self::text) as
     /// [`Chars::Stored`]. A document lends its own string storage, so the
-    /// text is copied once however many runs it is merged from.
+    /// text is copied once however many runs it is merged from. Once that
+    /// text has come to [`text`](Self::text), the builder refers to
+    /// nothing in the storage, so a sink that keeps no tree may empty it.
     fn text_storage(&mut self) -> &mut String;
 
     /// Character data: consecutive runs merged into one text node's worth
