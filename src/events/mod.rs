@@ -12,8 +12,8 @@
 //!
 //! Names come resolved, attribute values and text with references
 //! expanded and line ends normalized, text merged as the DOM merges it.
-//! Parse errors come as they are found: near their offset, not sorted
-//! (a document sorts them).
+//! Parse errors come in source order (as a document lists them), each as
+//! soon as no earlier one can come: shortly after the events around it.
 //!
 //! ```
 //! use xml5dom::events::{self, Event};
@@ -30,6 +30,9 @@
 //! ```
 //!
 //! [`Document::parse`]: crate::Document::parse
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use crate::decoding::ParseOptions;
 use crate::dom::{LineIndex, NameId, Names};
@@ -116,7 +119,7 @@ pub enum Event<'e> {
         /// Where the run of dropped markup now ends.
         end: usize,
     },
-    /// A parse error.
+    /// A parse error; they come in source order.
     Error(ParseError),
 }
 
@@ -213,15 +216,15 @@ pub fn parse_with(text: &str, options: &ParseOptions, handler: impl FnMut(Event<
     let (whole, text) = (text.len(), &text[..kept]);
     let mut sink = EventSink::new(handler);
     if kept < whole {
-        // Found before anything else: the input ends there (a document
-        // lists it first among the errors at that offset, too).
+        // Found before anything else, so first among the errors at the end
+        // of the text (as a document lists it): the input ends there.
         let (line, column) = sink.lines.position_from_line_start(text, kept);
-        (sink.handler)(Event::Error(ParseError {
+        sink.error(ParseError {
             code: ErrorCode::InputSizeLimit,
             offset: kept,
             line,
             column,
-        }));
+        });
     }
     let builder = TreeBuilder::new(text, limits.clone(), sink);
     tokenizer::tokenize_with(text, builder, limits).finish();
@@ -239,6 +242,44 @@ struct EventSink<F> {
     open: Vec<NameId>,
     /// The attribute list handed over with each start (reused).
     attributes: Vec<Attribute<'static>>,
+    /// Errors found and not yet handed on, earliest first (by offset, then
+    /// as found): they go in source order once the builder says no earlier
+    /// one can come.
+    errors: BinaryHeap<Reverse<PendingError>>,
+    /// How many errors were found: the order among errors at one offset.
+    found: u64,
+}
+
+/// An error waiting in [`EventSink::errors`].
+struct PendingError {
+    error: ParseError,
+    found: u64,
+}
+
+impl PendingError {
+    fn key(&self) -> (usize, u64) {
+        (self.error.offset, self.found)
+    }
+}
+
+impl PartialEq for PendingError {
+    fn eq(&self, other: &PendingError) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for PendingError {}
+
+impl PartialOrd for PendingError {
+    fn partial_cmp(&self, other: &PendingError) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for PendingError {
+    fn cmp(&self, other: &PendingError) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
 }
 
 impl<F: FnMut(Event<'_>)> EventSink<F> {
@@ -250,6 +291,21 @@ impl<F: FnMut(Event<'_>)> EventSink<F> {
             storage: String::new(),
             open: Vec::new(),
             attributes: Vec::new(),
+            errors: BinaryHeap::new(),
+            found: 0,
+        }
+    }
+
+    /// Hands on the errors before `offset` (all of them for `usize::MAX`).
+    fn hand_on_errors(&mut self, offset: usize) {
+        while self
+            .errors
+            .peek()
+            .is_some_and(|Reverse(e)| e.error.offset < offset || offset == usize::MAX)
+        {
+            if let Some(Reverse(pending)) = self.errors.pop() {
+                (self.handler)(Event::Error(pending.error));
+            }
         }
     }
 }
@@ -376,10 +432,20 @@ impl<F: FnMut(Event<'_>)> TreeSink for EventSink<F> {
     }
 
     fn error(&mut self, error: ParseError) {
-        (self.handler)(Event::Error(error));
+        self.errors.push(Reverse(PendingError {
+            error,
+            found: self.found,
+        }));
+        self.found += 1;
     }
 
-    fn finish(self) {}
+    fn errors_settled(&mut self, offset: usize) {
+        self.hand_on_errors(offset);
+    }
+
+    fn finish(mut self) {
+        self.hand_on_errors(usize::MAX);
+    }
 }
 
 #[cfg(test)]

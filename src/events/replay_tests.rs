@@ -10,15 +10,23 @@ use std::path::{Path, PathBuf};
 use super::{parse_with, Event};
 use crate::decoding::ParseOptions;
 use crate::dom::Document;
+use crate::error::ParseError;
 use crate::serializer::SerializeOptions;
 use crate::tree_builder::{Chars, DocumentSink, ParsedAttribute, StartElement, TreeSink};
 
-/// The document the events of parsing `text` with `options` build.
-fn replayed(text: &str, options: &ParseOptions) -> Document {
+/// The document the events of parsing `text` with `options` build, and
+/// the errors in the order the events gave them.
+fn replayed(text: &str, options: &ParseOptions) -> (Document, Vec<ParseError>) {
     let kept = options.limits.input_kept(text);
     let mut sink = DocumentSink::new(&text[..kept]);
-    parse_with(text, options, |event| replay(&mut sink, event));
-    sink.finish()
+    let mut errors = Vec::new();
+    parse_with(text, options, |event| {
+        if let Event::Error(error) = event {
+            errors.push(error);
+        }
+        replay(&mut sink, event);
+    });
+    (sink.finish(), errors)
 }
 
 fn replay(sink: &mut DocumentSink<'_>, event: Event<'_>) {
@@ -68,7 +76,13 @@ fn replay(sink: &mut DocumentSink<'_>, event: Event<'_>) {
 /// Checks that the events of `text` replay into the document of `text`.
 fn check(text: &str, options: &ParseOptions, what: &str) {
     let expected = Document::parse_with(text, options);
-    let got = replayed(text, options);
+    let (got, errors) = replayed(text, options);
+    // In source order as they come (the document sorts its own).
+    assert_eq!(
+        errors,
+        expected.errors(),
+        "{what}: error events of {text:?}"
+    );
     assert_eq!(got.source(), expected.source(), "{what}: source");
     assert_eq!(
         got.to_tree_dump(),

@@ -113,6 +113,15 @@ pub(crate) trait TreeSink {
     /// sorted by offset.
     fn error(&mut self, error: ParseError);
 
+    /// No error at an offset before `offset` will be reported any more
+    /// (errors come near the token being read, and the text waiting to
+    /// become a node): a sink that hands errors on in source order may
+    /// hand on those before it. Said before each token of the source.
+    #[inline]
+    fn errors_settled(&mut self, offset: usize) {
+        let _ = offset;
+    }
+
     /// The input ended, everything open was closed.
     fn finish(self) -> Self::Output;
 }
