@@ -23,7 +23,7 @@ mod inputs;
 #[path = "peers.rs"]
 mod peers;
 
-use peers::{quick_xml, roxmltree, xml5ever, Count};
+use peers::{quick_xml, quick_xml_ns, roxmltree, xml5dom_events, xml5ever, Count};
 
 fn bench(c: &mut Criterion, full: bool) {
     let size = if full { 20_000_000 } else { 50_000 };
@@ -59,6 +59,17 @@ fn bench(c: &mut Criterion, full: bool) {
                 });
             }
             Err(e) => println!("{shape}: quick-xml rejects the input ({e})"),
+        }
+        group.bench_function("xml5dom events", |b| {
+            b.iter(|| xml5dom_events(black_box(text)))
+        });
+        match quick_xml_ns(text) {
+            Ok(_) => {
+                group.bench_function("quick-xml NsReader", |b| {
+                    b.iter(|| quick_xml_ns(black_box(text)))
+                });
+            }
+            Err(e) => println!("{shape}: quick-xml's NsReader rejects the input ({e})"),
         }
         let doc = Document::parse(text);
         group.bench_function("xml5dom serialize", |b| b.iter(|| black_box(&doc).to_xml()));

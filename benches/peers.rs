@@ -54,6 +54,34 @@ pub fn xml5ever(text: &str) {
 
 /// quick-xml's `Reader` consuming every event; the number of events, or
 /// `Err` when it rejects the input.
+/// xml5dom's whole pipeline into events (`xml5dom::events`), counting
+/// them.
+pub fn xml5dom_events(text: &str) -> usize {
+    let mut events = 0;
+    xml5dom::events::parse(text, |event| {
+        events += 1;
+        black_box(event);
+    });
+    events
+}
+
+/// quick-xml's namespace-resolving reader: each event, with the element
+/// names resolved (`read_resolved_event`); `Err` when it rejects the input.
+pub fn quick_xml_ns(text: &str) -> Result<usize, String> {
+    let mut reader = quick_xml::NsReader::from_str(text);
+    let mut events = 0;
+    loop {
+        match reader.read_resolved_event() {
+            Ok((_, quick_xml::events::Event::Eof)) => return Ok(events),
+            Ok(resolved) => {
+                events += 1;
+                black_box(resolved);
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+}
+
 pub fn quick_xml(text: &str) -> Result<usize, String> {
     let mut reader = quick_xml::Reader::from_str(text);
     let mut events = 0;

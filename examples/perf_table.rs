@@ -1,7 +1,10 @@
 //! The performance table of docs/performance.md: for each generated input,
 //! the median throughput of each parser and the median of the per-run
 //! ratios to roxmltree (and xml5dom to xml5ever, tokenizer to quick-xml),
-//! all measured in one run, parsers interleaved so that noise hits all.
+//! all measured in one run, parsers interleaved so that noise hits all; then
+//! a second table from the same runs for the pipeline into events
+//! (`xml5dom::events`) against quick-xml's namespace-resolving `NsReader`
+//! and roxmltree.
 //!
 //! ```sh
 //! cargo run --release --example perf_table            # about 20 MB per input, 7 runs
@@ -19,7 +22,7 @@ mod inputs;
 #[path = "../benches/peers.rs"]
 mod peers;
 
-use peers::{quick_xml, roxmltree, xml5ever, Count};
+use peers::{quick_xml, quick_xml_ns, roxmltree, xml5dom_events, xml5ever, Count};
 
 fn seconds(f: impl FnOnce()) -> f64 {
     let start = Instant::now();
@@ -39,13 +42,15 @@ fn env(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-const PARSERS: [&str; 6] = [
+const PARSERS: [&str; 8] = [
     "xml5dom &str",
     "xml5dom &[u8]",
     "xml5dom tokenizer",
     "roxmltree",
     "xml5ever rcdom",
     "quick-xml events",
+    "xml5dom events",
+    "quick-xml NsReader",
 ];
 
 fn main() {
@@ -60,10 +65,12 @@ fn main() {
         "| input | MB | xml5dom &str | xml5dom &[u8] | tokenizer | roxmltree | xml5ever | quick-xml | xml5dom / roxmltree | xml5dom / xml5ever | tokenizer / quick-xml | serialize (round trip) |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let mut events_rows = Vec::new();
     for (name, text) in &inputs {
         let mb = text.len() as f64 / 1e6;
         let accepts_rox = roxmltree(text).is_ok();
         let accepts_qx = quick_xml(text).is_ok();
+        let accepts_qx_ns = quick_xml_ns(text).is_ok();
         let mut times: Vec<Vec<f64>> = vec![Vec::new(); PARSERS.len()];
         for _ in 0..runs {
             times[0].push(seconds(|| drop(black_box(Document::parse(text)))));
@@ -79,6 +86,12 @@ fn main() {
             times[4].push(seconds(|| xml5ever(text)));
             if accepts_qx {
                 times[5].push(seconds(|| drop(quick_xml(text))));
+            }
+            times[6].push(seconds(|| {
+                black_box(xml5dom_events(text));
+            }));
+            if accepts_qx_ns {
+                times[7].push(seconds(|| drop(quick_xml_ns(text))));
             }
         }
         let doc = Document::parse(text);
@@ -112,6 +125,22 @@ fn main() {
             ratio(2, 5),
             mb / median(&mut serialize),
         );
+        events_rows.push(format!(
+            "| {name} | {mb:.1} | {} | {} | {} | {} | {} |",
+            speed(6),
+            speed(7),
+            speed(3),
+            ratio(6, 7),
+            ratio(6, 3),
+        ));
+    }
+    println!("\nEvents (`xml5dom::events`), same runs:");
+    println!(
+        "| input | MB | xml5dom events | quick-xml NsReader | roxmltree | events / quick-xml NsReader | events / roxmltree |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for row in &events_rows {
+        println!("{row}");
     }
     // Time linear in size at any depth.
     let depth = env("XML5DOM_PERF_DEPTH", 100_000);
