@@ -114,6 +114,18 @@ pub(crate) struct QNameData {
     last_name: Option<(Option<NsId>, NameId)>,
 }
 
+impl QNameData {
+    /// The prefix and local name of a valid prefixed name; otherwise no
+    /// prefix and all of it (a name whose parts are not names, `a:0b`, is
+    /// all local name).
+    fn split(&self) -> (Option<&str>, &str) {
+        match self.colon {
+            Some(c) if !self.bad_colon => (Some(&self.text[..c]), &self.text[c + 1..]),
+            _ => (None, &self.text),
+        }
+    }
+}
+
 pub(crate) struct NameData {
     pub(crate) qname: QNameId,
     pub(crate) namespace: Option<NsId>,
@@ -240,12 +252,7 @@ impl Names {
 
     /// The local part of a qualified name.
     pub(crate) fn local_of(&self, id: QNameId) -> &str {
-        let q = self.qname_data(id);
-        match q.colon {
-            // A name whose parts are not names (`a:0b`) is all local name.
-            Some(c) if !q.bad_colon => &q.text[c + 1..],
-            _ => &q.text,
-        }
+        self.qname_data(id).split().1
     }
 
     pub(crate) fn qname_data(&self, id: QNameId) -> &QNameData {
@@ -283,8 +290,18 @@ impl Names {
 
     /// The prefix, for a valid prefixed name.
     pub(crate) fn prefix(&self, id: NameId) -> Option<&str> {
-        let q = self.qname_data(self.name_data(id).qname);
-        q.colon.filter(|_| !q.bad_colon).map(|c| &q.text[..c])
+        self.qname_data(self.name_data(id).qname).split().0
+    }
+
+    /// All of a name at once: qualified name, prefix, local name and
+    /// namespace URI (for a caller that wants them all, as the events do:
+    /// one lookup instead of four).
+    pub(crate) fn parts(&self, id: NameId) -> (&str, Option<&str>, &str, Option<&str>) {
+        let name = self.name_data(id);
+        let q = self.qname_data(name.qname);
+        let (prefix, local) = q.split();
+        let namespace = name.namespace.map(|ns| self.namespace_uri(ns));
+        (&q.text, prefix, local, namespace)
     }
 
     /// The local name: after the colon of a valid prefixed name, else all.

@@ -312,11 +312,12 @@ impl<F: FnMut(Event<'_>)> EventSink<F> {
 
 /// A name of `names` as an event gives it.
 fn name_of(names: &Names, id: NameId) -> Name<'_> {
+    let (qualified, prefix, local, namespace) = names.parts(id);
     Name {
-        qualified: names.qualified(id),
-        prefix: names.prefix(id),
-        local: names.local(id),
-        namespace: names.namespace_of(id),
+        qualified,
+        prefix,
+        local,
+        namespace,
     }
 }
 
@@ -438,6 +439,8 @@ impl<F: FnMut(Event<'_>)> TreeSink for EventSink<F> {
         }));
         self.found += 1;
     }
+
+    const ORDERS_ERRORS: bool = true;
 
     fn errors_settled(&mut self, offset: usize) {
         self.hand_on_errors(offset);

@@ -1075,14 +1075,16 @@ impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
         };
         let checking = expanding.is_none();
         if checking {
-            // What is reported from here on is in this token, the text
-            // still waiting, or (an empty CDATA section, below) after the
-            // token before.
-            let settled = match self.text.active {
-                true => self.text.span.start.min(self.last_token_end),
-                false => self.last_token_end,
-            };
-            self.sink.errors_settled(settled);
+            if S::ORDERS_ERRORS {
+                // What is reported from here on is in this token, the text
+                // still waiting, or (an empty CDATA section, below) after
+                // the token before.
+                let settled = match self.text.active {
+                    true => self.text.span.start.min(self.last_token_end),
+                    false => self.last_token_end,
+                };
+                self.sink.errors_settled(settled);
+            }
             self.empty_cdata_outside_root(&token);
         }
         if let Token::Text(text) = token {

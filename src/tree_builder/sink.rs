@@ -113,10 +113,16 @@ pub(crate) trait TreeSink {
     /// sorted by offset.
     fn error(&mut self, error: ParseError);
 
+    /// Whether the sink hands errors on in source order, and so wants
+    /// [`errors_settled`](Self::errors_settled) (a constant, so that a sink
+    /// that sorts at the end pays nothing for it).
+    const ORDERS_ERRORS: bool = false;
+
     /// No error at an offset before `offset` will be reported any more
     /// (errors come near the token being read, and the text waiting to
     /// become a node): a sink that hands errors on in source order may
-    /// hand on those before it. Said before each token of the source.
+    /// hand on those before it. Said before each token of the source, to a
+    /// sink that [orders errors](Self::ORDERS_ERRORS).
     #[inline]
     fn errors_settled(&mut self, offset: usize) {
         let _ = offset;
