@@ -697,7 +697,15 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                     self.error(ErrorCode::InvalidNamespaceDeclaration, span.start);
                     None
                 }
-                DeclarationKind::No => self.resolve(attribute_qname, false, span.start),
+                DeclarationKind::No => {
+                    // Most attributes have no prefix, and so no namespace.
+                    let data = self.sink.names().qname_data(attribute_qname);
+                    if data.colon.is_none() && !data.bad_colon {
+                        None
+                    } else {
+                        self.resolve(attribute_qname, false, span.start)
+                    }
+                }
             };
             if let Some(ns) = namespace {
                 if self.is_duplicate(&attributes, ns, attribute_qname) {
