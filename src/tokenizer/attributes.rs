@@ -77,9 +77,7 @@ impl<S: TokenSink> Tokenizer<S> {
                 self.emit_tag(w);
             }
             Some(c) => {
-                let c = self.replace_null(w, c);
-                let (start, end) = (self.current_start(), self.pos);
-                push_consumed(&mut self.current_attribute().name, w, start, end, c);
+                self.push_current(w, c, |t| &mut t.current_attribute().name);
             }
         }
         Flow::Continue
@@ -202,9 +200,7 @@ impl<S: TokenSink> Tokenizer<S> {
                 self.emit_tag(w);
             }
             Some(c) => {
-                let c = self.replace_null(w, c);
-                let (start, end) = (self.current_start(), self.pos);
-                push_consumed(&mut self.current_attribute().value, w, start, end, c);
+                self.push_current(w, c, |t| &mut t.current_attribute().value);
             }
         }
         Flow::Continue
@@ -238,9 +234,7 @@ impl<S: TokenSink> Tokenizer<S> {
             // Attribute-value normalization (XML 1.0 §3.3.3).
             Some('\t' | '\n') => self.current_attribute().value.push_char(w, ' '),
             Some(c) => {
-                let c = self.replace_null(w, c);
-                let (start, end) = (self.current_start(), self.pos);
-                push_consumed(&mut self.current_attribute().value, w, start, end, c);
+                self.push_current(w, c, |t| &mut t.current_attribute().value);
             }
         }
         Flow::Continue

@@ -6,7 +6,7 @@
 
 use super::input::{stop_table, Window};
 use super::states::State;
-use super::{push_consumed, Flow, TextKind, TokenSink, Tokenizer};
+use super::{Flow, TextKind, TokenSink, Tokenizer};
 use crate::error::ErrorCode;
 
 // Bytes that end a bulk run (see `input::stop_table` for the bytes every
@@ -53,9 +53,7 @@ impl<S: TokenSink> Tokenizer<S> {
             Some(c) => {
                 self.pi_target.clear();
                 self.pi_data.clear();
-                let c = self.replace_null(w, c);
-                let start = self.current_start();
-                push_consumed(&mut self.pi_target, w, start, self.pos, c);
+                self.push_current(w, c, |t| &mut t.pi_target);
                 self.state = State::PiTarget;
             }
         }
@@ -74,9 +72,7 @@ impl<S: TokenSink> Tokenizer<S> {
             }
             Some('?') => self.state = State::PiAfter,
             Some(c) => {
-                let c = self.replace_null(w, c);
-                let start = self.current_start();
-                push_consumed(&mut self.pi_target, w, start, self.pos, c);
+                self.push_current(w, c, |t| &mut t.pi_target);
             }
         }
         Flow::Continue
@@ -106,9 +102,7 @@ impl<S: TokenSink> Tokenizer<S> {
                 self.emit_pi(w);
             }
             Some(c) => {
-                let c = self.replace_null(w, c);
-                let start = self.current_start();
-                push_consumed(&mut self.pi_data, w, start, self.pos, c);
+                self.push_current(w, c, |t| &mut t.pi_data);
             }
         }
         Flow::Continue
@@ -225,9 +219,7 @@ impl<S: TokenSink> Tokenizer<S> {
                 self.emit_comment(w);
             }
             Some(c) => {
-                let c = self.replace_null(w, c);
-                let start = self.current_start();
-                push_consumed(&mut self.comment, w, start, self.pos, c);
+                self.push_current(w, c, |t| &mut t.comment);
             }
         }
         Flow::Continue
@@ -382,9 +374,7 @@ impl<S: TokenSink> Tokenizer<S> {
         match next!(self, w, eof) {
             Some('>') | None => self.emit_comment(w),
             Some(c) => {
-                let c = self.replace_null(w, c);
-                let start = self.current_start();
-                push_consumed(&mut self.comment, w, start, self.pos, c);
+                self.push_current(w, c, |t| &mut t.comment);
             }
         }
         Flow::Continue

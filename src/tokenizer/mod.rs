@@ -460,6 +460,21 @@ impl<S: TokenSink> Tokenizer<S> {
         }
     }
 
+    /// Appends the character consumed last, normalized as `c` (NUL
+    /// replaced, and reported), to the buffer `select` picks: what every
+    /// state does with a character its rules do not name.
+    #[inline]
+    fn push_current(
+        &mut self,
+        w: &Window<'_>,
+        c: char,
+        select: impl FnOnce(&mut Self) -> &mut StrBuf,
+    ) {
+        let c = self.replace_null(w, c);
+        let (start, end) = (self.current_start(), self.pos);
+        push_consumed(select(self), w, start, end, c);
+    }
+
     /// Reports whether the input at `pos` starts with `word`: `None` when
     /// more input is needed to tell.
     fn lookahead(&self, w: &Window<'_>, eof: bool, word: &[u8]) -> Option<bool> {

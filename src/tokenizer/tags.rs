@@ -5,7 +5,7 @@
 
 use super::input::{stop_table, Window};
 use super::states::State;
-use super::{push_consumed, Flow, TagKind, Token, TokenSink, Tokenizer};
+use super::{Flow, TagKind, Token, TokenSink, Tokenizer};
 use crate::error::ErrorCode;
 
 /// Bytes that end a bulk run of a tag or attribute name (see
@@ -33,9 +33,7 @@ impl<S: TokenSink> Tokenizer<S> {
             }
             Some(c) => {
                 self.start_tag(TagKind::Start);
-                let c = self.replace_null(w, c);
-                let start = self.current_start();
-                push_consumed(&mut self.tag_name, w, start, self.pos, c);
+                self.push_current(w, c, |t| &mut t.tag_name);
                 self.state = State::TagName;
             }
         }
@@ -63,9 +61,7 @@ impl<S: TokenSink> Tokenizer<S> {
             }
             Some(c) => {
                 self.start_tag(TagKind::End);
-                let c = self.replace_null(w, c);
-                let start = self.current_start();
-                push_consumed(&mut self.tag_name, w, start, self.pos, c);
+                self.push_current(w, c, |t| &mut t.tag_name);
                 self.state = State::EndTagName;
             }
         }
@@ -88,9 +84,7 @@ impl<S: TokenSink> Tokenizer<S> {
                 self.emit_tag(w);
             }
             Some(c) => {
-                let c = self.replace_null(w, c);
-                let start = self.current_start();
-                push_consumed(&mut self.tag_name, w, start, self.pos, c);
+                self.push_current(w, c, |t| &mut t.tag_name);
             }
         }
         Flow::Continue
@@ -127,9 +121,7 @@ impl<S: TokenSink> Tokenizer<S> {
                 self.state = State::EmptyTag;
             }
             Some(c) => {
-                let c = self.replace_null(w, c);
-                let start = self.current_start();
-                push_consumed(&mut self.tag_name, w, start, self.pos, c);
+                self.push_current(w, c, |t| &mut t.tag_name);
             }
         }
         Flow::Continue

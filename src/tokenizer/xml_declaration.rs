@@ -5,7 +5,7 @@
 
 use super::input::{StrBuf, Window};
 use super::states::State;
-use super::{push_consumed, push_source, Flow, Token, TokenSink, Tokenizer, XmlDecl};
+use super::{push_source, Flow, Token, TokenSink, Tokenizer, XmlDecl};
 use crate::error::ErrorCode;
 use crate::span::Span;
 
@@ -171,9 +171,7 @@ impl<S: TokenSink> Tokenizer<S> {
                 self.emit_declaration(w, self.pos);
             }
             Some(c) => {
-                let c = self.replace_null(w, c);
-                let (start, end) = (self.current_start(), self.pos);
-                push_consumed(&mut self.declaration.values[index], w, start, end, c);
+                self.push_current(w, c, |t| &mut t.declaration.values[index]);
             }
         }
         Flow::Continue
