@@ -300,23 +300,30 @@ struct StreamDecoder {
 /// What decoding has made so far.
 struct Output {
     text: String,
+    /// The text offset of `text`'s first byte (text taken away as it is
+    /// decoded, by a stream, moves it on).
+    taken: usize,
     /// Input bytes consumed so far.
     input_pos: usize,
     errors: Vec<(ErrorCode, usize)>,
     anchors: Vec<(usize, usize)>,
+    /// Whether `anchors` are kept (a stream maps no offsets back).
+    keep_anchors: bool,
 }
 
 impl Output {
     /// Records a malformed sequence of input `input_at..end`, replaced by
     /// U+FFFD at the end of the text.
     fn malformed(&mut self, input_at: usize, end: usize) {
-        let text_at = self.text.len();
+        let text_at = self.taken + self.text.len();
         self.errors.push((ErrorCode::InvalidByteSequence, text_at));
-        self.anchors.push((text_at, input_at));
         self.text.push('\u{FFFD}');
-        // After the replacement, text and input line up again where the
-        // malformed bytes end.
-        self.anchors.push((self.text.len(), end));
+        if self.keep_anchors {
+            self.anchors.push((text_at, input_at));
+            // After the replacement, text and input line up again where
+            // the malformed bytes end.
+            self.anchors.push((text_at + '\u{FFFD}'.len_utf8(), end));
+        }
     }
 }
 
@@ -347,9 +354,11 @@ impl StreamDecoder {
             engine,
             out: Output {
                 text: String::new(),
+                taken: 0,
                 input_pos,
                 errors: Vec::new(),
                 anchors: vec![(0, input_pos)],
+                keep_anchors: true,
             },
         }
     }
@@ -630,6 +639,44 @@ impl ByteStream {
         self.state = Some((sniffed, decoder));
     }
 
+    /// Moves the text decoded so far to the end of `text`, and the
+    /// decoding errors found in it to `errors` (their offsets count all the
+    /// text decoded, taken or not): for a stream, which keeps only what it
+    /// is working on. A stream maps no offsets back to the input.
+    pub(crate) fn take_decoded(&mut self, text: &mut String, errors: &mut Vec<(ErrorCode, usize)>) {
+        if let Some((_, decoder)) = &mut self.state {
+            let out = &mut decoder.out;
+            out.keep_anchors = false;
+            out.anchors.clear();
+            out.taken += out.text.len();
+            text.push_str(&out.text);
+            out.text.clear();
+            errors.append(&mut out.errors);
+        }
+    }
+
+    /// Ends the input (what is left is then [taken](Self::take_decoded)),
+    /// and says how the encoding was found, with the errors sniffing found
+    /// (at offsets in the text).
+    pub(crate) fn end(&mut self) -> StreamEncoding {
+        if self.state.is_none() {
+            let sniffed = sniff(&self.pending, true, &self.options).unwrap_or_else(default_sniffed);
+            self.start(sniffed);
+        }
+        if let Some((_, decoder)) = &mut self.state {
+            decoder.feed(&[], true);
+        }
+        self.found()
+            .unwrap_or_else(|| StreamEncoding::of(default_sniffed()))
+    }
+
+    /// How the encoding was found, once sniffing could tell.
+    pub(crate) fn found(&self) -> Option<StreamEncoding> {
+        self.state
+            .as_ref()
+            .map(|(sniffed, _)| StreamEncoding::of(*sniffed))
+    }
+
     /// Ends the input: the text it decoded to.
     pub(crate) fn finish(mut self) -> Decoded<'static> {
         let default = || Sniffed {
@@ -648,5 +695,45 @@ impl ByteStream {
         };
         decoder.feed(&[], true);
         decoder.finish(sniffed)
+    }
+}
+
+/// UTF-8, nothing having said otherwise.
+fn default_sniffed() -> Sniffed {
+    Sniffed {
+        encoding: Encoding::UTF_8,
+        source: EncodingSource::Default,
+        bom: 0,
+        unknown_label: None,
+        declared_utf16_in_8_bit: None,
+    }
+}
+
+/// What a stream learns of its encoding once sniffing can tell.
+#[derive(Clone, Debug)]
+pub(crate) struct StreamEncoding {
+    pub(crate) encoding: Encoding,
+    pub(crate) source: EncodingSource,
+    /// The errors sniffing found (an unknown label, UTF-16 declared in an
+    /// 8-bit document), at their offsets in the text: the declaration is
+    /// ASCII, so that is the input's offset less the byte-order mark.
+    pub(crate) errors: Vec<(ErrorCode, usize)>,
+}
+
+impl StreamEncoding {
+    fn of(sniffed: Sniffed) -> StreamEncoding {
+        let in_text = |at: usize| at.saturating_sub(sniffed.bom);
+        let mut errors = Vec::new();
+        if let Some(at) = sniffed.unknown_label {
+            errors.push((ErrorCode::UnknownEncoding, in_text(at)));
+        }
+        if let Some(at) = sniffed.declared_utf16_in_8_bit {
+            errors.push((ErrorCode::EncodingMismatch, in_text(at)));
+        }
+        StreamEncoding {
+            encoding: sniffed.encoding,
+            source: sniffed.source,
+            errors,
+        }
     }
 }

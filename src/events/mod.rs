@@ -31,15 +31,27 @@
 //!
 //! [`Document::parse`]: crate::Document::parse
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+mod reader;
+mod replay;
+#[cfg(test)]
+mod replay_tests;
+mod sink;
+mod stream;
+mod subtrees;
 
 use crate::decoding::ParseOptions;
-use crate::dom::{LineIndex, NameId, Names};
+use crate::dom::{NameId, Names};
 use crate::error::{ErrorCode, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{self, Doctype, XmlDecl};
-use crate::tree_builder::{self, Chars, ParsedAttribute, TreeBuilder, TreeSink};
+use crate::tree_builder::{ParsedAttribute, TreeBuilder};
+
+pub use reader::Reader;
+
+use sink::{ErrorClass, EventSink};
+use stream::Stream;
+
+pub use subtrees::{OpenAttribute, OpenElement, Subtree, Subtrees};
 
 /// One thing the tree builder built, in document order.
 ///
@@ -51,11 +63,11 @@ use crate::tree_builder::{self, Chars, ParsedAttribute, TreeBuilder, TreeSink};
 pub enum Event<'e> {
     /// The XML declaration at the start of the document (a misplaced one
     /// is a [`ProcessingInstruction`](Event::ProcessingInstruction)).
-    XmlDeclaration(&'e XmlDecl<'e>),
+    XmlDeclaration(XmlDecl<'e>),
     /// The document type declaration (the first before the root element;
     /// others are [`Dropped`](Event::Dropped)), with what its internal
     /// subset declares.
-    Doctype(&'e Doctype<'e>),
+    Doctype(Doctype<'e>),
     /// An element opens.
     StartElement(StartElement<'e>),
     /// The element opened last closes.
@@ -125,6 +137,7 @@ pub enum Event<'e> {
 
 /// A resolved name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Name<'e> {
     /// As written: `prefix:local` or `local`.
     pub qualified: &'e str,
@@ -134,6 +147,9 @@ pub struct Name<'e> {
     pub local: &'e str,
     /// The namespace it resolved to, if any.
     pub namespace: Option<&'e str>,
+    /// Its id in the parse's table of names (a queue of events keeps
+    /// that, not the strings).
+    id: NameId,
 }
 
 /// An element as [`Event::StartElement`] gives it.
@@ -143,7 +159,7 @@ pub struct StartElement<'e> {
     pub name: Name<'e>,
     /// Its attributes in source order, then those attribute-list defaults
     /// supply; duplicates and those past the attribute limit left out.
-    pub attributes: &'e [Attribute<'e>],
+    pub attributes: Attributes<'e>,
     /// The start tag, from `<` to `>`.
     pub span: Span,
     /// Written as an empty-element tag: no
@@ -171,6 +187,125 @@ impl Attribute<'_> {
     /// Whether it declares a namespace.
     pub fn is_namespace_declaration(&self) -> bool {
         self.name.namespace == Some(crate::dom::XMLNS_NAMESPACE)
+    }
+}
+
+/// The attributes of a [`StartElement`], read where the parse keeps them
+/// (each [`Attribute`] is put together when asked for).
+///
+/// ```
+/// use xml5dom::events::{self, Event};
+///
+/// let mut seen = Vec::new();
+/// events::parse("<a x='1' xmlns:p='urn:p' p:y='2'/>", |event| {
+///     if let Event::StartElement(start) = event {
+///         for attribute in start.attributes {
+///             let name = attribute.name;
+///             seen.push((name.local.to_owned(), name.namespace.map(str::to_owned)));
+///         }
+///         assert_eq!(start.attributes.value("p:y"), Some("2"));
+///     }
+/// });
+/// assert_eq!(seen.len(), 3);
+/// assert_eq!(seen[2], ("y".to_owned(), Some("urn:p".to_owned())));
+/// ```
+#[derive(Clone, Copy)]
+pub struct Attributes<'e> {
+    list: AttributeList<'e>,
+    names: &'e Names,
+}
+
+#[derive(Clone, Copy)]
+enum AttributeList<'e> {
+    /// As the tree builder made them.
+    Parsed(&'e [ParsedAttribute<'e>]),
+    /// As a queue of events keeps them: values in its string storage.
+    Queued(&'e [reader::QueuedAttribute], &'e str),
+}
+
+impl<'e> Attributes<'e> {
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        match self.list {
+            AttributeList::Parsed(list) => list.len(),
+            AttributeList::Queued(list, _) => list.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The attribute at `index`, in order.
+    pub fn get(&self, index: usize) -> Option<Attribute<'e>> {
+        let names = self.names;
+        match self.list {
+            AttributeList::Parsed(list) => list.get(index).map(|a| Attribute {
+                name: name_of(names, a.name),
+                value: &a.value,
+                span: a.span,
+                value_span: a.value_span,
+                is_id: a.is_id,
+            }),
+            AttributeList::Queued(list, strings) => {
+                list.get(index).map(|a| a.attribute(names, strings))
+            }
+        }
+    }
+
+    /// The value of the attribute with this qualified name, if there is one.
+    pub fn value(&self, qualified: &str) -> Option<&'e str> {
+        self.iter()
+            .find(|a| a.name.qualified == qualified)
+            .map(|a| a.value)
+    }
+
+    /// The attributes in order.
+    pub fn iter(&self) -> AttributesIter<'e> {
+        self.into_iter()
+    }
+}
+
+impl<'e> IntoIterator for Attributes<'e> {
+    type Item = Attribute<'e>;
+    type IntoIter = AttributesIter<'e>;
+
+    fn into_iter(self) -> AttributesIter<'e> {
+        AttributesIter {
+            attributes: self,
+            next: 0,
+        }
+    }
+}
+
+/// The attributes of a [`StartElement`] in order.
+#[derive(Clone)]
+pub struct AttributesIter<'e> {
+    attributes: Attributes<'e>,
+    next: usize,
+}
+
+impl<'e> Iterator for AttributesIter<'e> {
+    type Item = Attribute<'e>;
+
+    fn next(&mut self) -> Option<Attribute<'e>> {
+        let attribute = self.attributes.get(self.next)?;
+        self.next += 1;
+        Some(attribute)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.attributes.len() - self.next.min(self.attributes.len());
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for AttributesIter<'_> {}
+
+impl std::fmt::Debug for Attributes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(*self).finish()
     }
 }
 
@@ -216,98 +351,67 @@ pub fn parse_with(text: &str, options: &ParseOptions, handler: impl FnMut(Event<
     let (whole, text) = (text.len(), &text[..kept]);
     let mut sink = EventSink::new(handler);
     if kept < whole {
-        // Found before anything else, so first among the errors at the end
-        // of the text (as a document lists it): the input ends there.
-        let (line, column) = sink.lines.position_from_line_start(text, kept);
-        sink.error(ParseError {
-            code: ErrorCode::InputSizeLimit,
-            offset: kept,
-            line,
-            column,
-        });
+        // First among the errors at the end of the text (as a document
+        // lists it): the input ends there.
+        sink.classed_error(ErrorCode::InputSizeLimit, kept, ErrorClass::InputCut);
     }
     let builder = TreeBuilder::new(text, limits.clone(), sink);
     tokenizer::tokenize_with(text, builder, limits).finish();
 }
 
-/// The sink that turns what the builder reports into events.
-struct EventSink<F> {
-    handler: F,
-    names: Names,
-    lines: LineIndex,
-    /// The builder's storage for text it merges (emptied after each text
-    /// event: the builder keeps nothing in it across text nodes).
-    storage: String,
-    /// The names of the open elements, innermost last.
-    open: Vec<NameId>,
-    /// The attribute list handed over with each start (reused).
-    attributes: Vec<Attribute<'static>>,
-    /// Errors found and not yet handed on, earliest first (by offset, then
-    /// as found): they go in source order once the builder says no earlier
-    /// one can come.
-    errors: BinaryHeap<Reverse<PendingError>>,
-    /// How many errors were found: the order among errors at one offset.
-    found: u64,
-}
-
-/// An error waiting in [`EventSink::errors`].
-struct PendingError {
-    error: ParseError,
-    found: u64,
-}
-
-impl PendingError {
-    fn key(&self) -> (usize, u64) {
-        (self.error.offset, self.found)
-    }
-}
-
-impl PartialEq for PendingError {
-    fn eq(&self, other: &PendingError) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for PendingError {}
-
-impl PartialOrd for PendingError {
-    fn partial_cmp(&self, other: &PendingError) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for PendingError {
-    fn cmp(&self, other: &PendingError) -> std::cmp::Ordering {
-        self.key().cmp(&other.key())
-    }
-}
-
-impl<F: FnMut(Event<'_>)> EventSink<F> {
-    fn new(handler: F) -> EventSink<F> {
-        EventSink {
-            handler,
-            names: Names::new(),
-            lines: LineIndex::default(),
-            storage: String::new(),
-            open: Vec::new(),
-            attributes: Vec::new(),
-            errors: BinaryHeap::new(),
-            found: 0,
-        }
-    }
-
-    /// Hands on the errors before `offset` (all of them for `usize::MAX`).
-    fn hand_on_errors(&mut self, offset: usize) {
-        while self
-            .errors
-            .peek()
-            .is_some_and(|Reverse(e)| e.error.offset < offset || offset == usize::MAX)
-        {
-            if let Some(Reverse(pending)) = self.errors.pop() {
-                (self.handler)(Event::Error(pending.error));
+/// Parses what `reader` gives, in memory bounded by the largest token and
+/// the depth of the document, not its size: the bytes are decoded as they
+/// come (the encoding sniffed as [`Document::parse_bytes`] does), and what
+/// the parse no longer needs is let go. The events are those [`parse`]
+/// gives for the decoded text. Only reading can fail.
+///
+/// A stream keeps no source offsets in 32 bits, as a document does, so
+/// [`Limits::max_input_bytes`] applies to it only when set below its
+/// default ([`MAX_INPUT_BYTES`]): a stream of any size is read to its end.
+///
+/// ```
+/// use xml5dom::events::{self, Event};
+/// use xml5dom::ParseOptions;
+///
+/// let feed = "<feed><entry>1</entry><entry>2</entry></feed>".repeat(1);
+/// let mut entries = 0;
+/// events::parse_reader(feed.as_bytes(), &ParseOptions::default(), |event| {
+///     if let Event::EndElement(end) = event {
+///         entries += usize::from(end.name.local == "entry");
+///     }
+/// })
+/// .unwrap();
+/// assert_eq!(entries, 2);
+/// ```
+///
+/// [`Document::parse_bytes`]: crate::Document::parse_bytes
+/// [`Limits::max_input_bytes`]: crate::Limits::max_input_bytes
+/// [`MAX_INPUT_BYTES`]: crate::MAX_INPUT_BYTES
+pub fn parse_reader<R: std::io::Read>(
+    mut reader: R,
+    options: &ParseOptions,
+    handler: impl FnMut(Event<'_>),
+) -> Result<(), crate::Error> {
+    let mut stream = Stream::new(handler, options, false);
+    let mut buffer = vec![0; stream::READ_SIZE];
+    loop {
+        match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => stream.feed_bytes(&buffer[..read]),
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(source) => {
+                return Err(crate::Error::Read {
+                    path: "input".to_owned(),
+                    source,
+                })
             }
         }
+        if stream.ended() {
+            break;
+        }
     }
+    stream.finish();
+    Ok(())
 }
 
 /// A name of `names` as an event gives it.
@@ -318,138 +422,6 @@ fn name_of(names: &Names, id: NameId) -> Name<'_> {
         prefix,
         local,
         namespace,
+        id,
     }
 }
-
-/// The attribute list for one start, reused for the next with another
-/// lifetime (emptied first, so nothing is converted).
-fn recycle<'a, 'b>(mut list: Vec<Attribute<'a>>) -> Vec<Attribute<'b>> {
-    list.clear();
-    #[allow(clippy::unnecessary_filter_map)]
-    list.into_iter().filter_map(|_| None).collect()
-}
-
-impl<F: FnMut(Event<'_>)> TreeSink for EventSink<F> {
-    type Output = ();
-
-    fn names(&self) -> &Names {
-        &self.names
-    }
-
-    fn names_mut(&mut self) -> &mut Names {
-        &mut self.names
-    }
-
-    fn lines(&self) -> &LineIndex {
-        &self.lines
-    }
-
-    fn xml_declaration(&mut self, declaration: &XmlDecl<'_>) {
-        (self.handler)(Event::XmlDeclaration(declaration));
-    }
-
-    fn doctype(&mut self, doctype: &Doctype<'_>) {
-        (self.handler)(Event::Doctype(doctype));
-    }
-
-    fn start_element(&mut self, element: &tree_builder::StartElement<'_>) {
-        let sink = self;
-        let mut attributes = recycle(std::mem::take(&mut sink.attributes));
-        attributes.extend(
-            element
-                .attributes
-                .iter()
-                .map(|a: &ParsedAttribute<'_>| Attribute {
-                    name: name_of(&sink.names, a.name),
-                    value: &a.value,
-                    span: a.span,
-                    value_span: a.value_span,
-                    is_id: a.is_id,
-                }),
-        );
-        (sink.handler)(Event::StartElement(StartElement {
-            name: name_of(&sink.names, element.name),
-            attributes: &attributes,
-            span: element.span,
-            empty: element.empty,
-        }));
-        sink.attributes = recycle(attributes);
-        if !element.empty {
-            sink.open.push(element.name);
-        }
-    }
-
-    fn end_element(&mut self, end: usize, end_tag: Option<Span>) {
-        let sink = self;
-        if let Some(name) = sink.open.pop() {
-            (sink.handler)(Event::EndElement(EndElement {
-                name: name_of(&sink.names, name),
-                end,
-                end_tag,
-            }));
-        }
-    }
-
-    fn text_storage(&mut self) -> &mut String {
-        &mut self.storage
-    }
-
-    fn text(&mut self, text: Chars<'_>, cdata: &[(usize, usize)], span: Span) {
-        let sink = self;
-        let text = match text {
-            Chars::Str(text) => text,
-            Chars::Stored(start, end) => sink.storage.get(start..end).unwrap_or_default(),
-        };
-        (sink.handler)(Event::Text { text, cdata, span });
-        sink.storage.clear();
-    }
-
-    fn comment(&mut self, data: &str, span: Span) {
-        (self.handler)(Event::Comment { data, span });
-    }
-
-    fn processing_instruction(&mut self, target: &str, data: &str, span: Span) {
-        (self.handler)(Event::ProcessingInstruction { target, data, span });
-    }
-
-    fn begin_expansion(&mut self, name: &str, reference: Span) {
-        (self.handler)(Event::BeginExpansion { name, reference });
-    }
-
-    fn end_expansion(&mut self, balanced: bool) {
-        (self.handler)(Event::EndExpansion { balanced });
-    }
-
-    fn dropped(&mut self, span: Span) {
-        (self.handler)(Event::Dropped { span });
-    }
-
-    fn depth_dropped(&mut self, span: Span, continues: bool) {
-        (self.handler)(Event::DepthDropped { span, continues });
-    }
-
-    fn depth_dropped_end(&mut self, end: usize) {
-        (self.handler)(Event::DepthDroppedEnd { end });
-    }
-
-    fn error(&mut self, error: ParseError) {
-        self.errors.push(Reverse(PendingError {
-            error,
-            found: self.found,
-        }));
-        self.found += 1;
-    }
-
-    const ORDERS_ERRORS: bool = true;
-
-    fn errors_settled(&mut self, offset: usize) {
-        self.hand_on_errors(offset);
-    }
-
-    fn finish(mut self) {
-        self.hand_on_errors(usize::MAX);
-    }
-}
-
-#[cfg(test)]
-mod replay_tests;

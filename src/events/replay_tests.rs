@@ -4,15 +4,14 @@
 //! tree case of the suites, every document of the corpus, and inputs that
 //! reach each kind of event.
 
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use super::{parse_with, Event};
+use super::{parse_with, Event, Reader};
 use crate::decoding::ParseOptions;
 use crate::dom::Document;
 use crate::error::ParseError;
 use crate::serializer::SerializeOptions;
-use crate::tree_builder::{Chars, DocumentSink, ParsedAttribute, StartElement, TreeSink};
+use crate::tree_builder::{DocumentSink, TreeSink};
 
 /// The document the events of parsing `text` with `options` build, and
 /// the errors in the order the events gave them.
@@ -29,54 +28,101 @@ fn replayed(text: &str, options: &ParseOptions) -> (Document, Vec<ParseError>) {
     (sink.finish(), errors)
 }
 
-fn replay(sink: &mut DocumentSink<'_>, event: Event<'_>) {
-    let name = |sink: &mut DocumentSink<'_>, name: super::Name<'_>| {
-        let names = sink.names_mut();
-        let qname = names.qname(name.qualified);
-        let namespace = name.namespace.map(|uri| names.namespace(uri));
-        names.name(qname, namespace)
-    };
-    match event {
-        Event::XmlDeclaration(declaration) => sink.xml_declaration(declaration),
-        Event::Doctype(doctype) => sink.doctype(doctype),
-        Event::StartElement(start) => {
-            let mut attributes = Vec::new();
-            for a in start.attributes {
-                attributes.push(ParsedAttribute {
-                    name: name(sink, a.name),
-                    value: Cow::Borrowed(a.value),
-                    span: a.span,
-                    value_span: a.value_span,
-                    is_id: a.is_id,
-                });
-            }
-            let element = StartElement {
-                name: name(sink, start.name),
-                attributes: &attributes,
-                span: start.span,
-                empty: start.empty,
-            };
-            sink.start_element(&element);
+/// Input that arrives in pieces of random sizes (a fixed-seed generator):
+/// mostly a few bytes, now and then a few thousand.
+struct Chunked<'a> {
+    bytes: &'a [u8],
+    state: u64,
+}
+
+impl<'a> Chunked<'a> {
+    fn new(bytes: &'a [u8], seed: u64) -> Chunked<'a> {
+        Chunked {
+            bytes,
+            state: seed | 1,
         }
-        Event::EndElement(end) => sink.end_element(end.end, end.end_tag),
-        Event::Text { text, cdata, span } => sink.text(Chars::Str(text), cdata, span),
-        Event::Comment { data, span } => sink.comment(data, span),
-        Event::ProcessingInstruction { target, data, span } => {
-            sink.processing_instruction(target, data, span);
-        }
-        Event::BeginExpansion { name, reference } => sink.begin_expansion(name, reference),
-        Event::EndExpansion { balanced } => sink.end_expansion(balanced),
-        Event::Dropped { span } => sink.dropped(span),
-        Event::DepthDropped { span, continues } => sink.depth_dropped(span, continues),
-        Event::DepthDroppedEnd { end } => sink.depth_dropped_end(end),
-        Event::Error(error) => sink.error(error),
     }
 }
 
-/// Checks that the events of `text` replay into the document of `text`.
+impl std::io::Read for Chunked<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        self.state ^= self.state << 13;
+        self.state ^= self.state >> 7;
+        self.state ^= self.state << 17;
+        let most = if self.state % 8 == 0 { 4096 } else { 17 };
+        let size = (1 + (self.state >> 8) as usize % most)
+            .min(buffer.len())
+            .min(self.bytes.len());
+        buffer[..size].copy_from_slice(&self.bytes[..size]);
+        self.bytes = &self.bytes[size..];
+        Ok(size)
+    }
+}
+
+/// What [`replayed`] gives, from the events of the pull reader over
+/// `input` cut into random pieces: text (UTF-8, not sniffed) or bytes.
+fn replayed_streamed(
+    input: &[u8],
+    source: &str,
+    text: bool,
+    options: &ParseOptions,
+    seed: u64,
+) -> (Document, Vec<ParseError>) {
+    let mut sink = DocumentSink::new(source);
+    let mut errors = Vec::new();
+    let mut reader = Reader::make(Chunked::new(input, seed), options, text);
+    while let Some(event) = reader.next_event().expect("reading a slice") {
+        if let Event::Error(error) = event {
+            errors.push(error);
+        }
+        replay(&mut sink, event);
+    }
+    (sink.finish(), errors)
+}
+
+fn replay(sink: &mut DocumentSink<'_>, event: Event<'_>) {
+    super::replay::replay(sink, "", event, 0);
+}
+
+/// Checks that the events of `text` replay into the document of `text`,
+/// whether the text is given whole or read in pieces.
 fn check(text: &str, options: &ParseOptions, what: &str) {
     let expected = Document::parse_with(text, options);
     let (got, errors) = replayed(text, options);
+    compare(&expected, &got, &errors, text, what);
+    let kept = options.limits.input_kept(text);
+    let seed = text.len() as u64 ^ 0x19;
+    let (got, errors) = replayed_streamed(text.as_bytes(), &text[..kept], true, options, seed);
+    compare(
+        &expected,
+        &got,
+        &errors,
+        text,
+        &format!("{what} (read in pieces)"),
+    );
+}
+
+/// Checks that the events of the bytes `input`, read in pieces, replay
+/// into the document `Document::parse_bytes` makes of them (decoding
+/// errors and all).
+fn check_bytes(input: &[u8], what: &str) {
+    let options = ParseOptions::default();
+    let expected = Document::parse_bytes_with(input, &options);
+    let (mut got, errors) = replayed_streamed(
+        input,
+        expected.source(),
+        false,
+        &options,
+        input.len() as u64,
+    );
+    // What the document knows of its encoding the events do not carry.
+    got.encoding = expected.encoding;
+    got.bom = expected.bom;
+    let text = expected.source().to_owned();
+    compare(&expected, &got, &errors, &text, &format!("{what} (bytes)"));
+}
+
+fn compare(expected: &Document, got: &Document, errors: &[ParseError], text: &str, what: &str) {
     // In source order as they come (the document sorts its own).
     assert_eq!(
         errors,
@@ -109,7 +155,7 @@ fn check(text: &str, options: &ParseOptions, what: &str) {
             })
             .collect()
     };
-    assert_eq!(nodes(&got), nodes(&expected), "{what}: nodes of {text:?}");
+    assert_eq!(nodes(got), nodes(expected), "{what}: nodes of {text:?}");
     // As written (copied from the source where it is as parsed) and
     // pretty-printed (written anew from the tree: CDATA parts, entity
     // records and dropped markup all show).
@@ -124,8 +170,8 @@ fn check(text: &str, options: &ParseOptions, what: &str) {
             (out, repairs.map(|r| r.len()).ok())
         };
         assert_eq!(
-            write(&got),
-            write(&expected),
+            write(got),
+            write(expected),
             "{what}: output ({pretty:?}) of {text:?}"
         );
     }
@@ -197,6 +243,7 @@ fn events_replay_into_the_document_of_every_corpus_file() {
         // first, as a document's bytes are.
         let text = Document::parse_bytes(&bytes).source().to_owned();
         check(&text, &ParseOptions::default(), &path.display().to_string());
+        check_bytes(&bytes, &path.display().to_string());
         documents += 1;
     }
     assert!(documents > 50, "only {documents} corpus documents found");
@@ -284,4 +331,66 @@ fn events_replay_into_the_document_of_damaged_corpus_files() {
         }
     }
     assert!(damaged > 200, "only {damaged} damaged documents");
+}
+
+/// Subtrees come as the documents of their elements' text, whatever the
+/// pieces the input arrives in, with the namespaces of their ancestors.
+#[test]
+fn subtrees_are_the_documents_of_their_elements() {
+    let mut feed = String::from("<?xml version='1.0'?>\n<feed xmlns='urn:f' xmlns:x='urn:x'>\n");
+    for i in 0..300 {
+        feed.push_str(&format!(
+            "  <entry n='{i}'><x:id>{i}</x:id><title>T &amp; {i}<![CDATA[<c>]]></title></entry>\n"
+        ));
+    }
+    feed.push_str("  <entry n='last'><broken></feed>\n");
+    for seed in [1, 2, 3] {
+        let reader = Reader::make(
+            Chunked::new(feed.as_bytes(), seed),
+            &ParseOptions::default(),
+            false,
+        );
+        let errors = std::rc::Rc::new(std::cell::Cell::new(0));
+        let counted = errors.clone();
+        let subtrees = super::Subtrees::new(reader, |open: &[super::OpenElement]| {
+            open.last().is_some_and(|e| e.local_name() == "entry")
+        })
+        .on_error(move |_| counted.set(counted.get() + 1));
+        let mut n = 0;
+        for subtree in subtrees {
+            let subtree = subtree.expect("reading a slice");
+            let doc = subtree.document();
+            let root = doc.root_element().expect("a root element");
+            assert_eq!(root.namespace(), Some("urn:f"));
+            assert_eq!(subtree.ancestors().len(), 1);
+            assert_eq!(subtree.ancestors()[0].name(), "feed");
+            if n < 300 {
+                // The start tag as written, the declarations it inherits
+                // added.
+                let expected = format!(
+                    "<entry n='{n}' xmlns=\"urn:f\" xmlns:x=\"urn:x\"><x:id>{n}</x:id><title>T &amp; {n}<![CDATA[<c>]]></title></entry>"
+                );
+                let written = doc.to_xml();
+                assert_eq!(written, expected);
+                assert_eq!(&feed[subtree.offset()..][..8], "<entry n");
+                assert_eq!(xpath_string(doc, "string(/*/x:id)"), n.to_string());
+                assert_eq!(xpath_string(doc, "namespace-uri(/*/*[1])"), "urn:x");
+                // Alone, it parses to the same tree.
+                let alone = Document::parse(&written);
+                assert!(alone.errors().is_empty(), "{:?}", alone.errors());
+                assert_eq!(alone.to_tree_dump(), doc.to_tree_dump());
+            }
+            n += 1;
+        }
+        assert_eq!(n, 301);
+        assert!(errors.get() > 0);
+    }
+}
+
+fn xpath_string(doc: &Document, expression: &str) -> String {
+    let xpath = crate::query::XPath::compile(expression).expect("an XPath");
+    xpath
+        .evaluate(doc.root())
+        .expect("a value")
+        .to_xpath_string()
 }

@@ -337,6 +337,13 @@ impl<S: TokenSink> Tokenizer<S> {
         &mut self.sink
     }
 
+    /// The offset of the first character the tokenizer keeps between
+    /// chunks (where its unfinished token starts): everything before it
+    /// has gone to the sink.
+    pub(crate) fn kept_from(&self) -> usize {
+        self.pending_base
+    }
+
     /// Tokenizes as much of `chunk` (after what came before) as can be
     /// tokenized without seeing further.
     pub fn feed(&mut self, chunk: &str) {
@@ -372,6 +379,12 @@ impl<S: TokenSink> Tokenizer<S> {
     /// Tokenizes the rest of the input, emits [`Token::EndOfFile`] and
     /// returns the sink.
     pub fn finish(mut self) -> S {
+        self.end();
+        self.sink
+    }
+
+    /// [`finish`](Self::finish), keeping the tokenizer (and its sink).
+    pub(crate) fn end(&mut self) {
         if !self.finished {
             let buffer = std::mem::take(&mut self.pending);
             let window = Window {
@@ -380,7 +393,6 @@ impl<S: TokenSink> Tokenizer<S> {
             };
             self.run(&window, true);
         }
-        self.sink
     }
 
     fn run(&mut self, w: &Window<'_>, eof: bool) {

@@ -158,8 +158,20 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
     /// A reference left as written: its text, as character data.
     fn unexpanded(&mut self, name: &str, reference: Span, outermost: bool) {
         if outermost {
-            let input = self.input;
-            let data = &input[reference.range()];
+            // A whole input lends the text for as long as the builder
+            // lives; a stream's window is copied from.
+            let copied;
+            let data = match self.checker.source.borrowed() {
+                Some(input) => input.get(reference.range()).unwrap_or_default(),
+                None => {
+                    copied = self
+                        .checker
+                        .source
+                        .slice(reference.start, reference.end)
+                        .to_owned();
+                    &copied
+                }
+            };
             self.push_text(Text {
                 data,
                 kind: TextKind::Plain,

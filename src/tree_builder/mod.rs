@@ -18,6 +18,7 @@ mod entities;
 #[cfg(test)]
 mod recorder_tests;
 mod sink;
+mod source;
 mod well_formed;
 
 use std::borrow::Cow;
@@ -33,6 +34,7 @@ use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
 
 pub(crate) use document_sink::DocumentSink;
 pub(crate) use sink::{Chars, ParsedAttribute, StartElement, TreeSink};
+pub(crate) use source::Source;
 
 /// Parses `text` into a document, which keeps a copy of it.
 pub(crate) fn build(text: &str, options: &crate::decoding::ParseOptions) -> Document {
@@ -161,12 +163,13 @@ impl PendingText {
 
     /// Notes a character outside the root at `at` that XML does not allow
     /// there, if it is the first on its line.
-    fn offending_at(&mut self, input: &str, at: usize) {
+    fn offending_at(&mut self, source: &Source<'_>, at: usize) {
         let new_line = match self.offending.last() {
             None => true,
-            Some(_) => input
-                .get(self.scanned_to.min(at)..at)
-                .is_some_and(|between| between.contains(['\n', '\r'])),
+            Some(_) => source
+                .bytes(self.scanned_to.min(at), at)
+                .iter()
+                .any(|&b| matches!(b, b'\n' | b'\r')),
         };
         if new_line {
             self.offending.push(at);
@@ -177,7 +180,6 @@ impl PendingText {
 
 /// Builds a tree from tokens (§1.5), reporting it to a [`TreeSink`].
 pub(crate) struct TreeBuilder<'i, S: TreeSink> {
-    input: &'i str,
     /// Where the last error's position was found (errors mostly come in
     /// order: the next is counted on from there, with the sink's line
     /// index).
@@ -245,9 +247,18 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         limits: crate::limits::Limits,
         sink: S,
     ) -> TreeBuilder<'i, S> {
+        TreeBuilder::with_source(Source::whole(input), limits, sink)
+    }
+
+    /// A builder reading `source`: all of the input, or a window of it
+    /// that the caller [pushes](Self::source_mut) to as the input streams.
+    pub(crate) fn with_source(
+        source: Source<'i>,
+        limits: crate::limits::Limits,
+        sink: S,
+    ) -> TreeBuilder<'i, S> {
         TreeBuilder {
             position: Default::default(),
-            input,
             limits,
             dropped_depth: 0,
             depth_reported: false,
@@ -272,7 +283,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             tag_attributes: Vec::new(),
             prefix_slots: Vec::new(),
             checker: well_formed::Checker {
-                source: input,
+                source,
                 errors: Vec::new(),
                 declarations: None,
             },
@@ -307,7 +318,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             return;
         };
         let mut checker = well_formed::Checker {
-            source: text,
+            source: Source::whole(text),
             errors: Vec::new(),
             declarations: Some(declarations.clone()),
         };
@@ -382,15 +393,57 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
     }
 
     /// What the sink makes of what was built (the input has ended).
-    pub(crate) fn finish(self) -> S::Output {
+    pub(crate) fn finish(mut self) -> S::Output {
+        self.settle_all();
         self.sink.finish()
     }
 
-    /// The line and column of `offset` in the source.
+    /// The input has ended: a sink that orders errors hands on the rest.
+    pub(crate) fn settle_all(&mut self) {
+        if S::ORDERS_ERRORS {
+            self.sink
+                .errors_settled(usize::MAX, &mut self.checker.source);
+        }
+    }
+
+    /// The source the builder reads, to push the next piece of a stream
+    /// to and release what is no longer needed.
+    pub(crate) fn source_mut(&mut self) -> &mut Source<'i> {
+        &mut self.checker.source
+    }
+
+    /// The sink.
+    pub(crate) fn sink(&self) -> &S {
+        &self.sink
+    }
+
+    /// The sink, mutably.
+    pub(crate) fn sink_mut(&mut self) -> &mut S {
+        &mut self.sink
+    }
+
+    /// The earliest offset of the source the builder may still read: the
+    /// text waiting to become a node, and what follows the last token
+    /// (where an empty CDATA section outside the root is looked for).
+    /// Errors before it are settled too.
+    pub(crate) fn needed_from(&self) -> usize {
+        match self.text.active {
+            true => self.text.span.start.min(self.last_token_end),
+            false => self.last_token_end,
+        }
+    }
+
+    /// The line and column of `offset` in the source (for a sink that
+    /// orders errors, `(0, 0)`: it counts them as it hands them on, in
+    /// order, which a stream's window can serve).
     fn position(&mut self, offset: usize) -> (u32, u32) {
+        if S::ORDERS_ERRORS {
+            return (0, 0);
+        }
+        let input = self.checker.source.borrowed().unwrap_or_default();
         self.sink
             .lines()
-            .position_after(self.input, &mut self.position, offset)
+            .position_after(input, &mut self.position, offset)
     }
 
     fn error(&mut self, code: ErrorCode, offset: usize) {
@@ -405,13 +458,6 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         });
     }
 
-    /// Where `s` starts in the source, if it is a slice of it.
-    fn source_offset(&self, s: &str) -> Option<usize> {
-        let base = self.input.as_ptr() as usize;
-        let at = s.as_ptr() as usize;
-        (at >= base && at + s.len() <= base + self.input.len()).then(|| at - base)
-    }
-
     // ----- Text ----------------------------------------------------------
 
     #[inline(always)]
@@ -419,9 +465,9 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         // Where the piece is in the source, if it is exactly the source there.
         let verbatim = match piece.kind {
             TextKind::CharRef | TextKind::Entity => None,
-            _ => self
-                .source_offset(piece.data)
-                .filter(|&at| at == piece.span.start && piece.data.len() == piece.span.len()),
+            _ => (piece.data.len() == piece.span.len()
+                && self.checker.source.is_at(piece.data, piece.span.start))
+            .then_some(piece.span.start),
         };
         // The usual case first: inside the root, a run of plain source text
         // starts new character data.
@@ -437,15 +483,16 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         // the markup around it too.
         let (mut start, mut end) = (piece.span.start, piece.span.end);
         if piece.kind == TextKind::Cdata {
-            if self.input[..start].ends_with("<![CDATA[") {
+            let source = &self.checker.source;
+            if source.bytes(start.saturating_sub(9), start) == b"<![CDATA[" {
                 start -= "<![CDATA[".len();
             }
-            let rest = &self.input[end..];
-            if rest.starts_with("]]>") {
+            let rest = source.bytes(end, source.end());
+            if rest.starts_with(b"]]>") {
                 end += "]]>".len();
-            } else if matches!(rest, "]" | "]]") {
+            } else if matches!(rest, b"]" | b"]]") {
                 // Cut off by the end of the input, which dropped these.
-                end = self.input.len();
+                end = source.end();
             }
         }
         let t = &mut self.text;
@@ -458,21 +505,23 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 TextKind::Plain => {
                     // The first character of each line that is not
                     // whitespace; the rest of its line is skipped.
-                    let bytes = self.input.as_bytes();
-                    let mut i = piece.span.start;
-                    while i < piece.span.end {
+                    let source = &self.checker.source;
+                    let (start, end) = (piece.span.start, piece.span.end);
+                    let bytes = source.bytes(start, end);
+                    let mut i = 0;
+                    while i < bytes.len() {
                         if matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
                             i += 1;
                             continue;
                         }
-                        t.offending_at(self.input, i);
-                        i = memchr::memchr2(b'\n', b'\r', &bytes[i..piece.span.end])
-                            .map_or(piece.span.end, |n| i + n);
-                        t.scanned_to = i;
+                        t.offending_at(source, start + i);
+                        i = memchr::memchr2(b'\n', b'\r', &bytes[i..])
+                            .map_or(bytes.len(), |n| i + n);
+                        t.scanned_to = start + i;
                     }
                 }
                 TextKind::CharRef | TextKind::Cdata | TextKind::Entity => {
-                    t.offending_at(self.input, piece.span.start);
+                    t.offending_at(&self.checker.source, piece.span.start);
                 }
             }
         }
@@ -501,7 +550,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 let storage = self.sink.text_storage();
                 let at = storage.len();
                 if let Some((start, end)) = t.verbatim.take() {
-                    storage.push_str(&self.input[start..end]);
+                    storage.push_str(self.checker.source.slice(start, end));
                 }
                 storage.push_str(piece.data);
                 t.copied = Some((at, storage.len()));
@@ -535,7 +584,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             return;
         }
         let text = match (t.verbatim, t.copied) {
-            (Some((start, end)), _) => Chars::Str(&self.input[start..end]),
+            (Some((start, end)), _) => Chars::Str(self.checker.source.slice(start, end)),
             (None, Some((start, end))) => Chars::Stored(start, end),
             (None, None) => return,
         };
@@ -922,7 +971,8 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             _ => span.start,
         };
         if self.phase != Phase::Main && start > self.last_token_end {
-            if let Some(at) = self.input[self.last_token_end..start].find("<![CDATA[") {
+            let between = self.checker.source.bytes(self.last_token_end, start);
+            if let Some(at) = memchr::memmem::find(between, b"<![CDATA[") {
                 self.error(ErrorCode::TextOutsideRootElement, self.last_token_end + at);
             }
         }
@@ -1087,11 +1137,8 @@ impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
                 // What is reported from here on is in this token, the text
                 // still waiting, or (an empty CDATA section, below) after
                 // the token before.
-                let settled = match self.text.active {
-                    true => self.text.span.start.min(self.last_token_end),
-                    false => self.last_token_end,
-                };
-                self.sink.errors_settled(settled);
+                let settled = self.needed_from();
+                self.sink.errors_settled(settled, &mut self.checker.source);
             }
             self.empty_cdata_outside_root(&token);
         }
@@ -1202,9 +1249,9 @@ impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
                     self.sink.xml_declaration(&declaration);
                 } else {
                     self.error(ErrorCode::MisplacedXmlDeclaration, declaration.span.start);
-                    let target =
-                        &self.input[declaration.span.start + 2..declaration.span.start + 5];
-                    self.processing_instruction(target, declaration.data, declaration.span);
+                    let at = declaration.span.start;
+                    let target = self.checker.source.slice(at + 2, at + 5).to_owned();
+                    self.processing_instruction(&target, declaration.data, declaration.span);
                 }
             }
             Token::Doctype(doctype) => {

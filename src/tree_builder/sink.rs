@@ -16,6 +16,8 @@ use crate::error::ParseError;
 use crate::span::Span;
 use crate::tokenizer::{Doctype, XmlDecl};
 
+use super::Source;
+
 /// Receives what the tree builder builds, in document order.
 ///
 /// Nesting is implied by the order of the calls: a node goes into the
@@ -121,11 +123,14 @@ pub(crate) trait TreeSink {
     /// No error at an offset before `offset` will be reported any more
     /// (errors come near the token being read, and the text waiting to
     /// become a node): a sink that hands errors on in source order may
-    /// hand on those before it. Said before each token of the source, to a
-    /// sink that [orders errors](Self::ORDERS_ERRORS).
+    /// hand on those before it. Said before each token of the source, and
+    /// with `usize::MAX` when the input has ended, to a sink that
+    /// [orders errors](Self::ORDERS_ERRORS). Such a sink also counts the
+    /// errors' lines and columns (the builder leaves them 0), from
+    /// `source`, which holds every offset from `offset` on.
     #[inline]
-    fn errors_settled(&mut self, offset: usize) {
-        let _ = offset;
+    fn errors_settled(&mut self, offset: usize, source: &mut Source<'_>) {
+        let _ = (offset, source);
     }
 
     /// The input ended, everything open was closed.

@@ -14,6 +14,8 @@ use crate::error::ErrorCode;
 use crate::span::Span;
 use crate::tokenizer::{Tag, Text, TextKind};
 
+use super::Source;
+
 /// Whether each pseudo-attribute of an XML declaration (`raw`, from
 /// `<?xml` to `?>`) has whitespace before it, as `S` in XML 1.0 §2.8's
 /// grammar requires (`version="1.0"encoding="x"` is not well-formed). Other
@@ -59,7 +61,8 @@ fn pseudo_attributes_spaced(raw: &str) -> bool {
 
 /// Collects the errors found by the checks.
 pub(crate) struct Checker<'a> {
-    pub(crate) source: &'a str,
+    /// The source the checks read (the builder's: see [`Source`]).
+    pub(crate) source: Source<'a>,
     pub(crate) errors: Vec<(ErrorCode, usize)>,
     /// What the internal subset declared: its entities are not undeclared.
     pub(crate) declarations: Option<crate::dtd::Declarations>,
@@ -92,35 +95,33 @@ impl<'a> Checker<'a> {
         valid_name: impl Fn(usize) -> bool,
     ) {
         if !valid_name(0) {
-            self.report(ErrorCode::InvalidName, tag.span.start + 1);
+            self.errors
+                .push((ErrorCode::InvalidName, tag.span.start + 1));
         }
         for index in 0..kept {
             let (span, value_span) = tag.attributes.spans_at(index);
             let start = span.start;
             // After a `:` the tokenizer skipped (`colon-before-attr`), the
             // missing space is already reported.
-            let before = self
-                .source
-                .as_bytes()
-                .get(start - 1)
-                .copied()
-                .unwrap_or(b' ');
+            let before = self.source.byte(start.wrapping_sub(1)).unwrap_or(b' ');
             if !matches!(before, b' ' | b'\t' | b'\n' | b'\r' | b':') {
-                self.report(ErrorCode::MissingWhitespaceBeforeAttribute, start);
+                self.errors
+                    .push((ErrorCode::MissingWhitespaceBeforeAttribute, start));
             }
             if !valid_name(index + 1) {
-                self.report(ErrorCode::InvalidName, start);
+                self.errors.push((ErrorCode::InvalidName, start));
             }
             let Some(value) = value_span else {
-                self.report(ErrorCode::MissingAttributeValue, start);
+                self.errors.push((ErrorCode::MissingAttributeValue, start));
                 continue;
             };
             let quoted = matches!(
-                self.source.as_bytes().get(value.start - 1),
+                self.source.byte(value.start.wrapping_sub(1)),
                 Some(b'"' | b'\'')
             );
             if !quoted {
-                self.report(ErrorCode::UnquotedAttributeValue, value.start);
+                self.errors
+                    .push((ErrorCode::UnquotedAttributeValue, value.start));
             }
             if !tag.attributes.plain_at(index) {
                 self.raw_text(value, b'<');
@@ -133,7 +134,7 @@ impl<'a> Checker<'a> {
     /// `]`: one scan for all three, which usually finds nothing. (Each is
     /// reported: the repair changes each, where `check` shows it.)
     fn raw_text(&mut self, span: Span, special: u8) {
-        let bytes = &self.source.as_bytes()[span.range()];
+        let bytes = self.source.bytes(span.start, span.end);
         // Most runs are short (whitespace between tags, a word): a plain
         // loop beats setting up a vector search for them.
         if bytes.len() < 32
@@ -143,7 +144,15 @@ impl<'a> Checker<'a> {
         {
             return;
         }
-        for at in memchr::memchr3_iter(b'&', b'\x0C', special, bytes) {
+        let mut from = 0;
+        loop {
+            // Found again each time: `reference` reads the source too.
+            let bytes = self.source.bytes(span.start, span.end);
+            let Some(found) = memchr::memchr3(b'&', b'\x0C', special, &bytes[from..]) else {
+                return;
+            };
+            let at = from + found;
+            from = at + 1;
             let offset = span.start + at;
             match bytes[at] {
                 b'&' => self.reference(span, at),
@@ -160,14 +169,15 @@ impl<'a> Checker<'a> {
     /// The `&` at `at` in `span`: it must start `&#...;` or one of XML's
     /// five predefined entities.
     fn reference(&mut self, span: Span, at: usize) {
-        let Some(rest) = self.source.get(span.start + at + 1..span.end) else {
+        let Some(rest) = self.source.get(span.start + at + 1, span.end) else {
             return;
         };
         if let Some(number) = rest.strip_prefix('#') {
             // Numeric: the tokenizer checked it, but for form feed, which
             // HTML takes as whitespace and XML does not allow, and `&#X`.
             if number.starts_with('X') {
-                self.report(ErrorCode::UppercaseHexadecimalReference, span.start + at);
+                self.errors
+                    .push((ErrorCode::UppercaseHexadecimalReference, span.start + at));
             }
             let (digits, radix) = match number.strip_prefix(['x', 'X']) {
                 Some(hex) => (hex, 16),
@@ -179,7 +189,8 @@ impl<'a> Checker<'a> {
                 .unwrap_or(digits.len());
             let value = u32::from_str_radix(&digits[..end], radix);
             if digits[end..].starts_with(';') && value == Ok(0x0C) {
-                self.report(ErrorCode::IllegalCharacterReference, span.start + at);
+                self.errors
+                    .push((ErrorCode::IllegalCharacterReference, span.start + at));
             }
             return;
         }
@@ -205,19 +216,20 @@ impl<'a> Checker<'a> {
                 .as_ref()
                 .is_some_and(|d| d.is_declared(name));
             if !is_predefined_entity(name) && !declared {
-                self.report(ErrorCode::UndeclaredEntity, offset);
+                self.errors.push((ErrorCode::UndeclaredEntity, offset));
             }
         } else {
             // Not followed by `name;`: not a reference in XML. (The tree
             // builder drops this where the tokenizer already reported a
             // reference error at the same `&`.)
-            self.report(ErrorCode::BareAmpersand, offset);
+            self.errors.push((ErrorCode::BareAmpersand, offset));
         }
     }
 
     fn form_feeds(&mut self, span: Span) {
-        for at in memchr::memchr_iter(b'\x0C', &self.source.as_bytes()[span.range()]) {
-            self.report(ErrorCode::ControlCharacterInInputStream, span.start + at);
+        for at in memchr::memchr_iter(b'\x0C', self.source.bytes(span.start, span.end)) {
+            self.errors
+                .push((ErrorCode::ControlCharacterInInputStream, span.start + at));
         }
     }
 
@@ -239,14 +251,14 @@ impl<'a> Checker<'a> {
     /// a comment the end of the input cut off (where the repair must change
     /// them too).
     pub(crate) fn comment(&mut self, data: &str, span: Span) {
-        let raw = &self.source[span.range()];
+        let raw = self.source.slice(span.start, span.end);
         if !raw.starts_with("<!--") {
             // A bogus comment (`<!x ...>`, already an error at its start)
             // is written as a comment too: hyphens in its data that a
             // comment cannot hold are errors where they are.
             let end = span.end - usize::from(raw.ends_with('>'));
             let body = Span::new(end.saturating_sub(data.len()).max(span.start), end);
-            if self.source.get(body.range()) == Some(data) {
+            if self.source.get(body.start, body.end) == Some(data) {
                 self.hyphens(body, true);
             }
             return;
@@ -274,15 +286,17 @@ impl<'a> Checker<'a> {
     /// Reports each run of hyphens in a comment's `body` that is a `--`,
     /// and the last `-` if `ends_badly` (before the closing `-->`).
     fn hyphens(&mut self, body: Span, ends_badly: bool) {
-        let text = self.source[body.range()].as_bytes();
+        let text = self.source.bytes(body.start, body.end);
         let mut at = 0;
         while let Some(i) = memchr::memmem::find(&text[at..], b"--") {
             let start = at + i;
-            self.report(ErrorCode::DoubleHyphenInComment, body.start + start);
+            self.errors
+                .push((ErrorCode::DoubleHyphenInComment, body.start + start));
             at = start + text[start..].iter().take_while(|&&b| b == b'-').count();
         }
         if ends_badly && text.ends_with(b"-") && !text.ends_with(b"--") {
-            self.report(ErrorCode::DoubleHyphenInComment, body.end - 1);
+            self.errors
+                .push((ErrorCode::DoubleHyphenInComment, body.end - 1));
         }
     }
 
@@ -305,16 +319,17 @@ impl<'a> Checker<'a> {
     /// (`bad_qname`: `a:b:c`, `a:1`, `xmlns:a`).
     pub(crate) fn end_tag_known(&mut self, is_name: bool, bad_qname: bool, span: Span) {
         if !is_name {
-            self.report(ErrorCode::InvalidName, span.start + 2);
+            self.errors.push((ErrorCode::InvalidName, span.start + 2));
         } else if bad_qname {
-            self.report(ErrorCode::InvalidQualifiedName, span.start);
+            self.errors
+                .push((ErrorCode::InvalidQualifiedName, span.start));
         }
     }
 
     /// A PI: a name for a target, and not `xml` in any case.
     pub(crate) fn processing_instruction(&mut self, target: &str, span: Span) {
         if !is_name(target) {
-            self.report(ErrorCode::InvalidName, span.start + 2);
+            self.errors.push((ErrorCode::InvalidName, span.start + 2));
         } else if target.eq_ignore_ascii_case("xml") {
             self.report(
                 ErrorCode::ReservedProcessingInstructionTarget,
@@ -344,10 +359,11 @@ impl<'a> Checker<'a> {
         let standalone_ok = standalone.is_none_or(|s| s == "yes" || s == "no");
         let spaced = self
             .source
-            .get(span.range())
+            .get(span.start, span.end)
             .is_none_or(pseudo_attributes_spaced);
         if !(version_ok && encoding_ok && standalone_ok && spaced) {
-            self.report(ErrorCode::InvalidXmlDeclaration, span.start);
+            self.errors
+                .push((ErrorCode::InvalidXmlDeclaration, span.start));
         }
     }
 
@@ -362,11 +378,15 @@ impl<'a> Checker<'a> {
     ) {
         // NUL and form feed, which the tokenizer takes silently in a
         // DOCTYPE (as the suite requires), are not XML characters.
-        let raw = self.source.get(span.range()).unwrap_or_default();
+        let raw = self.source.slice(span.start, span.end);
         for (at, byte) in raw.bytes().enumerate() {
             match byte {
-                0 => self.report(ErrorCode::UnexpectedNullCharacter, span.start + at),
-                0x0C => self.report(ErrorCode::ControlCharacterInInputStream, span.start + at),
+                0 => self
+                    .errors
+                    .push((ErrorCode::UnexpectedNullCharacter, span.start + at)),
+                0x0C => self
+                    .errors
+                    .push((ErrorCode::ControlCharacterInInputStream, span.start + at)),
                 _ => {}
             }
         }
@@ -377,7 +397,8 @@ impl<'a> Checker<'a> {
                     .bytes()
                     .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0C))
                     .count();
-                self.report(ErrorCode::InvalidName, span.start + keyword + spaces);
+                self.errors
+                    .push((ErrorCode::InvalidName, span.start + keyword + spaces));
             }
         }
         if let Some(public) = public_id {
@@ -390,15 +411,19 @@ impl<'a> Checker<'a> {
                             span.start + (literal.as_ptr() as usize - raw.as_ptr() as usize);
                         for (at, c) in literal.char_indices() {
                             if !is_pubid_char(c) {
-                                self.report(ErrorCode::InvalidPublicIdentifier, start + at);
+                                self.errors
+                                    .push((ErrorCode::InvalidPublicIdentifier, start + at));
                             }
                         }
                     }
-                    None => self.report(ErrorCode::InvalidPublicIdentifier, span.start),
+                    None => self
+                        .errors
+                        .push((ErrorCode::InvalidPublicIdentifier, span.start)),
                 }
             }
             if system_id.is_none() {
-                self.report(ErrorCode::MissingDoctypeSystemIdentifier, span.start);
+                self.errors
+                    .push((ErrorCode::MissingDoctypeSystemIdentifier, span.start));
             }
         }
     }
