@@ -24,10 +24,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use xml5dom::decoding::decode_text;
+use xml5dom::events::{Event, Reader};
 use xml5dom::query::{Bindings, Value, XNode, XPath, XPathError};
 use xml5dom::serializer::{write_canonical, CanonicalForm, OutputEncoding, SerializeOptions};
-use xml5dom::tokenizer::{tokenize, SuiteJsonWriter};
+use xml5dom::tokenizer::{tokenize_reader, SuiteJsonWriter};
 use xml5dom::{Document, Encoding, EncodingSource, ErrorCode, ParseError, ParseOptions, Severity};
 
 #[derive(Parser, Debug)]
@@ -352,10 +352,71 @@ enum Layout {
     Separated,
 }
 
-/// The work of a subcommand on one file: its path, its bytes, whether there
-/// are several files, and where its output goes. An `Err` is a failure to
-/// write that output (the reader went away), which ends the run.
-type Job<'a> = dyn Fn(&Path, Vec<u8>, bool, &mut dyn Write) -> io::Result<Outcome> + Sync + 'a;
+/// The work of a subcommand on one file: its path, the file opened (to read
+/// whole or as a stream), whether there are several files, and where its
+/// output goes. An `Err` is a failure to write that output (the reader went
+/// away), which ends the run.
+type Job<'a> = dyn Fn(&Path, Opened<'_>, bool, &mut dyn Write) -> io::Result<Outcome> + Sync + 'a;
+
+/// An input file, open: a command that needs the document reads it whole
+/// ([`bytes`](Opened::bytes)); one that streams reads it as it goes.
+struct Opened<'a> {
+    path: &'a Path,
+    reader: Box<dyn Read + 'a>,
+}
+
+impl Opened<'_> {
+    /// All of the file.
+    fn bytes(mut self) -> Result<Vec<u8>, Error> {
+        let mut bytes = Vec::new();
+        self.reader
+            .read_to_end(&mut bytes)
+            .map_err(|source| read_error(self.path, source))?;
+        Ok(bytes)
+    }
+}
+
+/// A reading error of the library's, named after `path` (the library names
+/// what it reads `input`).
+fn named(path: &Path, error: xml5dom::Error) -> Error {
+    match error {
+        xml5dom::Error::Read { source, .. } => read_error(path, source),
+        error => Error::Library(error),
+    }
+}
+
+fn read_error(path: &Path, source: io::Error) -> Error {
+    Error::Library(xml5dom::Error::Read {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Input read through it moves a progress bar along (one that counts
+/// bytes).
+struct Counted<'p, R> {
+    inner: R,
+    progress: Option<&'p indicatif::ProgressBar>,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buffer)?;
+        if let Some(bar) = self.progress {
+            bar.inc(read as u64);
+        }
+        Ok(read)
+    }
+}
+
+/// Opens a file, or standard input for `-`.
+fn open(path: &Path) -> Result<Box<dyn Read + '_>, Error> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(io::stdin().lock()));
+    }
+    let file = std::fs::File::open(path).map_err(|source| read_error(path, source))?;
+    Ok(Box::new(file))
+}
 
 fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
     let options = match &settings.input_encoding {
@@ -367,17 +428,35 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
     let parse = |bytes: Vec<u8>| Document::parse_vec_with(bytes, &options);
     match command {
         Command::Tokens { paths } => {
-            batch(&paths, settings, Layout::Banners, &|_, bytes, _, out| {
-                let text = decode_text(&bytes, &options);
-                let out = tokenize(&text, SuiteJsonWriter::new(out)).finish()?;
-                out.write_all(b"\n")?;
+            batch(
+                &paths,
+                settings,
+                Layout::Banners,
+                &|path, opened, _, out| {
+                    // Streamed: decoded and tokenized as it is read.
+                    let writer =
+                        match tokenize_reader(opened.reader, SuiteJsonWriter::new(out), &options) {
+                            Ok(writer) => writer,
+                            Err(error) => {
+                                return Ok(Outcome::failed(named(path, error).to_string()))
+                            }
+                        };
+                    let out = writer.finish()?;
+                    out.write_all(b"\n")?;
+                    Ok(Outcome::default())
+                },
+            )
+        }
+        Command::Tree { paths } => {
+            batch(&paths, settings, Layout::Banners, &|_, opened, _, out| {
+                let bytes = match opened.bytes() {
+                    Ok(bytes) => bytes,
+                    Err(error) => return Ok(Outcome::failed(error.to_string())),
+                };
+                parse(bytes).write_tree_dump(out)?;
                 Ok(Outcome::default())
             })
         }
-        Command::Tree { paths } => batch(&paths, settings, Layout::Banners, &|_, bytes, _, out| {
-            parse(bytes).write_tree_dump(out)?;
-            Ok(Outcome::default())
-        }),
         Command::Check {
             paths,
             format,
@@ -394,14 +473,9 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 colored,
                 max_errors,
             };
-            batch(&paths, settings, Layout::Plain, &|path, bytes, _, out| {
-                let doc = parse(bytes);
-                let notes = report.write(&path.display().to_string(), &doc, out)?;
-                Ok(Outcome {
-                    notes,
-                    findings: !doc.is_well_formed(),
-                    failure: None,
-                })
+            // Streamed: the errors come as the file is read, in bounded memory.
+            batch(&paths, settings, Layout::Plain, &|path, opened, _, out| {
+                report.check(path, opened.reader, &options, out)
             })
         }
         Command::Fmt {
@@ -425,7 +499,11 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             } else {
                 Layout::Banners
             };
-            batch(&paths, settings, layout, &|path, bytes, _, out| {
+            batch(&paths, settings, layout, &|path, opened, _, out| {
+                let bytes = match opened.bytes() {
+                    Ok(bytes) => bytes,
+                    Err(error) => return Ok(Outcome::failed(error.to_string())),
+                };
                 // `--check` and `--in-place` compare the output with the
                 // file's bytes, so they keep them; otherwise the document
                 // takes them.
@@ -484,7 +562,11 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 Form::C14nComments => CanonicalForm::C14nWithComments,
                 Form::Xmltest => CanonicalForm::XmlTest,
             };
-            batch(&paths, settings, Layout::Banners, &|_, bytes, _, out| {
+            batch(&paths, settings, Layout::Banners, &|_, opened, _, out| {
+                let bytes = match opened.bytes() {
+                    Ok(bytes) => bytes,
+                    Err(error) => return Ok(Outcome::failed(error.to_string())),
+                };
                 write_canonical(&parse(bytes), form, out)?;
                 Ok(Outcome::default())
             })
@@ -499,7 +581,11 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 &paths,
                 settings,
                 Layout::Plain,
-                &|path, bytes, many, out| {
+                &|path, opened, many, out| {
+                    let bytes = match opened.bytes() {
+                        Ok(bytes) => bytes,
+                        Err(error) => return Ok(Outcome::failed(error.to_string())),
+                    };
                     let doc = parse(bytes);
                     let mut bindings = Bindings::new();
                     for (prefix, uri) in &namespaces {
@@ -532,8 +618,13 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             &paths,
             settings,
             Layout::Separated,
-            &|path, bytes, _, out| {
-                out.write_all(stats(&path.display().to_string(), &parse(bytes)).as_bytes())?;
+            // Streamed: counted from the events as the file is read.
+            &|path, opened, _, out| {
+                let shown = path.display().to_string();
+                match stats(&shown, opened.reader, &options) {
+                    Ok(text) => out.write_all(text.as_bytes())?,
+                    Err(error) => return Ok(Outcome::failed(named(path, error).to_string())),
+                }
                 Ok(Outcome::default())
             },
         ),
@@ -569,13 +660,25 @@ fn batch(
         .clamp(1, inputs.len().max(1));
     let work = |input: &Input, out: &mut dyn Write| {
         let outcome = match input {
-            Input::File(path) => match read_bytes(path) {
-                Ok(bytes) => job(path, bytes, many, out),
+            Input::File(path) => match open(path) {
+                Ok(reader) => {
+                    let reader = Counted {
+                        inner: reader,
+                        progress: progress.bytes.then_some(&progress.bar),
+                    };
+                    let opened = Opened {
+                        path,
+                        reader: Box::new(reader),
+                    };
+                    job(path, opened, many, out)
+                }
                 Err(error) => Ok(Outcome::failed(error.to_string())),
             },
             Input::Unusable(message) => Ok(Outcome::failed(message.clone())),
         };
-        progress.inc(1);
+        if !progress.bytes {
+            progress.bar.inc(1);
+        }
         outcome
     };
     let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
@@ -600,7 +703,7 @@ fn batch(
             status.report(outcome?, &mut stdout)
         })
     };
-    progress.finish_and_clear();
+    progress.bar.finish_and_clear();
     result.and_then(|()| stdout.flush())?;
     Ok(status.exit_code())
 }
@@ -801,34 +904,47 @@ impl Write for Comparison<'_> {
 }
 
 /// A progress bar on standard error, for many files or one large one, on a
-/// terminal only and not with `--quiet`; hidden otherwise.
-fn progress_bar(inputs: &[Input], quiet: bool) -> indicatif::ProgressBar {
+/// terminal only and not with `--quiet`; hidden otherwise. For one file it
+/// counts the bytes read (the commands that stream read as they go).
+struct Progress {
+    bar: indicatif::ProgressBar,
+    /// It counts bytes, not files.
+    bytes: bool,
+}
+
+fn progress_bar(inputs: &[Input], quiet: bool) -> Progress {
     use indicatif::{ProgressBar, ProgressStyle};
 
     const LARGE: u64 = 4 << 20;
+    let hidden = Progress {
+        bar: ProgressBar::hidden(),
+        bytes: false,
+    };
     if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
+        return hidden;
     }
-    let bytes: u64 = inputs
-        .iter()
-        .filter_map(|input| match input {
-            Input::File(path) => std::fs::metadata(path).ok().map(|m| m.len()),
-            Input::Unusable(_) => None,
-        })
-        .sum();
     if inputs.len() > 1 {
         let bar = ProgressBar::new(inputs.len() as u64);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} files, {elapsed}") {
             bar.set_style(style);
         }
-        bar
-    } else if bytes > LARGE {
-        let bar = ProgressBar::new_spinner();
-        bar.set_message(format!("{:.1} MB", bytes as f64 / 1e6));
-        bar.enable_steady_tick(std::time::Duration::from_millis(100));
-        bar
-    } else {
-        ProgressBar::hidden()
+        return Progress { bar, bytes: false };
+    }
+    let size = match inputs.first() {
+        Some(Input::File(path)) => std::fs::metadata(path).ok().map(|m| m.len()),
+        _ => None,
+    };
+    match size {
+        Some(size) if size > LARGE => {
+            let bar = ProgressBar::new(size);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:40} {binary_bytes}/{binary_total_bytes}, {binary_bytes_per_sec}, {elapsed}",
+            ) {
+                bar.set_style(style);
+            }
+            Progress { bar, bytes: true }
+        }
+        _ => hidden,
     }
 }
 
@@ -979,53 +1095,135 @@ struct Report {
     max_errors: Option<usize>,
 }
 
+/// How much of the source around an error `check` shows: at most this
+/// many characters of its line (a character is at most four bytes).
+const SNIPPET_WIDTH: usize = 100;
+const SNIPPET_BYTES: usize = 4 * SNIPPET_WIDTH;
+
 impl Report {
-    /// Writes the report on `doc` to `out`: each error (up to the cap),
-    /// then, in the human format, a summary line for a file with any. In
-    /// JSON, whose lines are all errors, the summary of a file whose
-    /// errors were not all shown is returned, for standard error.
-    fn write(&self, path: &str, doc: &Document, out: &mut dyn Write) -> io::Result<String> {
-        let shown = self.max_errors.unwrap_or(usize::MAX);
+    /// Checks one input as it is read, writing each error (up to the cap)
+    /// as it comes, then, in the human format, a summary line for a file
+    /// with any. In JSON, whose lines are all errors, the summary of a file
+    /// whose errors were not all shown goes to standard error.
+    fn check(
+        &self,
+        path: &Path,
+        input: impl Read,
+        options: &ParseOptions,
+        out: &mut dyn Write,
+    ) -> io::Result<Outcome> {
+        let shown_path = path.display().to_string();
+        let cap = self.max_errors.unwrap_or(usize::MAX);
+        let human = self.format == Format::Human;
+        let mut reader = Reader::with_options(input, options);
+        if human {
+            // The text before an error, for the line shown under it.
+            reader.keep_context(SNIPPET_BYTES);
+        }
+        let mut label: Option<String> = None;
+        let (mut errors, mut warnings) = (0usize, 0usize);
+        // Errors shown in the human format once the text after them is in.
+        let mut waiting: std::collections::VecDeque<ParseError> = Default::default();
         let mut line = String::new();
-        for error in doc.errors().iter().take(shown) {
-            line.clear();
-            match self.format {
-                Format::Json => json_line(&mut line, path, doc, error),
-                Format::Human => self.human_lines(&mut line, path, doc, error),
+        loop {
+            let found = match reader.next_event() {
+                Ok(Some(Event::XmlDeclaration(declaration))) => {
+                    label = declaration.encoding.map(str::to_owned);
+                    None
+                }
+                Ok(Some(Event::Error(error))) => Some(error),
+                Ok(Some(_)) => None,
+                Ok(None) => break,
+                Err(error) => return Ok(Outcome::failed(named(path, error).to_string())),
+            };
+            if let Some(error) = found {
+                let shown = errors + warnings < cap;
+                match error.is_error() {
+                    true => errors += 1,
+                    false => warnings += 1,
+                }
+                if shown && human {
+                    waiting.push_back(error);
+                } else if shown {
+                    line.clear();
+                    json_line(&mut line, &shown_path, label.as_deref(), &error);
+                    out.write_all(line.as_bytes())?;
+                }
             }
+            let read = reader.text_read();
+            while waiting
+                .front()
+                .is_some_and(|e| e.offset.saturating_add(SNIPPET_BYTES) < read)
+            {
+                if let Some(error) = waiting.pop_front() {
+                    line.clear();
+                    self.human_lines(
+                        &mut line,
+                        &shown_path,
+                        label.as_deref(),
+                        &error,
+                        &mut reader,
+                        false,
+                    );
+                    out.write_all(line.as_bytes())?;
+                }
+            }
+            reader.hold(
+                waiting
+                    .front()
+                    .map(|e| e.offset.saturating_sub(SNIPPET_BYTES)),
+            );
+        }
+        for error in waiting {
+            line.clear();
+            self.human_lines(
+                &mut line,
+                &shown_path,
+                label.as_deref(),
+                &error,
+                &mut reader,
+                true,
+            );
             out.write_all(line.as_bytes())?;
         }
-        let total = doc.errors().len();
+        let total = errors + warnings;
+        let mut outcome = Outcome {
+            findings: errors > 0,
+            ..Outcome::default()
+        };
         if total == 0 {
-            return Ok(String::new());
+            return Ok(outcome);
         }
-        let errors = doc.errors().iter().filter(|e| e.is_error()).count();
         let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
         let mut summary = format!(
-            "{path}: {}, {}",
+            "{shown_path}: {}, {}",
             plural(errors, "error"),
-            plural(total - errors, "warning")
+            plural(warnings, "warning")
         );
-        if total > shown {
-            summary.push_str(&format!(
-                " ({} not shown; --max-errors {shown})",
-                total - shown
-            ));
+        if total > cap {
+            summary.push_str(&format!(" ({} not shown; --max-errors {cap})", total - cap));
         }
         summary.push('\n');
         match self.format {
-            Format::Human => {
-                out.write_all(summary.as_bytes())?;
-                Ok(String::new())
-            }
-            Format::Json if total > shown => Ok(summary),
-            Format::Json => Ok(String::new()),
+            Format::Human => out.write_all(summary.as_bytes())?,
+            Format::Json if total > cap => outcome.notes = summary,
+            Format::Json => {}
         }
+        Ok(outcome)
     }
 
     /// `path:line:column: severity: code: message`, the source line and a
-    /// caret.
-    fn human_lines(&self, out: &mut String, path: &str, doc: &Document, error: &ParseError) {
+    /// caret (`ended`: the input has ended, so what the reader holds after
+    /// the error is all there is).
+    fn human_lines<R: Read>(
+        &self,
+        out: &mut String,
+        path: &str,
+        label: Option<&str>,
+        error: &ParseError,
+        reader: &mut Reader<R>,
+        ended: bool,
+    ) {
         use std::fmt::Write as _;
 
         let (bold, red, reset) = match (self.colored, error.severity()) {
@@ -1040,14 +1238,41 @@ impl Report {
             error.column,
             error.severity(),
             error.code,
-            message(doc, error)
+            message(label, error)
         );
-        push_snippet(out, doc.source(), error.offset, error.line, red, reset);
+        // The text around the error, as much as the reader holds of the
+        // stretch the snippet looks at.
+        let read = reader.text_read();
+        let offset = error.offset.min(read);
+        let (mut from, mut to) = (
+            offset.saturating_sub(SNIPPET_BYTES),
+            (offset + SNIPPET_BYTES).min(read),
+        );
+        let mut around = None;
+        for _ in 0..4 {
+            if reader.source(from, offset).is_some() {
+                break;
+            }
+            from += 1;
+        }
+        for _ in 0..4 {
+            if let Some(text) = reader.source(from, to) {
+                around = Some(text.to_owned());
+                break;
+            }
+            to -= 1;
+        }
+        let around = around.unwrap_or_default();
+        // (Shown before the input ended only once more was read.)
+        let more_after = to < read || !ended;
+        push_snippet(
+            out, &around, from, more_after, offset, error.line, red, reset,
+        );
     }
 }
 
 /// One error as a line of JSON.
-fn json_line(out: &mut String, path: &str, doc: &Document, error: &ParseError) {
+fn json_line(out: &mut String, path: &str, label: Option<&str>, error: &ParseError) {
     use std::fmt::Write as _;
 
     out.push_str("{\"file\": ");
@@ -1061,7 +1286,7 @@ fn json_line(out: &mut String, path: &str, doc: &Document, error: &ParseError) {
     out.push_str(", \"severity\": ");
     xml5dom::tokenizer::push_json_string(out, error.severity().as_str());
     out.push_str(", \"message\": ");
-    xml5dom::tokenizer::push_json_string(out, &message(doc, error));
+    xml5dom::tokenizer::push_json_string(out, &message(label, error));
     out.push_str("}\n");
 }
 
@@ -1096,10 +1321,9 @@ fn decoding_loss(doc: &Document) -> Option<String> {
     ))
 }
 
-/// The message for `error`: its code's, naming the label for an unknown
-/// encoding.
-fn message(doc: &Document, error: &ParseError) -> String {
-    let label = doc.xml_declaration().and_then(|d| d.encoding.as_deref());
+/// The message for `error`: its code's, naming the label (of the XML
+/// declaration's encoding) for an unknown encoding.
+fn message(label: Option<&str>, error: &ParseError) -> String {
     match (error.code, label) {
         (ErrorCode::UnknownEncoding, Some(label)) => {
             format!("the declared encoding {label:?} is not known; read as UTF-8")
@@ -1110,33 +1334,37 @@ fn message(doc: &Document, error: &ParseError) -> String {
 
 /// The source line of `offset` under a gutter with its number, and a caret
 /// under the offset's character. A long line is shown around the caret.
-fn push_snippet(out: &mut String, source: &str, offset: usize, line: u32, red: &str, reset: &str) {
+/// `around` is the source from `base` on, as far as the snippet looks
+/// (`SNIPPET_BYTES` before and after the offset, within the source);
+/// `more_after`: the source goes on past it.
+#[allow(clippy::too_many_arguments)]
+fn push_snippet(
+    out: &mut String,
+    around: &str,
+    base: usize,
+    more_after: bool,
+    offset: usize,
+    line: u32,
+    red: &str,
+    reset: &str,
+) {
     use std::fmt::Write as _;
 
-    const WIDTH: usize = 100;
-    let mut offset = offset.min(source.len());
+    const WIDTH: usize = SNIPPET_WIDTH;
+    let source = around;
+    let mut offset = offset.saturating_sub(base).min(source.len());
     while !source.is_char_boundary(offset) {
         offset -= 1;
     }
-    // Only a window around the offset is looked at (a character is at most
-    // four bytes), so that many errors on one long line cost what they
-    // show, not a scan of the line each.
-    let mut from = offset.saturating_sub(4 * WIDTH);
-    while !source.is_char_boundary(from) {
-        from += 1;
-    }
-    let mut to = (offset + 4 * WIDTH).min(source.len());
-    while !source.is_char_boundary(to) {
-        to -= 1;
-    }
+    let (from, to) = (0, source.len());
     let start = source[from..offset]
         .rfind(['\n', '\r'])
         .map_or(from, |i| from + i + 1);
     let end = source[offset..to]
         .find(['\n', '\r'])
         .map_or(to, |i| offset + i);
-    let cut_before = start == from && from > 0;
-    let cut_after = end == to && to < source.len();
+    let cut_before = start == from && base > 0;
+    let cut_after = end == to && more_after;
     let before: Vec<char> = source[start..offset].chars().collect();
     let after: Vec<char> = source[offset..end].chars().collect();
     // At most WIDTH characters: the caret's context on both sides.
@@ -1172,68 +1400,69 @@ fn push_snippet(out: &mut String, source: &str, offset: usize, line: u32, red: &
     let _ = writeln!(out, "{gutter} | {caret}{red}^{reset}");
 }
 
-/// What `stats` prints for one document.
-fn stats(path: &str, doc: &Document) -> String {
+/// What `stats` prints for one input, counted from its events as it is
+/// read (each event a node of the tree the document would have).
+fn stats(path: &str, input: impl Read, options: &ParseOptions) -> Result<String, xml5dom::Error> {
     use std::collections::BTreeMap;
     use std::fmt::Write as _;
-
-    use xml5dom::dom::{Edge, NodeType};
 
     let (mut elements, mut attributes, mut declarations) = (0usize, 0usize, 0usize);
     let (mut texts, mut characters, mut comments, mut instructions) = (0usize, 0usize, 0, 0);
     let (mut depth, mut deepest) = (0usize, 0usize);
-    let mut namespaces: BTreeMap<&str, usize> = BTreeMap::new();
-    for edge in doc.root().traverse() {
-        let node = match edge {
-            Edge::Open(node) => node,
-            Edge::Close(node) => {
-                if node.is_element() {
-                    depth -= 1;
-                }
-                continue;
+    let mut namespaces: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_code: [BTreeMap<&str, usize>; 2] = Default::default();
+    let mut reader = Reader::with_options(input, options);
+    while let Some(event) = reader.next_event()? {
+        let mut uses = |uri: &str| match namespaces.get_mut(uri) {
+            Some(count) => *count += 1,
+            None => {
+                namespaces.insert(uri.to_owned(), 1);
             }
         };
-        match node.node_type() {
-            NodeType::Element => {
+        match event {
+            Event::StartElement(start) => {
                 elements += 1;
-                depth += 1;
-                deepest = deepest.max(depth);
-                if let Some(uri) = node.namespace() {
-                    *namespaces.entry(uri).or_default() += 1;
+                deepest = deepest.max(depth + 1);
+                depth += usize::from(!start.empty);
+                if let Some(uri) = start.name.namespace {
+                    uses(uri);
                 }
-                for attribute in node.attributes() {
+                for attribute in start.attributes {
                     attributes += 1;
-                    if attribute.declared_prefix().is_some() {
+                    if attribute.is_namespace_declaration() {
                         declarations += 1;
-                    } else if let Some(uri) = attribute.namespace() {
-                        *namespaces.entry(uri).or_default() += 1;
+                    } else if let Some(uri) = attribute.name.namespace {
+                        uses(uri);
                     }
                 }
             }
-            NodeType::Text => {
+            Event::EndElement(_) => depth = depth.saturating_sub(1),
+            Event::Text { text, .. } => {
                 texts += 1;
-                characters += node.text().map_or(0, |t| t.chars().count());
+                characters += text.chars().count();
             }
-            NodeType::Comment => comments += 1,
-            NodeType::ProcessingInstruction => instructions += 1,
-            NodeType::Document | NodeType::Doctype => {}
+            Event::Comment { .. } => comments += 1,
+            Event::ProcessingInstruction { .. } => instructions += 1,
+            Event::Error(error) => {
+                let kind = usize::from(!error.is_error());
+                *by_code[kind].entry(error.code.as_str()).or_default() += 1;
+            }
+            _ => {}
         }
     }
-    let mut by_code: [BTreeMap<&str, usize>; 2] = Default::default();
-    for error in doc.errors() {
-        let kind = usize::from(!error.is_error());
-        *by_code[kind].entry(error.code.as_str()).or_default() += 1;
-    }
+    let (encoding, found) = reader
+        .encoding()
+        .unwrap_or((Encoding::UTF_8, EncodingSource::Default));
     let mut out = String::new();
     let _ = writeln!(out, "{path}");
-    let source = match doc.encoding_source() {
+    let source = match found {
         EncodingSource::Caller => "given",
         EncodingSource::ByteOrderMark => "byte-order mark",
         EncodingSource::Detection => "detected",
         EncodingSource::Declaration => "declared",
         EncodingSource::Default => "default",
     };
-    let _ = writeln!(out, "  encoding: {} ({source})", doc.encoding().name());
+    let _ = writeln!(out, "  encoding: {} ({source})", encoding.name());
     let _ = writeln!(out, "  elements: {elements}");
     let _ = writeln!(
         out,
@@ -1253,7 +1482,7 @@ fn stats(path: &str, doc: &Document) -> String {
             let _ = writeln!(out, "    {code}: {count}");
         }
     }
-    out
+    Ok(out)
 }
 
 /// Writes one node of a query's result as `query` prints it.
@@ -1291,20 +1520,4 @@ fn escape_value(value: &str) -> String {
         }
     }
     out
-}
-
-/// Reads a file, or standard input for `-`.
-fn read_bytes(path: &Path) -> Result<Vec<u8>, Error> {
-    let display = path.display().to_string();
-    let mut bytes = Vec::new();
-    let result = if display == "-" {
-        std::io::stdin().lock().read_to_end(&mut bytes)
-    } else {
-        std::fs::File::open(path).and_then(|mut file| file.read_to_end(&mut bytes))
-    };
-    result.map_err(|source| xml5dom::Error::Read {
-        path: display,
-        source,
-    })?;
-    Ok(bytes)
 }

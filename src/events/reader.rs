@@ -417,14 +417,55 @@ impl<R: Read> Reader<R> {
         Ok(())
     }
 
-    /// The offset's source, if the stream still holds it (from the start
-    /// of the unfinished token or text on).
-    pub(crate) fn source(&mut self, start: usize, end: usize) -> Option<&str> {
+    /// The encoding the input is read in and how it was found, once
+    /// sniffing could tell (for text: UTF-8, [`EncodingSource::Default`]).
+    ///
+    /// [`EncodingSource::Default`]: crate::EncodingSource::Default
+    pub fn encoding(&self) -> Option<(crate::Encoding, crate::EncodingSource)> {
+        self.stream.encoding()
+    }
+
+    /// How many bytes of text (decoded) were parsed so far: the events
+    /// read are of text before it.
+    pub fn text_read(&self) -> usize {
+        self.stream.text_fed()
+    }
+
+    /// The text between two offsets, if the reader still holds it. It
+    /// holds the text from where its unfinished token (or the text of the
+    /// node being built) starts, the last piece read, and anything after
+    /// an offset [held](Self::hold).
+    pub fn source(&mut self, start: usize, end: usize) -> Option<&str> {
         self.stream.source(start, end)
     }
 
-    /// Keeps the source from `offset` on until unpinned.
-    pub(crate) fn pin(&mut self, offset: Option<usize>) {
+    /// Keeps `bytes` of text (for [`source`](Self::source)) before any
+    /// error still to come: a tool that shows an error's line can find
+    /// the text before it.
+    pub fn keep_context(&mut self, bytes: usize) {
+        self.stream.keep_behind(bytes);
+    }
+
+    /// Keeps the text from `offset` on (for [`source`](Self::source)) until
+    /// held elsewhere or let go with `None`: for a tool that shows the
+    /// source around an error it has not yet shown, say.
+    ///
+    /// ```
+    /// use xml5dom::events::{Event, Reader};
+    ///
+    /// let text = "<a>".to_owned() + &"<b>x</b>".repeat(20_000) + "</c></a>";
+    /// let mut reader = Reader::from_str(&text);
+    /// reader.hold(Some(0));
+    /// while let Some(event) = reader.next_event().unwrap() {
+    ///     if let Event::Error(error) = event {
+    ///         let at = error.offset;
+    ///         assert_eq!(reader.source(at, at + 4), Some("</c>"));
+    ///         break;
+    ///     }
+    /// }
+    /// assert_eq!(reader.source(0, 3), Some("<a>"));
+    /// ```
+    pub fn hold(&mut self, offset: Option<usize>) {
         self.stream.pin(offset);
     }
 

@@ -10,7 +10,7 @@
 //! (the subtree being collected). Memory is the window, the open elements
 //! and the names seen: not the document.
 
-use crate::decoding::{ByteStream, EncodingSource, ParseOptions};
+use crate::decoding::{ByteStream, Encoding, EncodingSource, ParseOptions};
 use crate::dom::Names;
 use crate::error::ErrorCode;
 use crate::limits::MAX_INPUT_BYTES;
@@ -46,9 +46,13 @@ pub(crate) struct Stream<H: Handler> {
     pin: Option<usize>,
     /// The input ended.
     finished: bool,
+    /// The encoding, once sniffing found it (text given as text: UTF-8).
+    encoding: Option<(Encoding, EncodingSource)>,
     /// Events wait in a queue until read: the caller says when the window
     /// may be released.
     queued: bool,
+    /// Bytes kept before what the parse still reads (context for errors).
+    behind: usize,
 }
 
 impl<H: Handler> Stream<H> {
@@ -71,7 +75,9 @@ impl<H: Handler> Stream<H> {
             cut: false,
             pin: None,
             finished: false,
+            encoding: text.then_some((Encoding::UTF_8, EncodingSource::Default)),
             queued: false,
+            behind: 0,
         }
     }
 
@@ -110,6 +116,22 @@ impl<H: Handler> Stream<H> {
     /// The source between two offsets, if the window still holds it.
     pub(crate) fn source(&mut self, start: usize, end: usize) -> Option<&str> {
         self.tokenizer.sink_mut().source_mut().get(start, end)
+    }
+
+    /// Keeps `bytes` of text before the earliest offset the parse still
+    /// reads (and so before every error still to come).
+    pub(crate) fn keep_behind(&mut self, bytes: usize) {
+        self.behind = bytes;
+    }
+
+    /// The encoding of the input and how it was found, once known.
+    pub(crate) fn encoding(&self) -> Option<(Encoding, EncodingSource)> {
+        self.encoding
+    }
+
+    /// How many bytes of text were fed.
+    pub(crate) fn text_fed(&self) -> usize {
+        self.fed
     }
 
     /// The input was cut at the limit: the caller may stop reading.
@@ -152,6 +174,7 @@ impl<H: Handler> Stream<H> {
         if !self.encoding_reported {
             if let Some(found) = stream.found() {
                 self.encoding_reported = true;
+                self.encoding = Some((found.encoding, found.source));
                 let sink = self.tokenizer.sink_mut().sink_mut();
                 if matches!(
                     found.source,
@@ -225,6 +248,7 @@ impl<H: Handler> Stream<H> {
         if let Some(waiting) = builder.sink().waiting_from() {
             keep = keep.min(waiting);
         }
+        keep = keep.saturating_sub(self.behind);
         if let Some(pin) = self.pin {
             keep = keep.min(pin);
         }

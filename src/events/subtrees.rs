@@ -285,7 +285,7 @@ impl<R: Read> Subtrees<R> {
             };
             if let Some(collecting) = &self.collecting {
                 // The stream keeps the subtree's source from its start tag.
-                self.reader.pin(Some(collecting.start));
+                self.reader.hold(Some(collecting.start));
             }
             if let Some(end) = complete {
                 return Ok(Some(self.build(end)));
@@ -310,7 +310,7 @@ impl<R: Read> Subtrees<R> {
             .source(start, end)
             .unwrap_or_default()
             .to_owned();
-        self.reader.pin(None);
+        self.reader.hold(None);
         let names = self.reader.names();
         let mut sink = DocumentSink::without_copy(&source);
         let queue = &collecting.events;

@@ -158,6 +158,56 @@ pub fn tokenize_with<S: TokenSink>(input: &str, sink: S, limits: &Limits) -> S {
     tokenizer.sink
 }
 
+/// Tokenizes what `reader` gives, in memory bounded by the longest token:
+/// the bytes are decoded as they arrive (the encoding sniffed as
+/// [`Document::parse_bytes`](crate::Document::parse_bytes) does; bytes not
+/// valid in it become U+FFFD) and fed to a [`Tokenizer`] piece by piece.
+/// The tokens and errors are those of [`tokenize_with`] on the decoded
+/// text. Only reading can fail.
+///
+/// ```
+/// use xml5dom::tokenizer::{tokenize_reader, TokenList};
+/// use xml5dom::ParseOptions;
+///
+/// let list = tokenize_reader(&b"<a>caf\xC3\xA9</a>"[..], TokenList::default(), &ParseOptions::default()).unwrap();
+/// assert_eq!(list.tokens().count(), 4); // <a>, text, </a>, end of file
+/// ```
+pub fn tokenize_reader<R: std::io::Read, S: TokenSink>(
+    mut reader: R,
+    sink: S,
+    options: &crate::decoding::ParseOptions,
+) -> Result<S, crate::Error> {
+    let mut bytes = crate::decoding::ByteStream::new(options.clone());
+    let mut tokenizer = Tokenizer::with_limits(sink, options.limits.clone());
+    let mut buffer = vec![0; 64 << 10];
+    let (mut text, mut errors) = (String::new(), Vec::new());
+    loop {
+        let read = match reader.read(&mut buffer) {
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(source) => {
+                return Err(crate::Error::Read {
+                    path: "input".to_owned(),
+                    source,
+                })
+            }
+        };
+        if read == 0 {
+            bytes.end();
+        } else {
+            bytes.feed(&buffer[..read]);
+        }
+        // Decoding errors are not the tokenizer's (as with `decode_text`).
+        bytes.take_decoded(&mut text, &mut errors);
+        errors.clear();
+        tokenizer.feed(&text);
+        text.clear();
+        if read == 0 {
+            return Ok(tokenizer.finish());
+        }
+    }
+}
+
 /// The XML5 tokenizer, for input that arrives in pieces.
 ///
 /// Feed it text with [`feed`](Tokenizer::feed) in chunks of any size, then

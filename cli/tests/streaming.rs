@@ -1,0 +1,266 @@
+//! `check` and `stats` stream their input: on a damaged file of many
+//! pieces (the reader takes 64 KiB at a time), with long lines and errors
+//! at random places, they report exactly what the document of the whole
+//! file has, and `check` shows the same source lines as it would with the
+//! whole source in hand (the snippet code as it was before `check`
+//! streamed is the oracle here).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+use xml5dom::{Document, EncodingSource, ParseError};
+
+const BIN: &str = env!("CARGO_BIN_EXE_xml5dom");
+
+/// A damaged records file: long and short lines, text with references,
+/// CDATA, comments, and damage every few hundred bytes.
+fn damaged_records(seed: u64, records: usize) -> String {
+    let mut state = seed | 1;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut out = String::from("<?xml version=\"1.0\"?>\n<records xmlns:x=\"urn:x\">\n");
+    for i in 0..records {
+        let mut record = format!(
+            "<record id=\"{i}\" x:kind='k{}'><name>N&amp;{i} caf\u{e9}</name><!-- c {i} --><v><![CDATA[a<b]]>{}</v></record>",
+            i % 7,
+            "word ".repeat(next(40))
+        );
+        // Most records on their own line; some lines run on for long.
+        if next(50) != 0 {
+            record.push('\n');
+        }
+        if next(4) == 0 {
+            let at = next(record.len());
+            let at = (0..=at)
+                .rev()
+                .find(|&a| record.is_char_boundary(a))
+                .unwrap_or(0);
+            let damage = [
+                "<", "&", "</x>", "\"", "<!", "]]>", "\u{1}", "&bogus;", "<a b=c>",
+            ][next(9)];
+            record.insert_str(at, damage);
+        }
+        out.push_str(&record);
+    }
+    out.push_str("</records>\n");
+    out
+}
+
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, contents: &str) -> TempFile {
+        let path =
+            std::env::temp_dir().join(format!("xml5dom-stream-{}-{name}", std::process::id()));
+        std::fs::write(&path, contents).expect("a writable temporary directory");
+        TempFile(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn run(args: &[&str], file: &TempFile) -> String {
+    let output = Command::new(BIN)
+        .args(args)
+        .arg(&file.0)
+        .output()
+        .expect("the binary runs");
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn check_streams_the_errors_of_the_whole_document() {
+    for seed in [1, 2] {
+        let text = damaged_records(seed, 12_000);
+        assert!(text.len() > 1 << 20, "{} bytes", text.len());
+        let file = TempFile::new(&format!("check-{seed}.xml"), &text);
+        let doc = Document::parse(&text);
+        assert!(doc.errors().len() > 1000, "{} errors", doc.errors().len());
+        let json = run(&["check", "--format", "json"], &file);
+        let got: Vec<(u64, u64, u64, String)> = json
+            .lines()
+            .map(|line| {
+                let v: Value = serde_json::from_str(line).expect("a JSON line");
+                (
+                    v["line"].as_u64().unwrap_or(0),
+                    v["column"].as_u64().unwrap_or(0),
+                    v["offset"].as_u64().unwrap_or(0),
+                    v["code"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+            .collect();
+        let expected: Vec<(u64, u64, u64, String)> = doc
+            .errors()
+            .iter()
+            .map(|e| {
+                (
+                    e.line as u64,
+                    e.column as u64,
+                    e.offset as u64,
+                    e.code.as_str().to_owned(),
+                )
+            })
+            .collect();
+        assert!(
+            got == expected,
+            "check --format json differs from the document's errors"
+        );
+
+        let human = run(&["check", "--color", "never"], &file);
+        let path = file.0.display().to_string();
+        let mut expected = String::new();
+        for error in doc.errors() {
+            expected.push_str(&format!(
+                "{path}:{}:{}: {}: {}: {}\n",
+                error.line,
+                error.column,
+                error.severity(),
+                error.code,
+                error.code.message()
+            ));
+            whole_source_snippet(
+                &mut expected,
+                doc.source(),
+                error.offset,
+                error.line,
+                "",
+                "",
+            );
+        }
+        let errors = doc.errors().iter().filter(|e| e.is_error()).count();
+        let warnings = doc.errors().len() - errors;
+        expected.push_str(&format!(
+            "{path}: {errors} error{}, {warnings} warning{}\n",
+            if errors == 1 { "" } else { "s" },
+            if warnings == 1 { "" } else { "s" }
+        ));
+        if human != expected {
+            let first = human
+                .lines()
+                .zip(expected.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            let show = |s: &str| {
+                s.lines()
+                    .skip(first.saturating_sub(3))
+                    .take(8)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            panic!(
+                "check differs at line {first}:\n{}\n--- expected ---\n{}",
+                show(&human),
+                show(&expected)
+            );
+        }
+    }
+}
+
+#[test]
+fn stats_streams_the_counts_of_the_whole_document() {
+    let text = damaged_records(3, 6_000);
+    let file = TempFile::new("stats.xml", &text);
+    let doc = Document::parse(&text);
+    let got = run(&["stats"], &file);
+    let count = |what: &str| -> u64 {
+        got.lines()
+            .find_map(|line| line.trim().strip_prefix(what))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(u64::MAX)
+    };
+    let root = doc.root();
+    let elements = root.descendants().filter(|n| n.is_element()).count() as u64;
+    let texts = root.descendants().filter(|n| n.is_text()).count() as u64;
+    let attributes: usize = root.descendants().map(|n| n.attributes().len()).sum();
+    assert_eq!(count("elements:"), elements);
+    assert_eq!(count("text nodes:"), texts);
+    assert_eq!(count("attributes:"), attributes as u64);
+    let errors = doc
+        .errors()
+        .iter()
+        .filter(|e: &&ParseError| e.is_error())
+        .count() as u64;
+    assert_eq!(count("errors:"), errors);
+    assert_eq!(doc.encoding_source(), EncodingSource::Default);
+    assert!(got.contains("  encoding: UTF-8 (default)"), "{got}");
+}
+
+fn whole_source_snippet(
+    out: &mut String,
+    source: &str,
+    offset: usize,
+    line: u32,
+    red: &str,
+    reset: &str,
+) {
+    use std::fmt::Write as _;
+
+    const WIDTH: usize = 100;
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    // Only a window around the offset is looked at (a character is at most
+    // four bytes), so that many errors on one long line cost what they
+    // show, not a scan of the line each.
+    let mut from = offset.saturating_sub(4 * WIDTH);
+    while !source.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (offset + 4 * WIDTH).min(source.len());
+    while !source.is_char_boundary(to) {
+        to -= 1;
+    }
+    let start = source[from..offset]
+        .rfind(['\n', '\r'])
+        .map_or(from, |i| from + i + 1);
+    let end = source[offset..to]
+        .find(['\n', '\r'])
+        .map_or(to, |i| offset + i);
+    let cut_before = start == from && from > 0;
+    let cut_after = end == to && to < source.len();
+    let before: Vec<char> = source[start..offset].chars().collect();
+    let after: Vec<char> = source[offset..end].chars().collect();
+    // At most WIDTH characters: the caret's context on both sides.
+    let mut skip = before.len().saturating_sub(WIDTH / 2);
+    if cut_before && skip == 0 {
+        skip = before.len().min(1);
+    }
+    let keep_after = WIDTH.saturating_sub(before.len() - skip);
+    let shown = |c: &char| {
+        if c.is_control() && *c != '\t' {
+            ' '
+        } else {
+            *c
+        }
+    };
+    let mut text: String = before[skip..].iter().map(shown).collect();
+    let mut caret: String = before[skip..]
+        .iter()
+        .map(|&c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    if skip > 0 {
+        text.insert(0, '…');
+        caret.insert(0, ' ');
+    }
+    text.extend(after.iter().take(keep_after).map(shown));
+    if after.len() > keep_after || cut_after {
+        text.push('…');
+    }
+    let number = line.to_string();
+    let gutter = " ".repeat(number.len());
+    let _ = writeln!(out, "{gutter} |");
+    let _ = writeln!(out, "{number} | {text}");
+    let _ = writeln!(out, "{gutter} | {caret}{red}^{reset}");
+}
