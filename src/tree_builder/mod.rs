@@ -66,12 +66,19 @@ enum Phase {
 }
 
 /// An element on the stack of open elements.
+///
+/// Eight bytes: a stream's memory grows with its depth by this much (and
+/// the event sink's four), so a damaged file that leaves a million
+/// elements open costs megabytes, not tens of them.
 struct Open {
     qname: QNameId,
     /// The length of the namespace binding log before this element's
-    /// declarations.
-    bindings: usize,
+    /// declarations (32 bits: more than 4 billion declarations in scope
+    /// at once would take the log itself 32 GB).
+    bindings: u32,
 }
+
+const _: () = assert!(std::mem::size_of::<Open>() == 8);
 
 /// Namespace bindings in scope: a stack of URIs per prefix (`""` for the
 /// default namespace), and a log of the prefixes each element bound, to
@@ -910,6 +917,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             self.open_counts.resize(index + 1, 0);
         }
         self.open_counts[index] += 1;
+        let bindings = u32::try_from(bindings).unwrap_or(u32::MAX);
         self.stack.push(Open { qname, bindings });
     }
 
@@ -920,7 +928,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         self.note_pop();
         if let Some(open) = self.stack.pop() {
             self.open_counts[open.qname.0 as usize] -= 1;
-            self.scopes.unwind(open.bindings);
+            self.scopes.unwind(open.bindings as usize);
             self.sink.end_element(end, end_tag);
         }
         if self.stack.is_empty() {
@@ -1119,6 +1127,46 @@ fn at_reference(token: Token<'_>, reference: Span) -> Token<'_> {
 
 impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
     fn process_token(&mut self, token: Token<'_>) {
+        let from_source = self.reference_span().is_none();
+        self.process(token);
+        if from_source && !self.reference_errors.is_empty() {
+            // The references the tokenizer reported before this token were
+            // in it, and it is done with: the set holds one token's worth
+            // (not every bare `&` of a damaged multi-gigabyte stream).
+            self.reference_errors.clear();
+        }
+    }
+
+    fn parse_error(&mut self, mut error: ParseError) {
+        use ErrorCode::*;
+        if let Some(reference) = self.reference_span() {
+            // An error in a replacement text: at the reference (counted on
+            // from the last error's position, not from the line's start:
+            // many errors from references on one long line stay linear).
+            let (line, column) = self.position(reference.start);
+            error = ParseError {
+                offset: reference.start,
+                line,
+                column,
+                ..error
+            };
+        }
+        if matches!(
+            error.code,
+            MissingSemicolonAfterCharacterReference
+                | AbsenceOfDigitsInNumericCharacterReference
+                | UnknownNamedCharacterReference
+        ) {
+            self.reference_errors.insert(error.offset);
+        }
+        error.code = self.entity_code(error.code);
+        self.sink.error(error);
+    }
+}
+
+impl<S: TreeSink> TreeBuilder<'_, S> {
+    /// Builds from one token (of the source or of a replacement text).
+    fn process(&mut self, token: Token<'_>) {
         // Tokens of a replacement text: at the reference, not checked
         // against the source (which holds the reference), and the end of
         // the replacement text ends nothing.
@@ -1302,31 +1350,5 @@ impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
                 Phase::End => {}
             },
         }
-    }
-
-    fn parse_error(&mut self, mut error: ParseError) {
-        use ErrorCode::*;
-        if let Some(reference) = self.reference_span() {
-            // An error in a replacement text: at the reference (counted on
-            // from the last error's position, not from the line's start:
-            // many errors from references on one long line stay linear).
-            let (line, column) = self.position(reference.start);
-            error = ParseError {
-                offset: reference.start,
-                line,
-                column,
-                ..error
-            };
-        }
-        if matches!(
-            error.code,
-            MissingSemicolonAfterCharacterReference
-                | AbsenceOfDigitsInNumericCharacterReference
-                | UnknownNamedCharacterReference
-        ) {
-            self.reference_errors.insert(error.offset);
-        }
-        error.code = self.entity_code(error.code);
-        self.sink.error(error);
     }
 }
