@@ -23,7 +23,7 @@
 
 use std::collections::HashMap;
 
-use crate::dom::{Attribute, Document, Edge, Node, NodeType};
+use crate::dom::{Attribute, Document, Edge, NodeType};
 use crate::output::Pieces;
 
 /// Which canonical form to write.
@@ -208,7 +208,7 @@ fn write_c14n(doc: &Document, with_comments: bool, pieces: &mut Pieces<'_>) {
                 }
                 NodeType::ProcessingInstruction => {
                     document_level(depth, after_root, out, |out| {
-                        write_pi(node, false, out);
+                        write_pi(node.name(), node.text().unwrap_or(""), false, out);
                     });
                 }
                 NodeType::Comment | NodeType::Document | NodeType::Doctype => {}
@@ -228,7 +228,7 @@ fn write_c14n(doc: &Document, with_comments: bool, pieces: &mut Pieces<'_>) {
 
 /// Writes a comment or PI with `write`, and at the document level the line
 /// feed that separates it from the root element.
-fn document_level(
+pub(crate) fn document_level(
     depth: usize,
     after_root: bool,
     out: &mut String,
@@ -251,9 +251,23 @@ fn document_level(
 /// document; a name with an unbound prefix (`p:x`) then sorts as written, as
 /// libxml2 does.
 fn c14n_key<'a>(attribute: &Attribute<'a>) -> (&'a str, &'a str) {
-    match attribute.namespace() {
-        Some(uri) => (uri, attribute.local_name()),
-        None => ("", attribute.name()),
+    c14n_order(
+        attribute.namespace(),
+        attribute.local_name(),
+        attribute.name(),
+    )
+}
+
+/// [`c14n_key`] from the parts of a name (the streaming writer has no DOM
+/// attribute).
+pub(crate) fn c14n_order<'a>(
+    namespace: Option<&'a str>,
+    local: &'a str,
+    qualified: &'a str,
+) -> (&'a str, &'a str) {
+    match namespace {
+        Some(uri) => (uri, local),
+        None => ("", qualified),
     }
 }
 
@@ -301,7 +315,7 @@ impl<'a> NamespaceScope<'a> {
 }
 
 /// Text: `&`, `<`, `>` and CR escaped.
-fn escape_c14n_text(text: &str, out: &mut String) {
+pub(crate) fn escape_c14n_text(text: &str, out: &mut String) {
     escape(text, out, |c| match c {
         b'&' => Some("&amp;"),
         b'<' => Some("&lt;"),
@@ -312,7 +326,7 @@ fn escape_c14n_text(text: &str, out: &mut String) {
 }
 
 /// Attribute values: `&`, `<`, `"`, tab, LF and CR escaped.
-fn escape_c14n_attribute(value: &str, out: &mut String) {
+pub(crate) fn escape_c14n_attribute(value: &str, out: &mut String) {
     escape(value, out, |c| match c {
         b'&' => Some("&amp;"),
         b'<' => Some("&lt;"),
@@ -355,7 +369,9 @@ fn write_xmltest(doc: &Document, pieces: &mut Pieces<'_>) {
                         escape_xmltest(node.text().unwrap_or(""), out);
                     }
                 }
-                NodeType::ProcessingInstruction => write_pi(node, true, out),
+                NodeType::ProcessingInstruction => {
+                    write_pi(node.name(), node.text().unwrap_or(""), true, out);
+                }
                 NodeType::Comment | NodeType::Document | NodeType::Doctype => {}
             },
             Edge::Close(node) => {
@@ -371,7 +387,7 @@ fn write_xmltest(doc: &Document, pieces: &mut Pieces<'_>) {
 }
 
 /// Datachar: `&`, `<`, `>`, `"`, tab, LF and CR escaped.
-fn escape_xmltest(text: &str, out: &mut String) {
+pub(crate) fn escape_xmltest(text: &str, out: &mut String) {
     escape(text, out, |c| match c {
         b'&' => Some("&amp;"),
         b'<' => Some("&lt;"),
@@ -388,10 +404,9 @@ fn escape_xmltest(text: &str, out: &mut String) {
 
 /// `<?target data?>`; with `always_space`, `<?target ?>` for empty data
 /// (xmltest), else `<?target?>` (Canonical XML).
-fn write_pi(node: Node<'_>, always_space: bool, out: &mut String) {
-    let data = node.text().unwrap_or("");
+pub(crate) fn write_pi(target: &str, data: &str, always_space: bool, out: &mut String) {
     out.push_str("<?");
-    out.push_str(node.name());
+    out.push_str(target);
     if always_space || !data.is_empty() {
         out.push(' ');
     }
