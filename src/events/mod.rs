@@ -31,6 +31,7 @@
 //!
 //! [`Document::parse`]: crate::Document::parse
 
+mod canonical;
 mod reader;
 mod replay;
 #[cfg(test)]
@@ -46,6 +47,7 @@ use crate::span::Span;
 use crate::tokenizer::{self, Doctype, XmlDecl};
 use crate::tree_builder::{ParsedAttribute, TreeBuilder};
 
+pub use canonical::write_canonical_reader;
 pub use reader::Reader;
 
 use sink::{ErrorClass, EventSink};

@@ -30,13 +30,13 @@ fn replayed(text: &str, options: &ParseOptions) -> (Document, Vec<ParseError>) {
 
 /// Input that arrives in pieces of random sizes (a fixed-seed generator):
 /// mostly a few bytes, now and then a few thousand.
-struct Chunked<'a> {
+pub(super) struct Chunked<'a> {
     bytes: &'a [u8],
     state: u64,
 }
 
 impl<'a> Chunked<'a> {
-    fn new(bytes: &'a [u8], seed: u64) -> Chunked<'a> {
+    pub(super) fn new(bytes: &'a [u8], seed: u64) -> Chunked<'a> {
         Chunked {
             bytes,
             state: seed | 1,
@@ -177,7 +177,7 @@ fn compare(expected: &Document, got: &Document, errors: &[ParseError], text: &st
     }
 }
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(super) fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -192,7 +192,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The `#data` sections of a tree-construction file.
-fn dat_inputs(text: &str) -> Vec<String> {
+pub(super) fn dat_inputs(text: &str) -> Vec<String> {
     text.split("#data\n")
         .skip(1)
         .filter_map(|case| {

@@ -1,0 +1,391 @@
+//! The canonical forms written from a stream: what
+//! [`write_canonical`](crate::serializer::canonical::write_canonical) writes
+//! for the document of some bytes, written from their events instead, so
+//! that no document is built.
+//!
+//! This module owns the per-element state the canonical forms need and a
+//! document does not keep for them: the depth (text outside the root
+//! element is not written), whether the root element has been seen (the
+//! line feeds around top-level comments and PIs) and, for Canonical XML,
+//! the namespace bindings in scope at each open element (a declaration is
+//! written only where it changes them). Memory is that state, bounded by
+//! the depth and the declarations in scope, plus the stream's window and
+//! one piece of output; never the document.
+//!
+//! What is written, and how, is the DOM writer's: the escaping, the
+//! ordering key of attributes and the writing of PIs and top-level markup
+//! are its helpers, shared, and the rest follows its walk step for step,
+//! so that both write the same bytes for every input (this module's tests
+//! compare them on the suites' tree cases, the corpus and damaged copies of
+//! it).
+
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+
+use crate::decoding::ParseOptions;
+use crate::error::Error;
+use crate::output::PIECE;
+use crate::serializer::canonical::{
+    c14n_order, document_level, escape_c14n_attribute, escape_c14n_text, escape_xmltest, write_pi,
+    CanonicalForm,
+};
+
+use super::sink::Handler;
+use super::stream::{Stream, READ_SIZE};
+use super::{Attribute, Event, StartElement};
+
+/// Writes the canonical form `form` of what `reader` gives, in bounded
+/// memory: the bytes `write_canonical` writes for
+/// `Document::parse_bytes_with(&bytes, options)`, where `bytes` is all
+/// `reader` gives, without building the document. Memory is bounded by the
+/// largest token and the depth of the document (with the namespace
+/// declarations in scope), not its size.
+///
+/// The output goes to `out` in pieces of 64 KiB, and `out` is flushed at
+/// the end. Reading stops at the first write that fails
+/// ([`Error::Write`]); a read that fails gives [`Error::Read`].
+///
+/// Like [`parse_reader`](super::parse_reader), it reads a stream of any
+/// size to its end: only past 4 GiB of text, where a document is cut
+/// ([`MAX_INPUT_BYTES`](crate::limits::MAX_INPUT_BYTES)), does its output
+/// go on where the document's stops.
+///
+/// ```
+/// use xml5dom::events::write_canonical_reader;
+/// use xml5dom::{CanonicalForm, ParseOptions};
+///
+/// let input = "<?xml version='1.0'?>\n<a xmlns='urn:a' b='1' a='2'><e/><!--c--></a>";
+/// let mut out = Vec::new();
+/// write_canonical_reader(input.as_bytes(), &ParseOptions::default(), CanonicalForm::C14n, &mut out)
+///     .unwrap();
+/// assert_eq!(out, br#"<a xmlns="urn:a" a="2" b="1"><e></e></a>"#);
+/// ```
+pub fn write_canonical_reader<R: Read, W: Write>(
+    mut reader: R,
+    options: &ParseOptions,
+    form: CanonicalForm,
+    out: &mut W,
+) -> Result<(), Error> {
+    let mut stream = Stream::new(CanonicalWriter::new(form, out), options, false);
+    let mut buffer = vec![0; READ_SIZE];
+    loop {
+        // Nothing more can be written: reading on would be wasted.
+        if let Some(error) = stream.handler_mut().failed.take() {
+            return Err(Error::Write(error));
+        }
+        match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => stream.feed_bytes(&buffer[..read]),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(source) => {
+                return Err(Error::Read {
+                    path: "input".to_owned(),
+                    source,
+                })
+            }
+        }
+        if stream.ended() {
+            break;
+        }
+    }
+    stream.finish().finish().map_err(Error::Write)
+}
+
+/// Turns events into one canonical form, as the DOM writer turns a tree's
+/// nodes.
+struct CanonicalWriter<'w, W: Write> {
+    form: CanonicalForm,
+    out: &'w mut W,
+    /// Output made and not yet written.
+    text: String,
+    /// The first write that failed; nothing is written after it.
+    failed: Option<io::Error>,
+    /// Open elements; 0 at the document level.
+    depth: usize,
+    /// An element has been written at the document level: comments and
+    /// PIs are now preceded by a line feed, not followed by one.
+    after_root: bool,
+    /// Canonical XML only: the bindings in scope.
+    scope: NamespaceScope,
+}
+
+impl<'w, W: Write> CanonicalWriter<'w, W> {
+    fn new(form: CanonicalForm, out: &'w mut W) -> CanonicalWriter<'w, W> {
+        CanonicalWriter {
+            form,
+            out,
+            text: String::new(),
+            failed: None,
+            depth: 0,
+            after_root: false,
+            scope: NamespaceScope::default(),
+        }
+    }
+
+    fn start_element(&mut self, start: &StartElement<'_>) {
+        if self.depth == 0 {
+            self.after_root = true;
+        }
+        match self.form {
+            CanonicalForm::XmlTest => self.write_xmltest_start_tag(start),
+            CanonicalForm::C14n | CanonicalForm::C14nWithComments => {
+                self.scope.open();
+                self.write_c14n_start_tag(start);
+            }
+        }
+        if start.empty {
+            // No end event follows: the element closes now.
+            self.end_element(start.name.qualified);
+        } else {
+            self.depth += 1;
+        }
+    }
+
+    /// As the DOM writer: the declarations that change what is in scope,
+    /// sorted by prefix, then the other attributes in Canonical XML's order.
+    fn write_c14n_start_tag(&mut self, start: &StartElement<'_>) {
+        let mut declarations: Vec<(Option<&str>, &str)> = Vec::new();
+        let mut attributes: Vec<Attribute<'_>> = Vec::new();
+        for attribute in start.attributes {
+            if !attribute.is_namespace_declaration() {
+                attributes.push(attribute);
+                continue;
+            }
+            let name = attribute.name;
+            let prefix = name.prefix.map(|_| name.local);
+            // `xml` is always bound, never written.
+            if prefix == Some("xml") {
+                continue;
+            }
+            let uri = attribute.value;
+            if self.scope.get(prefix) != uri {
+                self.scope.bind(prefix, uri);
+                // `xmlns:p=""` leaves no namespace node to write;
+                // `xmlns=""` is written when it undeclares a default.
+                if prefix.is_none() || !uri.is_empty() {
+                    declarations.push((prefix, uri));
+                }
+            }
+        }
+        // The same sorts as the DOM writer's on the same sequences, so ties
+        // (if any) fall the same way.
+        declarations.sort_unstable_by_key(|&(prefix, _)| prefix);
+        attributes.sort_unstable_by(|a, b| c14n_key(a).cmp(&c14n_key(b)));
+
+        let out = &mut self.text;
+        out.push('<');
+        out.push_str(start.name.qualified);
+        for &(prefix, uri) in &declarations {
+            match prefix {
+                Some(prefix) => {
+                    out.push_str(" xmlns:");
+                    out.push_str(prefix);
+                }
+                None => out.push_str(" xmlns"),
+            }
+            out.push_str("=\"");
+            escape_c14n_attribute(uri, out);
+            out.push('"');
+        }
+        for attribute in &attributes {
+            out.push(' ');
+            out.push_str(attribute.name.qualified);
+            out.push_str("=\"");
+            escape_c14n_attribute(attribute.value, out);
+            out.push('"');
+        }
+        out.push('>');
+    }
+
+    /// All attributes, declarations too, sorted by qualified name.
+    fn write_xmltest_start_tag(&mut self, start: &StartElement<'_>) {
+        let mut attributes: Vec<Attribute<'_>> = start.attributes.iter().collect();
+        attributes.sort_unstable_by_key(|attribute| attribute.name.qualified);
+        let out = &mut self.text;
+        out.push('<');
+        out.push_str(start.name.qualified);
+        for attribute in &attributes {
+            out.push(' ');
+            out.push_str(attribute.name.qualified);
+            out.push_str("=\"");
+            escape_xmltest(attribute.value, out);
+            out.push('"');
+        }
+        out.push('>');
+    }
+
+    fn end_element(&mut self, qualified: &str) {
+        self.text.push_str("</");
+        self.text.push_str(qualified);
+        self.text.push('>');
+        if self.form != CanonicalForm::XmlTest {
+            self.scope.close();
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        // Outside the root element text is whitespace the forms leave out.
+        if self.depth == 0 {
+            return;
+        }
+        match self.form {
+            CanonicalForm::XmlTest => escape_xmltest(text, &mut self.text),
+            CanonicalForm::C14n | CanonicalForm::C14nWithComments => {
+                escape_c14n_text(text, &mut self.text);
+            }
+        }
+    }
+
+    fn comment(&mut self, data: &str) {
+        if self.form != CanonicalForm::C14nWithComments {
+            return;
+        }
+        document_level(self.depth, self.after_root, &mut self.text, |out| {
+            out.push_str("<!--");
+            out.push_str(data);
+            out.push_str("-->");
+        });
+    }
+
+    fn processing_instruction(&mut self, target: &str, data: &str) {
+        match self.form {
+            CanonicalForm::XmlTest => write_pi(target, data, true, &mut self.text),
+            CanonicalForm::C14n | CanonicalForm::C14nWithComments => {
+                document_level(self.depth, self.after_root, &mut self.text, |out| {
+                    write_pi(target, data, false, out);
+                });
+            }
+        }
+    }
+
+    /// Writes the output made so far once there is a piece of it.
+    fn send_some(&mut self) {
+        if self.text.len() >= PIECE {
+            self.send();
+        }
+    }
+
+    fn send(&mut self) {
+        if self.failed.is_none() {
+            self.failed = self.out.write_all(self.text.as_bytes()).err();
+        }
+        self.text.clear();
+    }
+
+    /// Writes the rest and flushes; the first write error, if any.
+    fn finish(mut self) -> io::Result<()> {
+        self.send();
+        if let Some(error) = self.failed.take() {
+            return Err(error);
+        }
+        self.out.flush()
+    }
+}
+
+impl<W: Write> Handler for CanonicalWriter<'_, W> {
+    fn event(&mut self, event: Event<'_>) {
+        if self.failed.is_some() {
+            return;
+        }
+        match event {
+            Event::StartElement(start) => self.start_element(&start),
+            Event::EndElement(end) => {
+                self.depth = self.depth.saturating_sub(1);
+                self.end_element(end.name.qualified);
+            }
+            Event::Text { text, .. } => self.text(text),
+            Event::Comment { data, .. } => self.comment(data),
+            Event::ProcessingInstruction { target, data, .. } => {
+                self.processing_instruction(target, data);
+            }
+            // Not in any canonical form: the declaration and DOCTYPE are
+            // dropped, an expansion's nodes are written as nodes, dropped
+            // markup is not in the tree, errors change nothing written.
+            Event::XmlDeclaration(_)
+            | Event::Doctype(_)
+            | Event::BeginExpansion { .. }
+            | Event::EndExpansion { .. }
+            | Event::Dropped { .. }
+            | Event::DepthDropped { .. }
+            | Event::DepthDroppedEnd { .. }
+            | Event::Error(_) => {}
+        }
+        self.send_some();
+    }
+}
+
+/// The order of attributes in Canonical XML (the DOM writer's).
+fn c14n_key<'a>(attribute: &Attribute<'a>) -> (&'a str, &'a str) {
+    let name = attribute.name;
+    c14n_order(name.namespace, name.local, name.qualified)
+}
+
+/// The namespace bindings in scope at the element being written, as the
+/// DOM writer keeps them (only declarations are recorded: the prefix `xml`
+/// is always bound, and a prefix bound to `""` is unbound), but owned: the
+/// events' strings last only as long as the event. A prefix no longer
+/// bound is forgotten, so memory follows the bindings in scope, not all
+/// the prefixes the document ever declared.
+#[derive(Default)]
+struct NamespaceScope {
+    /// The default namespace's bindings, the innermost last.
+    default: Vec<Box<str>>,
+    /// For each prefix bound, its bindings, the innermost last.
+    prefixed: HashMap<Box<str>, Vec<Box<str>>>,
+    /// The prefixes bound (`None`: the default namespace), in order, to
+    /// undo them.
+    bound: Vec<Option<Box<str>>>,
+    /// For each open element, the length of `bound` when it opened.
+    marks: Vec<usize>,
+}
+
+impl NamespaceScope {
+    fn open(&mut self) {
+        self.marks.push(self.bound.len());
+    }
+
+    fn close(&mut self) {
+        let mark = self.marks.pop().unwrap_or(0);
+        while self.bound.len() > mark {
+            match self.bound.pop() {
+                Some(None) => {
+                    self.default.pop();
+                }
+                Some(Some(prefix)) => {
+                    if let Some(uris) = self.prefixed.get_mut(&prefix) {
+                        uris.pop();
+                        if uris.is_empty() {
+                            self.prefixed.remove(&prefix);
+                        }
+                    }
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// The URI bound to `prefix`, `""` for none.
+    fn get(&self, prefix: Option<&str>) -> &str {
+        let uris = match prefix {
+            None => Some(&self.default),
+            Some(prefix) => self.prefixed.get(prefix),
+        };
+        uris.and_then(|uris| uris.last()).map_or("", |uri| uri)
+    }
+
+    fn bind(&mut self, prefix: Option<&str>, uri: &str) {
+        match prefix {
+            None => self.default.push(uri.into()),
+            Some(prefix) => self
+                .prefixed
+                .entry(prefix.into())
+                .or_default()
+                .push(uri.into()),
+        }
+        self.bound.push(prefix.map(Box::from));
+    }
+}
+
+#[cfg(test)]
+#[path = "canonical_tests.rs"]
+mod tests;
