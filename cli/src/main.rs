@@ -24,7 +24,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use xml5dom::events::{Event, Reader};
+use xml5dom::events::{self, Event};
 use xml5dom::query::{Bindings, Value, XNode, XPath, XPathError};
 use xml5dom::serializer::{write_canonical, CanonicalForm, OutputEncoding, SerializeOptions};
 use xml5dom::tokenizer::{tokenize_reader, SuiteJsonWriter};
@@ -1108,84 +1108,88 @@ impl Report {
     fn check(
         &self,
         path: &Path,
-        input: impl Read,
+        mut input: impl Read,
         options: &ParseOptions,
         out: &mut dyn Write,
     ) -> io::Result<Outcome> {
         let shown_path = path.display().to_string();
         let cap = self.max_errors.unwrap_or(usize::MAX);
         let human = self.format == Format::Human;
-        let mut reader = Reader::with_options(input, options);
+        // What the events tell, gathered as they come (the push parser
+        // keeps no events: a damaged file that leaves a million elements
+        // open is a million calls at its end, not a million events held).
+        let found = std::cell::RefCell::new(Found::default());
+        let mut parser = events::Parser::new(options, |event| {
+            let mut found = found.borrow_mut();
+            match event {
+                Event::XmlDeclaration(declaration) => {
+                    found.label = declaration.encoding.map(str::to_owned);
+                }
+                Event::Error(error) => {
+                    let shown = found.errors + found.warnings < cap;
+                    match error.is_error() {
+                        true => found.errors += 1,
+                        false => found.warnings += 1,
+                    }
+                    if shown && human {
+                        found.waiting.push_back(error);
+                    } else if shown {
+                        let found = &mut *found;
+                        json_line(
+                            &mut found.lines,
+                            &shown_path,
+                            found.label.as_deref(),
+                            &error,
+                        );
+                    }
+                }
+                _ => {}
+            }
+        });
         if human {
             // The text before an error, for the line shown under it.
-            reader.keep_context(SNIPPET_BYTES);
+            parser.keep_context(SNIPPET_BYTES);
         }
-        let mut label: Option<String> = None;
-        let (mut errors, mut warnings) = (0usize, 0usize);
-        // Errors shown in the human format once the text after them is in.
-        let mut waiting: std::collections::VecDeque<ParseError> = Default::default();
+        let mut buffer = vec![0; 64 << 10];
         let mut line = String::new();
         loop {
-            let found = match reader.next_event() {
-                Ok(Some(Event::XmlDeclaration(declaration))) => {
-                    label = declaration.encoding.map(str::to_owned);
-                    None
-                }
-                Ok(Some(Event::Error(error))) => Some(error),
-                Ok(Some(_)) => None,
-                Ok(None) => break,
-                Err(error) => return Ok(Outcome::failed(named(path, error).to_string())),
+            let read = match input.read(&mut buffer) {
+                Ok(read) => read,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => return Ok(Outcome::failed(read_error(path, error).to_string())),
             };
-            if let Some(error) = found {
-                let shown = errors + warnings < cap;
-                match error.is_error() {
-                    true => errors += 1,
-                    false => warnings += 1,
-                }
-                if shown && human {
-                    waiting.push_back(error);
-                } else if shown {
-                    line.clear();
-                    json_line(&mut line, &shown_path, label.as_deref(), &error);
-                    out.write_all(line.as_bytes())?;
-                }
+            let ended = read == 0 || parser.is_cut();
+            match ended {
+                true => parser.end(),
+                false => parser.feed(&buffer[..read]),
             }
-            let read = reader.text_read();
-            while waiting
-                .front()
-                .is_some_and(|e| e.offset.saturating_add(SNIPPET_BYTES) < read)
-            {
-                if let Some(error) = waiting.pop_front() {
-                    line.clear();
-                    self.human_lines(
-                        &mut line,
-                        &shown_path,
-                        label.as_deref(),
-                        &error,
-                        &mut reader,
-                        false,
-                    );
-                    out.write_all(line.as_bytes())?;
+            let mut found = found.borrow_mut();
+            out.write_all(found.lines.as_bytes())?;
+            found.lines.clear();
+            // Each error once the text after it is in (or the input ended).
+            let text_read = parser.text_read();
+            while let Some(error) = found.waiting.front().copied() {
+                if !ended && error.offset.saturating_add(SNIPPET_BYTES) >= text_read {
+                    break;
                 }
+                found.waiting.pop_front();
+                line.clear();
+                let label = found.label.as_deref();
+                self.human_lines(&mut line, &shown_path, label, &error, &mut parser, ended);
+                out.write_all(line.as_bytes())?;
             }
-            reader.hold(
-                waiting
+            parser.hold(
+                found
+                    .waiting
                     .front()
                     .map(|e| e.offset.saturating_sub(SNIPPET_BYTES)),
             );
+            if ended {
+                break;
+            }
         }
-        for error in waiting {
-            line.clear();
-            self.human_lines(
-                &mut line,
-                &shown_path,
-                label.as_deref(),
-                &error,
-                &mut reader,
-                true,
-            );
-            out.write_all(line.as_bytes())?;
-        }
+        let found = found.borrow();
+        let (errors, warnings) = (found.errors, found.warnings);
         let total = errors + warnings;
         let mut outcome = Outcome {
             findings: errors > 0,
@@ -1215,13 +1219,13 @@ impl Report {
     /// `path:line:column: severity: code: message`, the source line and a
     /// caret (`ended`: the input has ended, so what the reader holds after
     /// the error is all there is).
-    fn human_lines<R: Read>(
+    fn human_lines<F: FnMut(Event<'_>)>(
         &self,
         out: &mut String,
         path: &str,
         label: Option<&str>,
         error: &ParseError,
-        reader: &mut Reader<R>,
+        reader: &mut events::Parser<F>,
         ended: bool,
     ) {
         use std::fmt::Write as _;
@@ -1269,6 +1273,19 @@ impl Report {
             out, &around, from, more_after, offset, error.line, red, reset,
         );
     }
+}
+
+/// What `check` gathers from the events of one input.
+#[derive(Default)]
+struct Found {
+    /// The XML declaration's encoding label.
+    label: Option<String>,
+    errors: usize,
+    warnings: usize,
+    /// Errors to show in the human format, once the text after them is in.
+    waiting: std::collections::VecDeque<ParseError>,
+    /// JSON lines to write.
+    lines: String,
 }
 
 /// One error as a line of JSON.
@@ -1402,7 +1419,11 @@ fn push_snippet(
 
 /// What `stats` prints for one input, counted from its events as it is
 /// read (each event a node of the tree the document would have).
-fn stats(path: &str, input: impl Read, options: &ParseOptions) -> Result<String, xml5dom::Error> {
+fn stats(
+    path: &str,
+    mut input: impl Read,
+    options: &ParseOptions,
+) -> Result<String, xml5dom::Error> {
     use std::collections::BTreeMap;
     use std::fmt::Write as _;
 
@@ -1411,8 +1432,7 @@ fn stats(path: &str, input: impl Read, options: &ParseOptions) -> Result<String,
     let (mut depth, mut deepest) = (0usize, 0usize);
     let mut namespaces: BTreeMap<String, usize> = BTreeMap::new();
     let mut by_code: [BTreeMap<&str, usize>; 2] = Default::default();
-    let mut reader = Reader::with_options(input, options);
-    while let Some(event) = reader.next_event()? {
+    let mut parser = events::Parser::new(options, |event| {
         let mut uses = |uri: &str| match namespaces.get_mut(uri) {
             Some(count) => *count += 1,
             None => {
@@ -1449,10 +1469,28 @@ fn stats(path: &str, input: impl Read, options: &ParseOptions) -> Result<String,
             }
             _ => {}
         }
+    });
+    let mut buffer = vec![0; 64 << 10];
+    loop {
+        match input.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => parser.feed(&buffer[..read]),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(source) => {
+                return Err(xml5dom::Error::Read {
+                    path: path.to_owned(),
+                    source,
+                })
+            }
+        }
+        if parser.is_cut() {
+            break;
+        }
     }
-    let (encoding, found) = reader
-        .encoding()
-        .unwrap_or((Encoding::UTF_8, EncodingSource::Default));
+    parser.end();
+    let found_encoding = parser.encoding();
+    drop(parser);
+    let (encoding, found) = found_encoding.unwrap_or((Encoding::UTF_8, EncodingSource::Default));
     let mut out = String::new();
     let _ = writeln!(out, "{path}");
     let source = match found {

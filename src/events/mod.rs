@@ -32,6 +32,7 @@
 //! [`Document::parse`]: crate::Document::parse
 
 mod canonical;
+mod parser;
 mod reader;
 mod replay;
 #[cfg(test)]
@@ -48,10 +49,10 @@ use crate::tokenizer::{self, Doctype, XmlDecl};
 use crate::tree_builder::{ParsedAttribute, TreeBuilder};
 
 pub use canonical::write_canonical_reader;
+pub use parser::Parser;
 pub use reader::Reader;
 
 use sink::{ErrorClass, EventSink};
-use stream::Stream;
 
 pub use subtrees::{OpenAttribute, OpenElement, Subtree, Subtrees};
 
@@ -394,12 +395,12 @@ pub fn parse_reader<R: std::io::Read>(
     options: &ParseOptions,
     handler: impl FnMut(Event<'_>),
 ) -> Result<(), crate::Error> {
-    let mut stream = Stream::new(handler, options, false);
+    let mut parser = Parser::new(options, handler);
     let mut buffer = vec![0; stream::READ_SIZE];
     loop {
         match reader.read(&mut buffer) {
             Ok(0) => break,
-            Ok(read) => stream.feed_bytes(&buffer[..read]),
+            Ok(read) => parser.feed(&buffer[..read]),
             Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
             Err(source) => {
                 return Err(crate::Error::Read {
@@ -408,11 +409,11 @@ pub fn parse_reader<R: std::io::Read>(
                 })
             }
         }
-        if stream.ended() {
+        if parser.is_cut() {
             break;
         }
     }
-    stream.finish();
+    parser.finish();
     Ok(())
 }
 

@@ -57,6 +57,9 @@ pub(crate) struct EventSink<H> {
     /// The encoding a byte-order mark or the first bytes gave, which the
     /// XML declaration's label must agree with.
     pub(crate) encoding_found: Option<Encoding>,
+    /// The offset of the earliest error handed on since the stream last
+    /// asked (its text may be wanted for a while: see `Stream::release`).
+    pub(crate) handed_from: Option<usize>,
 }
 
 /// An error waiting in [`EventSink::errors`].
@@ -103,6 +106,7 @@ impl<H: Handler> EventSink<H> {
             errors: BinaryHeap::new(),
             found: 0,
             encoding_found: None,
+            handed_from: None,
         }
     }
 
@@ -139,6 +143,9 @@ impl<H: Handler> EventSink<H> {
         {
             if let Some(Reverse(pending)) = self.errors.pop() {
                 let mut error = pending.error;
+                if self.handed_from.is_none() {
+                    self.handed_from = Some(error.offset);
+                }
                 let (line, column) = source.position(error.offset);
                 if error.line == 0 {
                     (error.line, error.column) = (line, column);

@@ -248,6 +248,12 @@ impl<H: Handler> Stream<H> {
         if let Some(waiting) = builder.sink().waiting_from() {
             keep = keep.min(waiting);
         }
+        let handed = builder.sink_mut().handed_from.take();
+        if self.behind > 0 {
+            // The text before the errors handed on during this piece too:
+            // the caller learns of them only once the piece is fed.
+            keep = keep.min(handed.unwrap_or(usize::MAX));
+        }
         keep = keep.saturating_sub(self.behind);
         if let Some(pin) = self.pin {
             keep = keep.min(pin);

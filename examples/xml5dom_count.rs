@@ -1,0 +1,71 @@
+//! The DOM side of `examples/whole_process.rs`, beside `roxmltree_count`:
+//! reads the file named on its command line into a `Document` and prints
+//! the number of elements. (Since issue 19 `xml5dom check` streams and
+//! builds no tree, so it no longer measures the DOM.)
+//!
+//! With `--errors` it prints the document's parse errors instead, one JSON
+//! line each, as `xml5dom check --format json` prints them: for holding
+//! the streamed `check` to the DOM's errors on a large file.
+//!
+//! ```sh
+//! cargo build --release --example xml5dom_count --bin xml5dom
+//! target/release/examples/xml5dom_count /tmp/feed.xml
+//! target/release/examples/xml5dom_count --errors /tmp/damaged.xml > dom.jsonl
+//! target/release/xml5dom check --format json /tmp/damaged.xml > stream.jsonl
+//! cmp dom.jsonl stream.jsonl
+//! ```
+//!
+//! Exits 2 on a usage or read error.
+
+use xml5dom::{Document, ErrorCode, ParseOptions};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (errors, path) = match args.as_slice() {
+        [flag, path] if flag == "--errors" => (true, path),
+        [path] => (false, path),
+        _ => {
+            eprintln!("usage: xml5dom_count [--errors] FILE");
+            std::process::exit(2);
+        }
+    };
+    let doc = match Document::from_file(path, &ParseOptions::default()) {
+        Ok(doc) => doc,
+        Err(error) => {
+            eprintln!("xml5dom_count: {error}");
+            std::process::exit(2);
+        }
+    };
+    if !errors {
+        let elements = doc.root().descendants().filter(|n| n.is_element()).count();
+        println!("{elements}");
+        return;
+    }
+    let label = doc.xml_declaration().and_then(|d| d.encoding.as_deref());
+    let mut out = String::new();
+    for error in doc.errors() {
+        let message = match (error.code, label) {
+            (ErrorCode::UnknownEncoding, Some(label)) => {
+                format!("the declared encoding {label:?} is not known; read as UTF-8")
+            }
+            (code, _) => code.message().to_owned(),
+        };
+        out.push_str("{\"file\": ");
+        xml5dom::tokenizer::push_json_string(&mut out, path);
+        out.push_str(&format!(
+            ", \"line\": {}, \"column\": {}, \"offset\": {}, \"code\": ",
+            error.line, error.column, error.offset
+        ));
+        xml5dom::tokenizer::push_json_string(&mut out, error.code.as_str());
+        out.push_str(", \"severity\": ");
+        xml5dom::tokenizer::push_json_string(&mut out, error.severity().as_str());
+        out.push_str(", \"message\": ");
+        xml5dom::tokenizer::push_json_string(&mut out, &message);
+        out.push_str("}\n");
+        if out.len() > 1 << 16 {
+            print!("{out}");
+            out.clear();
+        }
+    }
+    print!("{out}");
+}
