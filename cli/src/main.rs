@@ -26,7 +26,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use xml5dom::events::{self, Event};
 use xml5dom::query::{Bindings, Value, XNode, XPath, XPathError};
-use xml5dom::serializer::{write_canonical, CanonicalForm, OutputEncoding, SerializeOptions};
+use xml5dom::serializer::{CanonicalForm, OutputEncoding, SerializeOptions};
 use xml5dom::tokenizer::{tokenize_reader, SuiteJsonWriter};
 use xml5dom::{Document, Encoding, EncodingSource, ErrorCode, ParseError, ParseOptions, Severity};
 
@@ -562,13 +562,13 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 Form::C14nComments => CanonicalForm::C14nWithComments,
                 Form::Xmltest => CanonicalForm::XmlTest,
             };
-            batch(&paths, settings, Layout::Banners, &|_, opened, _, out| {
-                let bytes = match opened.bytes() {
-                    Ok(bytes) => bytes,
-                    Err(error) => return Ok(Outcome::failed(error.to_string())),
-                };
-                write_canonical(&parse(bytes), form, out)?;
-                Ok(Outcome::default())
+            // Streamed: written as the file is read, in bounded memory.
+            batch(&paths, settings, Layout::Banners, &|path, opened, _, mut out| {
+                match events::write_canonical_reader(opened.reader, &options, form, &mut out) {
+                    Ok(()) => Ok(Outcome::default()),
+                    Err(xml5dom::Error::Write(error)) => Err(error),
+                    Err(error) => Ok(Outcome::failed(named(path, error).to_string())),
+                }
             })
         }
         Command::Query {

@@ -196,6 +196,27 @@ fn stats_streams_the_counts_of_the_whole_document() {
     assert!(got.contains("  encoding: UTF-8 (default)"), "{got}");
 }
 
+#[test]
+fn canon_and_tokens_stream_what_the_whole_input_gives() {
+    use xml5dom::serializer::{canonicalize, CanonicalForm};
+    use xml5dom::tokenizer::{tokenize, SuiteJson};
+
+    let text = damaged_records(4, 8_000);
+    let file = TempFile::new("canon.xml", &text);
+    let doc = Document::parse(&text);
+    for (form, args) in [
+        (CanonicalForm::C14n, &["canon"][..]),
+        (CanonicalForm::C14nWithComments, &["canon", "--form", "c14n-comments"][..]),
+        (CanonicalForm::XmlTest, &["canon", "--form", "xmltest"][..]),
+    ] {
+        let got = run(args, &file);
+        assert!(got == canonicalize(&doc, form), "{args:?} differs from the document's canonical form");
+    }
+    let tokens = run(&["tokens"], &file);
+    let expected = tokenize(&text, SuiteJson::default()).finish() + "\n";
+    assert!(tokens == expected, "tokens differ from the whole text's");
+}
+
 fn whole_source_snippet(
     out: &mut String,
     source: &str,
