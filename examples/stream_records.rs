@@ -90,7 +90,9 @@ fn main() {
 fn write_file(path: &std::path::Path, size: u64) -> std::io::Result<u64> {
     let block = inputs::records(4_000_000);
     // The records between the root's start tag and its end.
-    let body_start = block.find("<dump").and_then(|at| block[at..].find('\n').map(|n| at + n + 1));
+    let body_start = block
+        .find("<dump")
+        .and_then(|at| block[at..].find('\n').map(|n| at + n + 1));
     let body_end = block.rfind("</dump>").unwrap_or(block.len());
     let body = &block[body_start.unwrap_or(0)..body_end.max(body_start.unwrap_or(0))];
     let mut out = BufWriter::new(std::fs::File::create(path)?);

@@ -563,13 +563,21 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 Form::Xmltest => CanonicalForm::XmlTest,
             };
             // Streamed: written as the file is read, in bounded memory.
-            batch(&paths, settings, Layout::Banners, &|path, opened, _, mut out| {
-                match events::write_canonical_reader(opened.reader, &options, form, &mut out) {
+            batch(
+                &paths,
+                settings,
+                Layout::Banners,
+                &|path, opened, _, mut out| match events::write_canonical_reader(
+                    opened.reader,
+                    &options,
+                    form,
+                    &mut out,
+                ) {
                     Ok(()) => Ok(Outcome::default()),
                     Err(xml5dom::Error::Write(error)) => Err(error),
                     Err(error) => Ok(Outcome::failed(named(path, error).to_string())),
-                }
-            })
+                },
+            )
         }
         Command::Query {
             namespaces,

@@ -206,11 +206,17 @@ fn canon_and_tokens_stream_what_the_whole_input_gives() {
     let doc = Document::parse(&text);
     for (form, args) in [
         (CanonicalForm::C14n, &["canon"][..]),
-        (CanonicalForm::C14nWithComments, &["canon", "--form", "c14n-comments"][..]),
+        (
+            CanonicalForm::C14nWithComments,
+            &["canon", "--form", "c14n-comments"][..],
+        ),
         (CanonicalForm::XmlTest, &["canon", "--form", "xmltest"][..]),
     ] {
         let got = run(args, &file);
-        assert!(got == canonicalize(&doc, form), "{args:?} differs from the document's canonical form");
+        assert!(
+            got == canonicalize(&doc, form),
+            "{args:?} differs from the document's canonical form"
+        );
     }
     let tokens = run(&["tokens"], &file);
     let expected = tokenize(&text, SuiteJson::default()).finish() + "\n";

@@ -141,8 +141,12 @@ pub(crate) struct NameData {
 pub(crate) struct Names {
     qnames: Vec<QNameData>,
     qname_index: HashMap<Box<str>, QNameId>,
-    /// Recently interned names by [`cache_slot`].
-    qname_cache: QNameCache,
+    /// Recently interned names by [`cache_slot`]: 6 KB, made once names
+    /// were looked up a few dozen times, so that a small document (a
+    /// subtree of a stream) neither carries it inline nor makes it.
+    qname_cache: Option<Box<QNameCache>>,
+    /// Lookups made before there was a cache.
+    uncached_lookups: u32,
     names: Vec<NameData>,
     name_index: HashMap<(QNameId, Option<NsId>), NameId>,
     namespaces: Vec<Box<str>>,
@@ -218,7 +222,15 @@ impl Names {
         // Two ways per set: the entry this one displaces moves to the other
         // way, so two names that share a set do not keep evicting each
         // other.
-        let cache = &mut self.qname_cache.0;
+        // A small document (a subtree of a stream) finds its few names by
+        // hashing: the cache is made once names are looked up often.
+        if self.qname_cache.is_none() {
+            self.uncached_lookups += 1;
+            if self.uncached_lookups < QNAME_CACHE_AFTER {
+                return id;
+            }
+        }
+        let cache = &mut self.qname_cache.get_or_insert_with(Box::default).0;
         cache[slot ^ 1] = cache[slot];
         cache[slot] = CacheEntry {
             id: id.0.wrapping_add(1),
@@ -234,9 +246,10 @@ impl Names {
         let matches = |entry: &CacheEntry| {
             entry.id != 0 && entry.len as usize == text.len() && entry.key == key
         };
+        let cache = self.qname_cache.as_deref()?;
         let entry = [slot, slot ^ 1]
             .into_iter()
-            .map(|s| self.qname_cache.0[s])
+            .map(|s| cache.0[s])
             .find(matches)?;
         let id = entry.id - 1;
         let data = self.qnames.get(id as usize)?;
@@ -317,6 +330,9 @@ impl Names {
 }
 
 const QNAME_CACHE_SLOTS: usize = 256;
+
+/// How many times a table looks qualified names up before it caches them.
+const QNAME_CACHE_AFTER: u32 = 64;
 
 struct QNameCache([CacheEntry; QNAME_CACHE_SLOTS]);
 
