@@ -21,7 +21,8 @@ use crate::decoding::{
 };
 use crate::dom::Document;
 use crate::error::{Error, ErrorCode, ParseError};
-use crate::tree_builder;
+use crate::tokenizer::Tokenizer;
+use crate::tree_builder::{self, DocumentSink, Source, TreeBuilder};
 
 impl Document {
     /// Parses `text` with the XML5 rules. Never fails. The document keeps a
@@ -205,9 +206,13 @@ impl Document {
 /// inside a byte-order mark), then finish.
 ///
 /// It sniffs the encoding as soon as the bytes seen can tell, decodes as
-/// bytes arrive, and builds the tree when finished (the document keeps the
-/// whole source for the round trip in any case). The document and its
-/// errors are the same however the input was cut.
+/// bytes arrive, and builds the tree as it goes: each chunk's text joins
+/// the document's source and each node it completes is in the tree when
+/// [`feed`](Parser::feed) returns, so that what it holds is the document
+/// (its source, tree and errors) and a chunk, and [`finish`](Parser::finish)
+/// has only the end of the input left to do. The document and its errors
+/// are the same however the input was cut, and the same as
+/// [`Document::parse_bytes`] makes of all of it.
 ///
 /// ```
 /// use xml5dom::{Parser, ParseOptions};
@@ -224,25 +229,108 @@ impl Document {
 pub struct Parser {
     options: ParseOptions,
     bytes: ByteStream,
+    /// The tokenizer, and in it the tree builder, whose source (all of the
+    /// text so far: it is never let go) becomes the document's.
+    tokenizer: Tokenizer<TreeBuilder<'static, DocumentSink<'static>>>,
+    /// Text decoded and not yet fed (kept for its allocation).
+    piece: String,
+    /// The decoding errors so far.
+    decoding_errors: Vec<(ErrorCode, usize)>,
+    /// Bytes of text fed so far.
+    fed: usize,
+    /// The input was cut at `Limits::max_input_bytes`.
+    cut: bool,
 }
 
 impl Parser {
     /// A parser with these options.
     pub fn new(options: ParseOptions) -> Parser {
+        let builder = TreeBuilder::with_source(
+            Source::window(),
+            options.limits.clone(),
+            DocumentSink::growing(),
+        );
         Parser {
             bytes: ByteStream::new(options.clone()),
+            tokenizer: Tokenizer::with_limits(builder, options.limits.clone()),
             options,
+            piece: String::new(),
+            decoding_errors: Vec::new(),
+            fed: 0,
+            cut: false,
         }
     }
 
     /// Takes the next chunk of input.
     pub fn feed(&mut self, bytes: &[u8]) {
-        self.bytes.feed(bytes);
+        if !self.cut {
+            self.bytes.feed(bytes);
+            self.feed_decoded();
+        }
     }
 
-    /// Ends the input and builds the document.
-    pub fn finish(self) -> Document {
-        build(self.bytes.finish(), &self.options)
+    /// Feeds the text decoded so far, up to the input-size limit.
+    fn feed_decoded(&mut self) {
+        let mut piece = std::mem::take(&mut self.piece);
+        self.bytes
+            .take_decoded(&mut piece, &mut self.decoding_errors);
+        let limit = self.options.limits.input_bytes();
+        let mut text = piece.as_str();
+        if self.fed + text.len() > limit {
+            let mut keep = limit.saturating_sub(self.fed);
+            while !text.is_char_boundary(keep) {
+                keep -= 1;
+            }
+            text = &text[..keep];
+            self.cut = true;
+        }
+        if !text.is_empty() {
+            self.tokenizer.sink_mut().source_mut().push(text);
+            self.tokenizer.feed(text);
+            self.fed += text.len();
+        }
+        piece.clear();
+        self.piece = piece;
+    }
+
+    /// Ends the input: the document.
+    pub fn finish(mut self) -> Document {
+        if !self.cut {
+            self.bytes.end();
+            self.feed_decoded();
+        }
+        let mut builder = self.tokenizer.finish();
+        let text = builder.source_mut().take_text();
+        let mut doc = builder.finish();
+        doc.give_grown_source(text);
+        // The builder's errors wait for their lines and columns until the
+        // whole source is there (a line index of part of it would not do).
+        let mut cursor = Default::default();
+        for i in 0..doc.errors.len() {
+            if doc.errors[i].line == 0 {
+                let (line, column) = doc.position_after(&mut cursor, doc.errors[i].offset);
+                (doc.errors[i].line, doc.errors[i].column) = (line, column);
+            }
+        }
+        let kept = doc.source().len();
+        if self.cut {
+            cut_at(&mut doc, kept);
+        }
+        let errors = std::mem::take(&mut self.decoding_errors);
+        let found = self.bytes.finish_taken(doc.source(), errors);
+        // What decoding found, apart from the text (the document's now);
+        // not what it found in text the limit cut off.
+        let mut found = Decoded {
+            text: Cow::Borrowed(""),
+            errors: found.errors,
+            anchors: found.anchors,
+            ..found
+        };
+        if self.cut {
+            found.errors.retain(|&(_, offset)| offset < kept);
+        }
+        add_decoding(&mut doc, &found);
+        doc
     }
 }
 
@@ -250,16 +338,25 @@ impl Parser {
 /// errors, records the encoding, and checks the declaration against a BOM
 /// or detected UTF-16.
 fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
-    let decoded_len = decoded.text.len();
-    let mut doc = parse_text(decoded.text, options);
+    let mut decoded = decoded;
+    let text = std::mem::take(&mut decoded.text);
+    let decoded_len = text.len();
+    let mut doc = parse_text(text, options);
     // Decoding errors in text the input-size limit cut off are not the
     // document's.
     let kept = doc.source().len();
-    let cut = kept < decoded_len;
+    if kept < decoded_len {
+        decoded.errors.retain(|&(_, offset)| offset < kept);
+    }
+    add_decoding(&mut doc, &decoded);
+    doc
+}
+
+/// Adds what decoding found to a document parsed from its text: the
+/// decoding errors, a declaration that disagrees with a byte-order mark or
+/// detected UTF-16, the encoding, and the map back to the input.
+fn add_decoding(doc: &mut Document, decoded: &Decoded<'_>) {
     for &(code, offset) in &decoded.errors {
-        if cut && offset >= kept {
-            continue;
-        }
         let (line, column) = doc.position(offset);
         doc.errors.push(ParseError {
             code,
@@ -291,8 +388,7 @@ fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
     doc.encoding = decoded.encoding;
     doc.encoding_source = decoded.source;
     doc.bom = decoded.bom;
-    doc.input_map = InputMap::new(decoded.anchors, decoded.linear);
-    doc
+    doc.input_map = InputMap::new(decoded.anchors.clone(), decoded.linear);
 }
 
 /// Parses text into a document: the one path every entry point takes (text
@@ -314,19 +410,56 @@ fn parse_text(text: Cow<'_, str>, options: &ParseOptions) -> Document {
         }
     };
     if kept < len {
-        // First of the errors at that offset: it is why the input ends
-        // there.
-        let (line, column) = doc.position(kept);
-        let at = doc.errors.partition_point(|e| e.offset < kept);
-        doc.errors.insert(
-            at,
-            ParseError {
-                code: ErrorCode::InputSizeLimit,
-                offset: kept,
-                line,
-                column,
-            },
-        );
+        cut_at(&mut doc, kept);
     }
     doc
+}
+
+/// Reports `input-size-limit` where the input was cut (first of the errors
+/// at that offset: it is why the input ends there).
+fn cut_at(doc: &mut Document, kept: usize) {
+    let (line, column) = doc.position(kept);
+    let at = doc.errors.partition_point(|e| e.offset < kept);
+    doc.errors.insert(
+        at,
+        ParseError {
+            code: ErrorCode::InputSizeLimit,
+            offset: kept,
+            line,
+            column,
+        },
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The push parser builds as the input arrives: half-way through, half
+    /// of the tree is there.
+    #[test]
+    fn the_push_parser_builds_as_chunks_arrive() {
+        let mut text = String::from("<list>");
+        for i in 0..20_000 {
+            text.push_str(&format!("<item n='{i}'>{i}</item>\n"));
+        }
+        text.push_str("</list>");
+        let mut parser = Parser::new(ParseOptions::default());
+        let (first, second) = text.as_bytes().split_at(text.len() / 2);
+        for chunk in first.chunks(4096) {
+            parser.feed(chunk);
+        }
+        let built = parser.tokenizer.sink().sink().nodes_so_far();
+        // Two nodes an item (the element and its text), a line break
+        // between: about 30,000 of 60,000 half-way.
+        assert!((25_000..35_000).contains(&built), "{built} nodes half-way");
+        for chunk in second.chunks(4096) {
+            parser.feed(chunk);
+        }
+        let doc = parser.finish();
+        let whole = Document::parse(&text);
+        assert_eq!(doc.to_tree_dump(), whole.to_tree_dump());
+        assert_eq!(doc.source(), text);
+        assert_eq!(doc.to_xml(), text);
+    }
 }

@@ -608,6 +608,9 @@ pub(crate) struct ByteStream {
     /// Bytes held back until sniffing can tell.
     pending: Vec<u8>,
     state: Option<(Sniffed, StreamDecoder)>,
+    /// Offsets are mapped back to the input (a document's `input_offset`);
+    /// a stream of events maps none, and keeps no anchors for it.
+    map_input: bool,
 }
 
 impl ByteStream {
@@ -616,6 +619,15 @@ impl ByteStream {
             options,
             pending: Vec::new(),
             state: None,
+            map_input: true,
+        }
+    }
+
+    /// A byte stream that maps no offsets back to the input.
+    pub(crate) fn unmapped(options: ParseOptions) -> ByteStream {
+        ByteStream {
+            map_input: false,
+            ..ByteStream::new(options)
         }
     }
 
@@ -634,6 +646,10 @@ impl ByteStream {
 
     fn start(&mut self, sniffed: Sniffed) {
         let mut decoder = StreamDecoder::new(sniffed.encoding, sniffed.bom);
+        decoder.out.keep_anchors = self.map_input;
+        if !self.map_input {
+            decoder.out.anchors.clear();
+        }
         let pending = std::mem::take(&mut self.pending);
         decoder.feed(&pending[sniffed.bom.min(pending.len())..], false);
         self.state = Some((sniffed, decoder));
@@ -642,12 +658,10 @@ impl ByteStream {
     /// Moves the text decoded so far to the end of `text`, and the
     /// decoding errors found in it to `errors` (their offsets count all the
     /// text decoded, taken or not): for a stream, which keeps only what it
-    /// is working on. A stream maps no offsets back to the input.
+    /// is working on.
     pub(crate) fn take_decoded(&mut self, text: &mut String, errors: &mut Vec<(ErrorCode, usize)>) {
         if let Some((_, decoder)) = &mut self.state {
             let out = &mut decoder.out;
-            out.keep_anchors = false;
-            out.anchors.clear();
             out.taken += out.text.len();
             text.push_str(&out.text);
             out.text.clear();
@@ -677,24 +691,16 @@ impl ByteStream {
             .map(|(sniffed, _)| StreamEncoding::of(*sniffed))
     }
 
-    /// Ends the input: the text it decoded to.
-    pub(crate) fn finish(mut self) -> Decoded<'static> {
-        let default = || Sniffed {
-            encoding: Encoding::UTF_8,
-            source: EncodingSource::Default,
-            bom: 0,
-            unknown_label: None,
-            declared_utf16_in_8_bit: None,
+    /// What decoding found, for the whole `text` it decoded (all of it
+    /// [taken](Self::take_decoded) after [`end`](Self::end)) and the
+    /// decoding `errors` taken with it: as [`finish`](Self::finish) gives
+    /// it, the text borrowed.
+    pub(crate) fn finish_taken(self, text: &str, errors: Vec<(ErrorCode, usize)>) -> Decoded<'_> {
+        let (sniffed, anchors) = match self.state {
+            Some((sniffed, decoder)) => (sniffed, decoder.out.anchors),
+            None => (default_sniffed(), Vec::new()),
         };
-        if self.state.is_none() {
-            let sniffed = sniff(&self.pending, true, &self.options).unwrap_or_else(default);
-            self.start(sniffed);
-        }
-        let Some((sniffed, mut decoder)) = self.state.take() else {
-            return finish_decoded(Cow::Owned(String::new()), default(), Vec::new(), Vec::new());
-        };
-        decoder.feed(&[], true);
-        decoder.finish(sniffed)
+        finish_decoded(Cow::Borrowed(text), sniffed, errors, anchors)
     }
 }
 

@@ -76,6 +76,10 @@ pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub(crate) indextree::NodeId);
 
+/// Marks a [`StrRange`] of the stored strings (the top bit: no source
+/// offset reaches it, an allocation being at most `isize::MAX` bytes).
+const STORED: usize = 1 << (usize::BITS - 1);
+
 /// A range of [`Document`]'s string storage.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct StrRange {
@@ -969,6 +973,21 @@ impl Document {
         self.text = text;
     }
 
+    /// Gives a document built as its source arrived (made by `sized_for`
+    /// of no text) the source it was built from: its ranges of the source
+    /// are into it (stored strings are told apart by [`STORED`], not by
+    /// the source's length, which was not known while it was built).
+    pub(crate) fn give_grown_source(&mut self, mut text: String) {
+        self.source_len = text.len();
+        self.arena[self.root].get_mut().end = offset32(text.len());
+        // Grown by doubling as the input came: what is kept is what is
+        // used.
+        text.shrink_to_fit();
+        self.text = text;
+        self.arena.shrink_to_fit();
+        self.attributes.shrink_to_fit();
+    }
+
     /// The document node, the root of the tree.
     ///
     /// ```
@@ -1088,9 +1107,9 @@ impl Document {
     }
 
     pub(crate) fn str(&self, range: StrRange) -> &str {
-        match range.start.checked_sub(self.source_len) {
-            Some(start) => &self.stored[start..range.end - self.source_len],
-            None => &self.text[range.start..range.end],
+        match range.start & STORED {
+            0 => &self.text[range.start..range.end],
+            _ => &self.stored[range.start & !STORED..range.end & !STORED],
         }
     }
 
@@ -1103,14 +1122,14 @@ impl Document {
 
     /// For a parse: bytes `start..end` of [`storage`](Self::storage).
     pub(crate) fn stored_range(&self, start: usize, end: usize) -> StrRange {
-        StrRange::new(self.source_len + start, self.source_len + end)
+        StrRange::new(STORED | start, STORED | end)
     }
 
     /// Stores a string that is not in the source.
     pub(crate) fn store(&mut self, s: &str) -> StrRange {
-        let start = self.source_len + self.stored.len();
+        let start = self.stored.len();
         self.stored.push_str(s);
-        StrRange::new(start, start + s.len())
+        self.stored_range(start, start + s.len())
     }
 
     /// For a parse: the parsed element `id` closed, its source now ending

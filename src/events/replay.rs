@@ -36,6 +36,7 @@ pub(crate) fn replay(sink: &mut DocumentSink<'_>, source: &str, event: Event<'_>
                     value: Cow::Borrowed(value),
                     span: a.span.map(span),
                     value_span: a.value_span.map(span),
+                    value_at: None,
                     is_id: a.is_id,
                 });
             }

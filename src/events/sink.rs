@@ -220,7 +220,7 @@ impl<H: Handler> TreeSink for EventSink<H> {
     #[inline]
     fn text(&mut self, text: Chars<'_>, cdata: &[(usize, usize)], span: Span) {
         let text = match text {
-            Chars::Str(text) => text,
+            Chars::Str(text) | Chars::InSource(text, _) => text,
             Chars::Stored(start, end) => self.storage.get(start..end).unwrap_or_default(),
         };
         self.handler.event(Event::Text { text, cdata, span });

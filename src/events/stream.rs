@@ -65,7 +65,7 @@ impl<H: Handler> Stream<H> {
             TreeBuilder::with_source(Source::window(), limits.clone(), EventSink::new(handler));
         Stream {
             tokenizer: Tokenizer::with_limits(builder, limits),
-            bytes: (!text).then(|| ByteStream::new(options.clone())),
+            bytes: (!text).then(|| ByteStream::unmapped(options.clone())),
             piece: String::new(),
             decoding_errors: Vec::new(),
             encoding_reported: false,

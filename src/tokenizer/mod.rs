@@ -177,7 +177,7 @@ pub fn tokenize_reader<R: std::io::Read, S: TokenSink>(
     sink: S,
     options: &crate::decoding::ParseOptions,
 ) -> Result<S, crate::Error> {
-    let mut bytes = crate::decoding::ByteStream::new(options.clone());
+    let mut bytes = crate::decoding::ByteStream::unmapped(options.clone());
     let mut tokenizer = Tokenizer::with_limits(sink, options.limits.clone());
     let mut buffer = vec![0; 64 << 10];
     let (mut text, mut errors) = (String::new(), Vec::new());

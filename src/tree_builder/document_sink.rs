@@ -54,6 +54,14 @@ impl<'i> DocumentSink<'i> {
         DocumentSink::for_document(input, Document::sized_for(input))
     }
 
+    /// A sink whose document is built as its source arrives: it has none
+    /// while it is built (strings it is given are stored, unless they come
+    /// as ranges of the source) and takes it at the end
+    /// ([`Document::give_grown_source`]).
+    pub(crate) fn growing() -> DocumentSink<'static> {
+        DocumentSink::for_document("", Document::sized_for(""))
+    }
+
     fn for_document(input: &'i str, doc: Document) -> DocumentSink<'i> {
         DocumentSink {
             input,
@@ -62,6 +70,12 @@ impl<'i> DocumentSink<'i> {
             expansion: None,
             mark: 0,
         }
+    }
+
+    /// How many nodes the document has so far (the document node too).
+    #[cfg(test)]
+    pub(crate) fn nodes_so_far(&self) -> usize {
+        self.doc.arena.count()
     }
 
     /// Where nodes go now: the element last opened, or the document.
@@ -148,7 +162,10 @@ impl TreeSink for DocumentSink<'_> {
     fn start_element(&mut self, element: &StartElement<'_>) {
         let first = self.doc.attributes.len();
         for attribute in element.attributes {
-            let value = self.string(&attribute.value);
+            let value = match attribute.value_at {
+                Some(at) => StrRange::new(at, at + attribute.value.len()),
+                None => self.string(&attribute.value),
+            };
             let mut data = match attribute.span {
                 Some(span) => {
                     AttributeData::parsed(attribute.name, value, span, attribute.value_span)
@@ -201,6 +218,7 @@ impl TreeSink for DocumentSink<'_> {
     fn text(&mut self, text: Chars<'_>, cdata: &[(usize, usize)], span: Span) {
         let text = match text {
             Chars::Str(text) => self.string(text),
+            Chars::InSource(text, at) => StrRange::new(at, at + text.len()),
             Chars::Stored(start, end) => self.doc.stored_range(start, end),
         };
         let cdata = self.doc.add_cdata(cdata);

@@ -440,14 +440,16 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         }
     }
 
-    /// The line and column of `offset` in the source (for a sink that
-    /// orders errors, `(0, 0)`: it counts them as it hands them on, in
-    /// order, which a stream's window can serve).
+    /// The line and column of `offset` in the source; `(0, 0)` where the
+    /// source is not all there: for a sink that orders errors (it counts
+    /// them as it hands them on, in order, which a stream's window can
+    /// serve) and for a document built as its input arrives (counted once
+    /// it has all of it).
     fn position(&mut self, offset: usize) -> (u32, u32) {
-        if S::ORDERS_ERRORS {
-            return (0, 0);
-        }
-        let input = self.checker.source.borrowed().unwrap_or_default();
+        let input = match self.checker.source.borrowed() {
+            Some(input) if !S::ORDERS_ERRORS => input,
+            _ => return (0, 0),
+        };
         self.sink
             .lines()
             .position_after(input, &mut self.position, offset)
@@ -591,13 +593,15 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             return;
         }
         let text = match (t.verbatim, t.copied) {
-            (Some((start, end)), _) => Chars::Str(self.checker.source.slice(start, end)),
+            (Some((start, end)), _) => {
+                Chars::InSource(self.checker.source.slice(start, end), start)
+            }
             (None, Some((start, end))) => Chars::Stored(start, end),
             (None, None) => return,
         };
         if outside {
             let whitespace = match text {
-                Chars::Str(text) => crate::dom::kept_outside_root(text),
+                Chars::Str(text) | Chars::InSource(text, _) => crate::dom::kept_outside_root(text),
                 Chars::Stored(start, end) => self
                     .sink
                     .text_storage()
@@ -774,11 +778,15 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             let collapsed = kind
                 .filter(|kind| kind.is_tokenized())
                 .and_then(|_| attribute_lists::collapse_spaces(value));
+            let value_at = value_span
+                .filter(|at| collapsed.is_none() && self.checker.source.is_at(value, at.start))
+                .map(|at| at.start);
             attributes.push(ParsedAttribute {
                 name,
                 value: collapsed.map_or(Cow::Borrowed(value), Cow::Owned),
                 span: Some(span),
                 value_span,
+                value_at,
                 is_id: kind == Some(AttributeType::Id),
             });
         }
@@ -825,6 +833,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 value: Cow::Borrowed(value),
                 span: None,
                 value_span: None,
+                value_at: None,
                 is_id: *kind == AttributeType::Id,
             });
         }

@@ -111,7 +111,7 @@ impl TreeSink for Recorder {
 
     fn text(&mut self, text: Chars<'_>, cdata: &[(usize, usize)], _span: Span) {
         let text = match text {
-            Chars::Str(text) => text,
+            Chars::Str(text) | Chars::InSource(text, _) => text,
             Chars::Stored(start, end) => self.storage.get(start..end).unwrap_or_default(),
         };
         let mut line = format!("text {text:?}");

@@ -141,6 +141,9 @@ pub(crate) trait TreeSink {
 pub(crate) enum Chars<'a> {
     /// A string: a slice of the source, or one made for the call.
     Str(&'a str),
+    /// The source from the offset on (a sink that keeps the source keeps
+    /// the range, even where the string is not a slice of its copy).
+    InSource(&'a str, usize),
     /// Bytes `start..end` of the sink's
     /// [`text_storage`](TreeSink::text_storage).
     Stored(usize, usize),
@@ -176,6 +179,9 @@ pub(crate) struct ParsedAttribute<'a> {
     pub(crate) span: Option<Span>,
     /// Where its value was written (`None` also for `name` without `=`).
     pub(crate) value_span: Option<Span>,
+    /// Where the value is in the source, when it is the source there (as
+    /// written: no reference, nothing normalized).
+    pub(crate) value_at: Option<usize>,
     /// Declared of type `ID` by an attribute-list declaration.
     pub(crate) is_id: bool,
 }
@@ -207,6 +213,7 @@ mod tests {
             value: Cow::Borrowed(&value),
             span: None,
             value_span: None,
+            value_at: None,
             is_id: false,
         });
         let back: Vec<ParsedAttribute<'static>> = recycle(reused);

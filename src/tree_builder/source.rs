@@ -133,6 +133,11 @@ impl<'i> Source<'i> {
         self.get(at, at + s.len()) == Some(s)
     }
 
+    /// The text held, taken out (the window is left empty).
+    pub(crate) fn take_text(&mut self) -> String {
+        std::mem::take(&mut self.text).into_owned()
+    }
+
     /// Appends the next piece of a streamed source.
     pub(crate) fn push(&mut self, piece: &str) {
         self.text.to_mut().push_str(piece);
