@@ -75,7 +75,7 @@ impl<'i> DocumentSink<'i> {
     /// How many nodes the document has so far (the document node too).
     #[cfg(test)]
     pub(crate) fn nodes_so_far(&self) -> usize {
-        self.doc.arena.count()
+        self.doc.arena.len()
     }
 
     /// Where nodes go now: the element last opened, or the document.
