@@ -26,7 +26,7 @@ use crate::decoding::ParseOptions;
 use crate::error::Error;
 use crate::output::PIECE;
 use crate::serializer::canonical::{
-    c14n_order, document_level, escape_c14n_attribute, escape_c14n_text, escape_xmltest, write_pi,
+    c14n_order, document_level, escape_c14n_text, escape_xmltest, write_c14n_start_tag, write_pi,
     CanonicalForm,
 };
 
@@ -172,29 +172,13 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
         declarations.sort_unstable_by_key(|&(prefix, _)| prefix);
         attributes.sort_unstable_by(|a, b| c14n_key(a).cmp(&c14n_key(b)));
 
-        let out = &mut self.text;
-        out.push('<');
-        out.push_str(start.name.qualified);
-        for &(prefix, uri) in &declarations {
-            match prefix {
-                Some(prefix) => {
-                    out.push_str(" xmlns:");
-                    out.push_str(prefix);
-                }
-                None => out.push_str(" xmlns"),
-            }
-            out.push_str("=\"");
-            escape_c14n_attribute(uri, out);
-            out.push('"');
-        }
-        for attribute in &attributes {
-            out.push(' ');
-            out.push_str(attribute.name.qualified);
-            out.push_str("=\"");
-            escape_c14n_attribute(attribute.value, out);
-            out.push('"');
-        }
-        out.push('>');
+        let attributes = attributes.iter().map(|a| (a.name.qualified, a.value));
+        write_c14n_start_tag(
+            start.name.qualified,
+            &declarations,
+            attributes,
+            &mut self.text,
+        );
     }
 
     /// All attributes, declarations too, sorted by qualified name.

@@ -171,28 +171,8 @@ fn write_c14n(doc: &Document, with_comments: bool, pieces: &mut Pieces<'_>) {
                     declarations.sort_unstable_by_key(|&(prefix, _)| prefix);
                     attributes.sort_unstable_by(|a, b| c14n_key(a).cmp(&c14n_key(b)));
 
-                    out.push('<');
-                    out.push_str(node.name());
-                    for &(prefix, uri) in &declarations {
-                        match prefix {
-                            Some(prefix) => {
-                                out.push_str(" xmlns:");
-                                out.push_str(prefix);
-                            }
-                            None => out.push_str(" xmlns"),
-                        }
-                        out.push_str("=\"");
-                        escape_c14n_attribute(uri, out);
-                        out.push('"');
-                    }
-                    for attribute in &attributes {
-                        out.push(' ');
-                        out.push_str(attribute.name());
-                        out.push_str("=\"");
-                        escape_c14n_attribute(attribute.value(), out);
-                        out.push('"');
-                    }
-                    out.push('>');
+                    let attributes = attributes.iter().map(|a| (a.name(), a.value()));
+                    write_c14n_start_tag(node.name(), &declarations, attributes, out);
                 }
                 NodeType::Text => {
                     if depth > 0 {
@@ -224,6 +204,39 @@ fn write_c14n(doc: &Document, with_comments: bool, pieces: &mut Pieces<'_>) {
             }
         }
     }
+}
+
+/// Writes a C14N start tag: the name, the namespace declarations in the
+/// order given (`None`: the default namespace), then the attributes
+/// (qualified name and value) in the order given.
+pub(crate) fn write_c14n_start_tag<'a>(
+    name: &str,
+    declarations: &[(Option<&str>, &str)],
+    attributes: impl Iterator<Item = (&'a str, &'a str)>,
+    out: &mut String,
+) {
+    out.push('<');
+    out.push_str(name);
+    for &(prefix, uri) in declarations {
+        match prefix {
+            Some(prefix) => {
+                out.push_str(" xmlns:");
+                out.push_str(prefix);
+            }
+            None => out.push_str(" xmlns"),
+        }
+        out.push_str("=\"");
+        escape_c14n_attribute(uri, out);
+        out.push('"');
+    }
+    for (name, value) in attributes {
+        out.push(' ');
+        out.push_str(name);
+        out.push_str("=\"");
+        escape_c14n_attribute(value, out);
+        out.push('"');
+    }
+    out.push('>');
 }
 
 /// Writes a comment or PI with `write`, and at the document level the line
