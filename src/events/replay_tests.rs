@@ -192,7 +192,7 @@ pub(super) fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The `#data` sections of a tree-construction file.
-pub(super) fn dat_inputs(text: &str) -> Vec<String> {
+fn dat_inputs(text: &str) -> Vec<String> {
     text.split("#data\n")
         .skip(1)
         .filter_map(|case| {
