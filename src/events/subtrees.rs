@@ -333,15 +333,15 @@ impl<R: Read> Subtrees<R> {
         let Some(element) = document.root_element().map(|e| e.id()) else {
             return;
         };
-        let mut declared: Vec<&str> = root
+        // The prefixes settled so far (a set: an ancestor may declare many).
+        let mut declared: std::collections::HashSet<&str> = root
             .map(|root| root.declarations().map(|(prefix, _)| prefix).collect())
             .unwrap_or_default();
         for ancestor in self.open.iter().rev() {
             for (prefix, uri) in ancestor.declarations() {
-                if declared.contains(&prefix) {
+                if !declared.insert(prefix) {
                     continue;
                 }
-                declared.push(prefix);
                 if uri.is_empty() && !prefix.is_empty() {
                     continue;
                 }
