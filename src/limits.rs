@@ -69,6 +69,20 @@ pub const MAX_INPUT_BYTES: usize = u32::MAX as usize;
 /// small document may still use its entities freely (1 MiB).
 pub const ENTITY_EXPANSION_FLOOR: usize = 1 << 20;
 
+/// How many bytes of `piece`, the text that follows the `fed` bytes taken
+/// so far, a limit of `limit` bytes of text takes: all of it, or up to the
+/// last character boundary at or before the limit.
+pub(crate) fn piece_kept(limit: usize, fed: usize, piece: &str) -> usize {
+    let mut kept = limit.saturating_sub(fed);
+    if piece.len() <= kept {
+        return piece.len();
+    }
+    while !piece.is_char_boundary(kept) {
+        kept -= 1;
+    }
+    kept
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
@@ -131,14 +145,7 @@ impl Limits {
     /// or up to the last character boundary within
     /// [`input_bytes`](Self::input_bytes).
     pub(crate) fn input_kept(&self, text: &str) -> usize {
-        let mut kept = self.input_bytes();
-        if text.len() <= kept {
-            return text.len();
-        }
-        while !text.is_char_boundary(kept) {
-            kept -= 1;
-        }
-        kept
+        piece_kept(self.input_bytes(), 0, text)
     }
 
     /// How many bytes entity expansion may produce for an input of

@@ -275,15 +275,9 @@ impl Parser {
         self.bytes
             .take_decoded(&mut piece, &mut self.decoding_errors);
         let limit = self.options.limits.input_bytes();
-        let mut text = piece.as_str();
-        if self.fed + text.len() > limit {
-            let mut keep = limit.saturating_sub(self.fed);
-            while !text.is_char_boundary(keep) {
-                keep -= 1;
-            }
-            text = &text[..keep];
-            self.cut = true;
-        }
+        let kept = crate::limits::piece_kept(limit, self.fed, &piece);
+        self.cut = kept < piece.len();
+        let text = &piece[..kept];
         if !text.is_empty() {
             self.tokenizer.sink_mut().source_mut().push(text);
             self.tokenizer.feed(text);

@@ -124,6 +124,15 @@ fn check_bytes(input: &[u8], what: &str) {
 
 fn compare(expected: &Document, got: &Document, errors: &[ParseError], text: &str, what: &str) {
     // In source order as they come (the document sorts its own).
+    if let Some(at) =
+        (0..errors.len().min(expected.errors().len())).find(|&i| errors[i] != expected.errors()[i])
+    {
+        eprintln!(
+            "first difference at {at}: {:?} vs {:?}",
+            &errors[at.saturating_sub(2)..(at + 3).min(errors.len())],
+            &expected.errors()[at.saturating_sub(2)..(at + 3).min(expected.errors().len())]
+        );
+    }
     assert_eq!(
         errors,
         expected.errors(),
@@ -401,4 +410,22 @@ fn xpath_string(doc: &Document, expression: &str) -> String {
         .evaluate(doc.root())
         .expect("a value")
         .to_xpath_string()
+}
+
+/// Bytes that are not valid in their encoding: the decoding errors come
+/// in order among the parse's, however the input is cut.
+#[test]
+fn decoding_errors_come_in_order_among_the_parse_errors() {
+    let mut input = Vec::new();
+    for i in 0..2_000 {
+        input.extend_from_slice(format!("<r{i} a='\u{e9}'>x").as_bytes());
+        input.push(0xFF);
+        input.extend_from_slice(b"y & z</r");
+        input.push(0xC3);
+        input.extend_from_slice(format!("{i}>\n").as_bytes());
+    }
+    check_bytes(&input, "invalid UTF-8");
+    let mut latin = b"<?xml version='1.0' encoding='utf-16'?><a>".to_vec();
+    latin.extend(std::iter::repeat_n(b'&', 3000));
+    check_bytes(&latin, "UTF-16 declared in 8-bit bytes");
 }

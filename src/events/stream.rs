@@ -190,50 +190,61 @@ impl<H: Handler> Stream<H> {
         let mut piece = std::mem::take(&mut self.piece);
         let mut errors = std::mem::take(&mut self.decoding_errors);
         stream.take_decoded(&mut piece, &mut errors);
-        let kept = self.feed_text(&piece);
+        let kept = self.kept_of(&piece);
+        // Before the text they are in, so that they are in the heap when
+        // the parse settles the errors before them.
+        let end = self.fed + kept;
         let sink = self.sink();
         for &(code, offset) in &errors {
             // Decoding errors in text the limit cut off are not the parse's.
-            if offset < kept {
+            if offset < end {
                 sink.classed_error(code, offset, ErrorClass::Decoding);
             }
         }
+        self.feed_kept(&piece[..kept]);
         piece.clear();
         errors.clear();
         self.piece = piece;
         self.decoding_errors = errors;
     }
 
-    /// Feeds a piece of text; returns the offset the text fed so far ends
-    /// at (`usize::MAX` while no limit cut it).
-    fn feed_text(&mut self, text: &str) -> usize {
-        if self.cut || text.is_empty() {
-            return if self.cut { self.fed } else { usize::MAX };
+    /// Feeds a piece of text, as much as the input-size limit lets in.
+    fn feed_text(&mut self, text: &str) {
+        let kept = self.kept_of(text);
+        self.feed_kept(&text[..kept]);
+    }
+
+    /// How much of `text`, the next piece, the input-size limit lets in (on
+    /// a character boundary): where it cuts, it reports the cut and ends
+    /// the input.
+    fn kept_of(&mut self, text: &str) -> usize {
+        if self.cut {
+            return 0;
         }
-        let mut text = text;
-        if let Some(limit) = self.limit {
-            if self.fed + text.len() > limit {
-                let mut keep = limit - self.fed;
-                while !text.is_char_boundary(keep) {
-                    keep -= 1;
-                }
-                text = &text[..keep];
-                self.cut = true;
-                let at = self.fed + keep;
-                self.sink()
-                    .classed_error(ErrorCode::InputSizeLimit, at, ErrorClass::InputCut);
-            }
+        let Some(limit) = self.limit else {
+            return text.len();
+        };
+        let keep = crate::limits::piece_kept(limit, self.fed, text);
+        if keep == text.len() {
+            return keep;
+        }
+        self.cut = true;
+        let at = self.fed + keep;
+        self.sink()
+            .classed_error(ErrorCode::InputSizeLimit, at, ErrorClass::InputCut);
+        keep
+    }
+
+    /// Feeds text the limit let in.
+    fn feed_kept(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
         }
         self.tokenizer.sink_mut().source_mut().push(text);
         self.tokenizer.feed(text);
         self.fed += text.len();
         if !self.queued {
             self.release();
-        }
-        if self.cut {
-            self.fed
-        } else {
-            usize::MAX
         }
     }
 
