@@ -1272,7 +1272,8 @@ impl Report {
                 around = Some(text.to_owned());
                 break;
             }
-            to -= 1;
+            // (Never below the offset, so never below 0.)
+            to = to.saturating_sub(1).max(offset);
         }
         let around = around.unwrap_or_default();
         // (Shown before the input ended only once more was read.)
