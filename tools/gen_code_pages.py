@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates src/decoding/code_pages.rs: the single-byte encodings xml5dom
 reads that neither encoding_rs (the WHATWG Encoding Standard) nor oem_cp (the
-DOS/OEM code pages) has, and no well-kept crate carries: the Mac encodings
+DOS/OEM code pages) has, and no well-kept crate carries: ISO-8859-1 proper
+(the Encoding Standard reads its labels as windows-1252), the Mac encodings
 beyond Roman and Cyrillic, KOI8-T, VISCII, TCVN 5712, and EBCDIC 037, 500,
 1047 and 1140.
 
@@ -23,6 +24,14 @@ import sys
 # (Rust name, canonical name, Windows code page or 0, labels, oracle)
 # oracle: ("python", codec) or ("iconv", name)
 TABLES = [
+    # ISO-8859-1 itself: the Encoding Standard (and so encoding_rs) reads its
+    # labels as windows-1252, as browsers do; XML parsers read bytes
+    # 0x80-0x9F as the C1 controls, and a well-formed document must get the
+    # characters an XML parser gives (docs/encodings.md).
+    ("ISO_8859_1", "ISO-8859-1", 28591,
+     ["iso-8859-1", "iso8859-1", "iso88591", "iso_8859-1", "iso_8859-1:1987", "iso-ir-100",
+      "latin1", "latin-1", "l1", "cp819", "ibm819", "csisolatin1"],
+     ("python", "latin_1")),
     ("MAC_CENTRAL_EUROPE", "x-mac-ce", 10029,
      ["x-mac-ce", "maccentraleurope", "mac-centraleurope", "mac-ce", "macce",
       "mac_latin2", "mac-latin2", "maclatin2"],

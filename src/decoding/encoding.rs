@@ -6,7 +6,8 @@
 //! * UTF-32 (UCS-4) in both byte orders (XML 1.0 Appendix F), by hand;
 //! * the DOS/OEM code pages (437, 720, 737, 775, 850, 852, 855, 857, 858,
 //!   860–865, 869), through `oem_cp`;
-//! * single-byte encodings no crate carries (the Mac encodings beyond Roman
+//! * single-byte encodings no crate carries (ISO-8859-1 itself, which the
+//!   Encoding Standard reads as windows-1252; the Mac encodings beyond Roman
 //!   and Cyrillic, KOI8-T, VISCII, TCVN 5712, EBCDIC 037, 500, 1047 and
 //!   1140), from the tables of `code_pages.rs`, which
 //!   `tools/gen_code_pages.py` generates.
@@ -101,7 +102,6 @@ const STANDARD_ALIASES: &[(&str, &str)] = &[
     ("ms_kanji", "shift_jis"),
     ("ms-kanji", "shift_jis"),
     ("x-mac-japanese", "shift_jis"),
-    ("latin-1", "iso-8859-1"),
 ];
 
 impl Encoding {
