@@ -64,13 +64,15 @@ impl Errors {
 ///
 /// `after` is the text that follows the `&` (as far as the input goes),
 /// `eof` says whether more can come, `in_attribute` selects the historical
-/// attribute rule, and `additional_allowed` is the quote (or `>`) that ends
-/// the attribute value.
+/// attribute rule, `additional_allowed` is the quote (or `>`) that ends
+/// the attribute value, and `xml11` says the document is XML 1.1 (see
+/// [`numeric_value`]).
 pub(crate) fn consume(
     after: &[u8],
     eof: bool,
     in_attribute: bool,
     additional_allowed: Option<u8>,
+    xml11: bool,
 ) -> CharRef {
     let Some(&first) = after.first() else {
         return if eof {
@@ -86,7 +88,7 @@ pub(crate) fn consume(
         b'\t' | b'\n' | b'\r' | 0x0C | b' ' | b'<' | b'%' | b'&' => {
             CharRef::NotARef { error: None }
         }
-        b'#' => numeric(after, eof),
+        b'#' => numeric(after, eof, xml11),
         _ => named(after, eof, in_attribute),
     }
 }
@@ -101,7 +103,7 @@ pub(crate) fn resolve(
     in_attribute: bool,
     quote: Option<u8>,
 ) -> Option<(usize, String)> {
-    match consume(after.as_bytes(), true, in_attribute, quote) {
+    match consume(after.as_bytes(), true, in_attribute, quote, false) {
         CharRef::Ref { consumed, text, .. } => {
             let text = match text {
                 Replacement::Char(c) => c.to_string(),
@@ -113,7 +115,7 @@ pub(crate) fn resolve(
     }
 }
 
-fn numeric(after: &[u8], eof: bool) -> CharRef {
+fn numeric(after: &[u8], eof: bool, xml11: bool) -> CharRef {
     // after[0] == b'#'
     let Some(&marker) = after.get(1) else {
         return if eof {
@@ -163,7 +165,7 @@ fn numeric(after: &[u8], eof: bool) -> CharRef {
             .saturating_add(digit)
             .min(0x11_0000);
     }
-    let (c, error) = numeric_value(value);
+    let (c, error) = numeric_value(value, xml11);
     if let Some(code) = error {
         errors.push(code);
     }
@@ -175,8 +177,19 @@ fn numeric(after: &[u8], eof: bool) -> CharRef {
 }
 
 /// The character a numeric reference stands for, and the error it carries.
-fn numeric_value(value: u32) -> (char, Option<ErrorCode>) {
+///
+/// In an XML 1.1 document the C0 and C1 controls are what references are
+/// for (§2.2: `RestrictedChar` may appear only as a reference), so they
+/// give the control itself without an error; the HTML remapping of
+/// `&#x80;`-`&#x9F;` to windows-1252 (which the suite asks for) is for
+/// XML 1.0 documents only.
+fn numeric_value(value: u32, xml11: bool) -> (char, Option<ErrorCode>) {
     use ErrorCode::*;
+    if xml11 && matches!(value, 0x01..=0x0C | 0x0E..=0x1F | 0x7F..=0x9F) {
+        if let Some(c) = char::from_u32(value) {
+            return (c, None);
+        }
+    }
     if let Some(c) = windows_1252_remap(value) {
         let code = if value == 0 {
             NullCharacterReference
@@ -330,7 +343,7 @@ mod tests {
     #[test]
     fn named_with_and_without_semicolon() {
         assert_eq!(
-            consume(b"amp; x", true, false, None),
+            consume(b"amp; x", true, false, None, false),
             CharRef::Ref {
                 consumed: 4,
                 text: Replacement::Str("&"),
@@ -338,7 +351,7 @@ mod tests {
             }
         );
         assert_eq!(
-            consume(b"notit;", true, false, None),
+            consume(b"notit;", true, false, None, false),
             CharRef::Ref {
                 consumed: 3,
                 text: Replacement::Str("\u{AC}"),
@@ -346,22 +359,22 @@ mod tests {
             }
         );
         assert_eq!(
-            consume(b"notit;", true, true, None),
+            consume(b"notit;", true, true, None, false),
             CharRef::NotARef { error: None }
         );
         assert_eq!(
-            consume(b"bogus;", true, false, None),
+            consume(b"bogus;", true, false, None, false),
             CharRef::NotARef {
                 error: Some(UnknownNamedCharacterReference)
             }
         );
-        assert_eq!(consume(b"am", false, false, None), CharRef::NeedMore);
+        assert_eq!(consume(b"am", false, false, None, false), CharRef::NeedMore);
     }
 
     #[test]
     fn numeric_edge_cases() {
         assert_eq!(
-            consume(b"#x41;", true, false, None),
+            consume(b"#x41;", true, false, None, false),
             CharRef::Ref {
                 consumed: 5,
                 text: Replacement::Char('A'),
@@ -369,20 +382,23 @@ mod tests {
             }
         );
         assert_eq!(
-            consume(b"#;", true, false, None),
+            consume(b"#;", true, false, None, false),
             CharRef::NotARef {
                 error: Some(AbsenceOfDigitsInNumericCharacterReference)
             }
         );
-        let huge = consume(b"#99999999999999999999999", true, false, None);
+        let huge = consume(b"#99999999999999999999999", true, false, None, false);
         let CharRef::Ref { text, errors, .. } = huge else {
             panic!("{huge:?}")
         };
         assert_eq!(text, Replacement::Char('\u{FFFD}'));
         assert_eq!(errors.iter().count(), 2);
-        assert_eq!(consume(b"#12", false, false, None), CharRef::NeedMore);
         assert_eq!(
-            consume(b"\"", true, true, Some(b'"')),
+            consume(b"#12", false, false, None, false),
+            CharRef::NeedMore
+        );
+        assert_eq!(
+            consume(b"\"", true, true, Some(b'"'), false),
             CharRef::NotARef { error: None }
         );
     }

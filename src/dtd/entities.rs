@@ -452,7 +452,8 @@ impl Declarations {
                 continue;
             }
             // A character reference or a name from the HTML table.
-            match char_refs::consume(after, true, mode == ExpansionMode::Attribute, None) {
+            // (Replacement texts are read by XML 1.0's rules for references.)
+            match char_refs::consume(after, true, mode == ExpansionMode::Attribute, None, false) {
                 CharRef::Ref {
                     consumed,
                     text: replacement,

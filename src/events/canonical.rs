@@ -26,8 +26,8 @@ use crate::decoding::ParseOptions;
 use crate::error::Error;
 use crate::output::PIECE;
 use crate::serializer::canonical::{
-    c14n_order, document_level, escape_c14n_text, escape_xmltest, write_c14n_start_tag, write_pi,
-    CanonicalForm,
+    c14n_order, document_level, escape_c14n_text, escape_xmltest, is_xml11, write_c14n_start_tag,
+    write_pi, CanonicalForm, XMLTEST_1_1_DECLARATION,
 };
 
 use super::sink::Handler;
@@ -107,6 +107,8 @@ struct CanonicalWriter<'w, W: Write> {
     after_root: bool,
     /// Canonical XML only: the bindings in scope.
     scope: NamespaceScope,
+    /// The document is XML 1.1 (the xmltest form writes it differently).
+    xml11: bool,
 }
 
 impl<'w, W: Write> CanonicalWriter<'w, W> {
@@ -119,6 +121,7 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             depth: 0,
             after_root: false,
             scope: NamespaceScope::default(),
+            xml11: false,
         }
     }
 
@@ -192,7 +195,7 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             out.push(' ');
             out.push_str(attribute.name.qualified);
             out.push_str("=\"");
-            escape_xmltest(attribute.value, out);
+            escape_xmltest(attribute.value, self.xml11, out);
             out.push('"');
         }
         out.push('>');
@@ -213,7 +216,7 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             return;
         }
         match self.form {
-            CanonicalForm::XmlTest => escape_xmltest(text, &mut self.text),
+            CanonicalForm::XmlTest => escape_xmltest(text, self.xml11, &mut self.text),
             CanonicalForm::C14n | CanonicalForm::C14nWithComments => {
                 escape_c14n_text(text, &mut self.text);
             }
@@ -282,11 +285,18 @@ impl<W: Write> Handler for CanonicalWriter<'_, W> {
             Event::ProcessingInstruction { target, data, .. } => {
                 self.processing_instruction(target, data);
             }
-            // Not in any canonical form: the declaration and DOCTYPE are
-            // dropped, an expansion's nodes are written as nodes, dropped
-            // markup is not in the tree, errors change nothing written.
-            Event::XmlDeclaration(_)
-            | Event::Doctype(_)
+            // The xmltest form of an XML 1.1 document starts with a
+            // declaration saying so.
+            Event::XmlDeclaration(declaration) => {
+                self.xml11 = is_xml11(declaration.version);
+                if self.xml11 && self.form == CanonicalForm::XmlTest {
+                    self.text.push_str(XMLTEST_1_1_DECLARATION);
+                }
+            }
+            // Not in any canonical form: the DOCTYPE is dropped, an
+            // expansion's nodes are written as nodes, dropped markup is not
+            // in the tree, errors change nothing written.
+            Event::Doctype(_)
             | Event::BeginExpansion { .. }
             | Event::EndExpansion { .. }
             | Event::Dropped { .. }

@@ -356,6 +356,11 @@ pub(crate) fn escape_c14n_attribute(value: &str, out: &mut String) {
 fn write_xmltest(doc: &Document, pieces: &mut Pieces<'_>) {
     let mut attributes: Vec<Attribute<'_>> = Vec::new();
     let mut depth = 0usize;
+    let version = doc.xml_declaration().and_then(|d| d.version.as_deref());
+    let xml11 = is_xml11(version);
+    if xml11 {
+        pieces.text.push_str(XMLTEST_1_1_DECLARATION);
+    }
     for edge in doc.root().traverse() {
         pieces.send_some();
         let out = &mut pieces.text;
@@ -372,14 +377,14 @@ fn write_xmltest(doc: &Document, pieces: &mut Pieces<'_>) {
                         out.push(' ');
                         out.push_str(attribute.name());
                         out.push_str("=\"");
-                        escape_xmltest(attribute.value(), out);
+                        escape_xmltest(attribute.value(), xml11, out);
                         out.push('"');
                     }
                     out.push('>');
                 }
                 NodeType::Text => {
                     if depth > 0 {
-                        escape_xmltest(node.text().unwrap_or(""), out);
+                        escape_xmltest(node.text().unwrap_or(""), xml11, out);
                     }
                 }
                 NodeType::ProcessingInstruction => {
@@ -399,9 +404,21 @@ fn write_xmltest(doc: &Document, pieces: &mut Pieces<'_>) {
     }
 }
 
-/// Datachar: `&`, `<`, `>`, `"`, tab, LF and CR escaped.
-pub(crate) fn escape_xmltest(text: &str, out: &mut String) {
-    escape(text, out, |c| match c {
+/// The line the xmltest form of an XML 1.1 document starts with.
+pub(crate) const XMLTEST_1_1_DECLARATION: &str = "<?xml version=\"1.1\"?>";
+
+/// Whether a document whose XML declaration gave `version` is XML 1.1
+/// (for the xmltest form, which writes those differently).
+pub(crate) fn is_xml11(version: Option<&str>) -> bool {
+    version == Some("1.1")
+}
+
+/// Datachar: `&`, `<`, `>`, `"`, tab, LF and CR escaped; in an XML 1.1
+/// document also the controls 1.1 allows only as references (`RestrictedChar`,
+/// XML 1.1 §2.2), as decimal references, as the suite's 1.1 outputs have
+/// them (`eduni/xml-1.1/out/043.xml`: `&#12;`, `053.xml`: `&#133;`).
+pub(crate) fn escape_xmltest(text: &str, xml11: bool, out: &mut String) {
+    let datachar = |c| match c {
         b'&' => Some("&amp;"),
         b'<' => Some("&lt;"),
         b'>' => Some("&gt;"),
@@ -410,7 +427,26 @@ pub(crate) fn escape_xmltest(text: &str, out: &mut String) {
         b'\n' => Some("&#10;"),
         b'\r' => Some("&#13;"),
         _ => None,
-    });
+    };
+    if !xml11 {
+        escape(text, out, datachar);
+        return;
+    }
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        let restricted = matches!(
+            c,
+            '\u{1}'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{7F}'..='\u{9F}'
+        );
+        if restricted {
+            escape(&text[start..i], out, datachar);
+            out.push_str("&#");
+            out.push_str(&u32::from(c).to_string());
+            out.push(';');
+            start = i + c.len_utf8();
+        }
+    }
+    escape(&text[start..], out, datachar);
 }
 
 // ----- Shared --------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! `&`, and the CDATA section states (§1.4.39–41). What `&` leads to is in
 //! `references.rs`, what `<` leads to in `tags.rs` and `markup.rs`.
 
-use super::input::{scan, stop_table, Window};
+use super::input::{stop_table, Window};
 use super::states::State;
 use super::{Flow, TextKind, Token, TokenSink, Tokenizer};
 use crate::error::ErrorCode;
@@ -22,7 +22,7 @@ impl<S: TokenSink> Tokenizer<S> {
             self.mark = self.pos;
         }
         let start = self.pos;
-        let n = scan(w.bytes_from(start), &DATA_STOP);
+        let n = self.scan_run(w, start, &DATA_STOP);
         if n > 0 {
             self.pos += n;
             self.text_push_scanned(w, start, start + n);
@@ -67,7 +67,7 @@ impl<S: TokenSink> Tokenizer<S> {
     #[inline]
     pub(super) fn cdata_state(&mut self, w: &Window<'_>, eof: bool) -> Flow {
         let start = self.pos;
-        let n = scan(w.bytes_from(start), &CDATA_STOP);
+        let n = self.scan_run(w, start, &CDATA_STOP);
         if n > 0 {
             self.pos += n;
             self.text_push_span(w, start, start + n);

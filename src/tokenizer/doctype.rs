@@ -5,7 +5,7 @@
 //! doctype.test requires. The internal subset between `[` and `]` is in
 //! `internal_subset.rs`.
 
-use super::input::{scan, StrBuf, Window};
+use super::input::{StrBuf, Window};
 use super::markup::BOGUS_COMMENT_STOP;
 use super::states::State;
 use super::{push_consumed, Flow, TokenSink, Tokenizer};
@@ -323,7 +323,7 @@ impl<S: TokenSink> Tokenizer<S> {
 
     /// §1.4.49 Bogus DOCTYPE state.
     pub(super) fn bogus_doctype_state(&mut self, w: &Window<'_>, eof: bool) -> Flow {
-        self.pos += scan(w.bytes_from(self.pos), &BOGUS_COMMENT_STOP);
+        self.pos += self.scan_run(w, self.pos, &BOGUS_COMMENT_STOP);
         match next!(self, w, eof) {
             Some('>') | None => self.emit_doctype(w),
             Some(_) => {}

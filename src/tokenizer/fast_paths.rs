@@ -5,7 +5,7 @@
 //! states of `tags.rs` and `attributes.rs` would have, so that they take
 //! over from there; the tokens and errors are the same either way.
 
-use super::input::{scan, scan_long, stop_table, Window};
+use super::input::{scan, scan_long, stop_table, xml11_cut, Window};
 use super::states::State;
 use super::tags::NAME_STOP;
 use super::{TagKind, TokenSink, Tokenizer};
@@ -34,7 +34,10 @@ impl<S: TokenSink> Tokenizer<S> {
             Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {}
             _ => return,
         }
-        let name_len = scan(&bytes[offset..], &NAME_STOP);
+        let mut name_len = scan(&bytes[offset..], &NAME_STOP);
+        if self.xml11 {
+            name_len = xml11_cut(&bytes[offset..], name_len);
+        }
         let after = offset + name_len;
         let Some(&next) = bytes.get(after) else {
             return;
@@ -97,7 +100,10 @@ impl<S: TokenSink> Tokenizer<S> {
                 Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {}
                 _ => return false,
             }
-            let name_len = scan(bytes, &NAME_STOP);
+            let mut name_len = scan(bytes, &NAME_STOP);
+            if self.xml11 {
+                name_len = xml11_cut(bytes, name_len);
+            }
             let (quote, table, value_state) = match bytes.get(name_len..name_len + 2) {
                 Some(b"=\"") => (
                     b'"',
@@ -111,7 +117,11 @@ impl<S: TokenSink> Tokenizer<S> {
                 ),
                 _ => return false,
             };
-            let value_len = scan_long(&bytes[name_len + 2..], table, [quote, b'&', b'<']);
+            let value = &bytes[name_len + 2..];
+            let mut value_len = scan_long(value, table, [quote, b'&', b'<']);
+            if self.xml11 {
+                value_len = xml11_cut(value, value_len);
+            }
 
             // The attribute name state's work, then the value's.
             let name_start = self.pos;

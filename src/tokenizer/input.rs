@@ -276,6 +276,27 @@ pub(crate) fn scan_long(bytes: &[u8], table: &[bool; 256], delimiters: [u8; 3]) 
     }
 }
 
+/// In an XML 1.1 document, `n` (the length of a bulk run at the start of
+/// `bytes`) cut before the first character the states must read one at a
+/// time there: NEL (`C2 85`) and LINE SEPARATOR (`E2 80 A8`), which end
+/// lines in 1.1 (XML 1.1 §2.11), and the other C1 controls, which 1.1
+/// allows only as references (§2.2, `RestrictedChar`). The stop tables
+/// leave these bytes alone, so an XML 1.0 document pays nothing for them.
+#[inline]
+pub(crate) fn xml11_cut(bytes: &[u8], n: usize) -> usize {
+    let run = &bytes[..n.min(bytes.len())];
+    for at in memchr::memchr2_iter(0xC2, 0xE2, run) {
+        let special = match run[at] {
+            0xC2 => matches!(bytes.get(at + 1), Some(0x80..=0x9F)),
+            _ => bytes.get(at + 1..at + 3) == Some(&[0x80, 0xA8][..]),
+        };
+        if special {
+            return at;
+        }
+    }
+    run.len()
+}
+
 /// A known position: byte offset, 1-based line and column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Position {

@@ -92,7 +92,7 @@ use crate::limits::Limits;
 use crate::span::Span;
 use attributes::AttributeNames;
 use doctype::DoctypeBuilder;
-use input::{input_char_error, scan, Locator, StrBuf, Window};
+use input::{input_char_error, scan, xml11_cut, Locator, StrBuf, Window};
 use states::State;
 use token::AttributeBuffer;
 
@@ -296,6 +296,10 @@ pub struct Tokenizer<S: TokenSink> {
     subset_entities: Vec<(usize, Box<str>)>,
     /// The whole input's length, when it came in one piece.
     input_len: Option<usize>,
+    /// The XML declaration said `version="1.1"`: NEL and LINE SEPARATOR
+    /// end lines, C1 controls are references only, and C0 and C1 controls
+    /// may be referred to (XML 1.1 §2.2, §2.11, §4.1).
+    xml11: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -365,6 +369,7 @@ impl<S: TokenSink> Tokenizer<S> {
             subset_items: Vec::new(),
             subset_entities: Vec::new(),
             input_len: None,
+            xml11: false,
         }
     }
 
@@ -476,6 +481,8 @@ impl<S: TokenSink> Tokenizer<S> {
                 let len = match w.byte(start + 1) {
                     None if !eof => return Input::Suspend,
                     Some(b'\n') => 2,
+                    // CR NEL is one line end in XML 1.1.
+                    Some(0xC2) if self.xml11 && w.byte(start + 2) == Some(0x85) => 3,
                     _ => 1,
                 };
                 self.pos += len;
@@ -488,7 +495,14 @@ impl<S: TokenSink> Tokenizer<S> {
         let len = c.len_utf8();
         self.pos += len;
         self.last_len = len;
-        if let Some(code) = input_char_error(c) {
+        if self.xml11 && matches!(c, '\u{85}' | '\u{2028}') {
+            return Input::Char('\n');
+        }
+        let error = match c {
+            '\u{7F}'..='\u{9F}' if self.xml11 => Some(ErrorCode::ControlCharacterInInputStream),
+            _ => input_char_error(c),
+        };
+        if let Some(code) = error {
             if start >= self.checked_upto {
                 self.checked_upto = start + len;
                 self.error_at(w, code, start);
@@ -514,11 +528,25 @@ impl<S: TokenSink> Tokenizer<S> {
     /// buffer that `select` picks.
     #[inline]
     fn bulk(&mut self, w: &Window<'_>, table: &[bool; 256], select: fn(&mut Self) -> &mut StrBuf) {
-        let n = scan(w.bytes_from(self.pos), table);
+        let n = self.scan_run(w, self.pos, table);
         if n > 0 {
             let start = self.pos;
             self.pos += n;
             select(self).push_span(w, start, start + n);
+        }
+    }
+
+    /// The length of the bulk run from `from`: up to the first byte in
+    /// `table` (and, in an XML 1.1 document, the first NEL, LINE SEPARATOR
+    /// or C1 control).
+    #[inline]
+    fn scan_run(&self, w: &Window<'_>, from: usize, table: &[bool; 256]) -> usize {
+        let bytes = w.bytes_from(from);
+        let n = scan(bytes, table);
+        if self.xml11 {
+            xml11_cut(bytes, n)
+        } else {
+            n
         }
     }
 
@@ -840,6 +868,8 @@ impl<S: TokenSink> Tokenizer<S> {
 fn push_consumed(buf: &mut StrBuf, w: &Window<'_>, start: usize, end: usize, c: char) {
     match w.byte(start) {
         Some(b'\r' | 0) => buf.push_char(w, c),
+        // NEL or LINE SEPARATOR read as a line end (XML 1.1).
+        Some(0xC2 | 0xE2) if c == '\n' => buf.push_char(w, c),
         _ => buf.push_span(w, start, end),
     }
 }

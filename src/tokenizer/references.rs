@@ -26,7 +26,7 @@ impl<S: TokenSink> Tokenizer<S> {
             }
             Some(false) => {}
         }
-        match char_refs::consume(w.bytes_from(self.pos), eof, false, None) {
+        match char_refs::consume(w.bytes_from(self.pos), eof, false, None, self.xml11) {
             CharRef::NeedMore => return Flow::Suspend,
             CharRef::NotARef { error } => {
                 if let Some(code) = error {
@@ -75,6 +75,7 @@ impl<S: TokenSink> Tokenizer<S> {
             eof,
             true,
             Some(value_state.additional_allowed()),
+            self.xml11,
         );
         match outcome {
             CharRef::NeedMore => return Flow::Suspend,

@@ -256,6 +256,12 @@ impl<S: TokenSink> Tokenizer<S> {
         }
         let d = &self.declaration;
         let value = |i: usize| d.present[i].then(|| d.values[i].as_str(w));
+        // What follows is read by XML 1.1's rules, if this declaration is
+        // the document's (at the start of the text: decoding takes off a
+        // byte-order mark).
+        if self.token_start == 0 {
+            self.xml11 = value(0) == Some("1.1");
+        }
         let token = Token::XmlDeclaration(XmlDecl {
             version: value(0),
             encoding: value(1),

@@ -212,6 +212,9 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
     sink: S,
     /// The XML declaration said `standalone="yes"`.
     standalone: bool,
+    /// The XML declaration said `version="1.1"`: Namespaces 1.1 applies
+    /// (`xmlns:p=""` undeclares `p` without an error).
+    xml11: bool,
     phase: Phase,
     stack: Vec<Open>,
     /// How many open elements have each qualified name, by `QNameId`.
@@ -276,6 +279,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             default_values: HashMap::new(),
             sink,
             standalone: false,
+            xml11: false,
             phase: Phase::Start,
             stack: Vec::new(),
             open_counts: Vec::new(),
@@ -293,6 +297,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 source,
                 errors: Vec::new(),
                 declarations: None,
+                xml11: false,
             },
             reference_errors: HashSet::new(),
             entities_may_be_external: false,
@@ -328,6 +333,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             source: Source::whole(text),
             errors: Vec::new(),
             declarations: Some(declarations.clone()),
+            xml11: false,
         };
         match token {
             Token::Text(piece) => checker.text(piece),
@@ -504,6 +510,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 end = source.end();
             }
         }
+        let xml11 = self.xml11;
         let t = &mut self.text;
         if !t.active {
             t.start(Span::new(start, end));
@@ -521,6 +528,16 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                     while i < bytes.len() {
                         if matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
                             i += 1;
+                            continue;
+                        }
+                        // NEL and LINE SEPARATOR end lines in XML 1.1.
+                        let line_end = match bytes[i..] {
+                            [0xC2, 0x85, ..] if xml11 => 2,
+                            [0xE2, 0x80, 0xA8, ..] if xml11 => 3,
+                            _ => 0,
+                        };
+                        if line_end > 0 {
+                            i += line_end;
                             continue;
                         }
                         t.offending_at(source, start + i);
@@ -747,7 +764,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 .unwrap_or(DeclarationKind::No);
             let namespace = match declared {
                 DeclarationKind::Valid { prefixed } => {
-                    if prefixed && value.is_empty() {
+                    if prefixed && value.is_empty() && !self.xml11 {
                         // Namespaces 1.1 undeclares; 1.0 does not allow it.
                         self.error(ErrorCode::PrefixUndeclared, span.start);
                     }
@@ -1303,6 +1320,8 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
                     );
                     self.report_checks();
                     self.standalone = declaration.standalone == Some("yes");
+                    self.xml11 = declaration.version == Some("1.1");
+                    self.checker.xml11 = self.xml11;
                     self.sink.xml_declaration(&declaration);
                 } else {
                     self.error(ErrorCode::MisplacedXmlDeclaration, declaration.span.start);

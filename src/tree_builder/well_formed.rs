@@ -66,11 +66,22 @@ pub(crate) struct Checker<'a> {
     pub(crate) errors: Vec<(ErrorCode, usize)>,
     /// What the internal subset declared: its entities are not undeclared.
     pub(crate) declarations: Option<crate::dtd::Declarations>,
+    /// The document is XML 1.1: NEL and LINE SEPARATOR are whitespace (line
+    /// ends) in its tags.
+    pub(crate) xml11: bool,
 }
 
 impl<'a> Checker<'a> {
     fn report(&mut self, code: ErrorCode, offset: usize) {
         self.errors.push((code, offset));
+    }
+
+    /// Whether NEL or LINE SEPARATOR ends right before `at` in an XML 1.1
+    /// document.
+    fn line_end_11_before(&self, at: usize) -> bool {
+        self.xml11
+            && (self.source.bytes(at.saturating_sub(2), at) == b"\xC2\x85"
+                || self.source.bytes(at.saturating_sub(3), at) == b"\xE2\x80\xA8")
     }
 
     /// A start or empty tag: its names, and for each attribute whitespace
@@ -104,7 +115,9 @@ impl<'a> Checker<'a> {
             // After a `:` the tokenizer skipped (`colon-before-attr`), the
             // missing space is already reported.
             let before = self.source.byte(start.wrapping_sub(1)).unwrap_or(b' ');
-            if !matches!(before, b' ' | b'\t' | b'\n' | b'\r' | b':') {
+            if !matches!(before, b' ' | b'\t' | b'\n' | b'\r' | b':')
+                && !self.line_end_11_before(start)
+            {
                 self.errors
                     .push((ErrorCode::MissingWhitespaceBeforeAttribute, start));
             }
