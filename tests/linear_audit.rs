@@ -13,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use xml5dom::query::element_path::ElementPath;
-use xml5dom::query::{Value, XPath};
+use xml5dom::query::{Bindings, Value, XNode, XPath};
 use xml5dom::tokenizer::{Token, TokenSink, Tokenizer};
 use xml5dom::{Document, ErrorCode, Limits, ParseError, ParseOptions};
 
@@ -294,6 +294,38 @@ fn xpath_merged_axes_give_what_separate_axes_give() {
             assert_eq!(merged, separate, "{start} / {axis}");
         }
     }
+}
+
+/// A run of adjacent text siblings is one XPath text node (issue 20): a
+/// test that looked back to the start of the run from each of its nodes,
+/// or rebuilt the run's text for each, would grow with the square of the
+/// run. Each reference to `e` leaves a text node of its own.
+#[test]
+fn xpath_a_long_run_of_text_nodes() {
+    let n = 100_000;
+    let text = format!(
+        "<!DOCTYPE r [<!ENTITY e \"x<![CDATA[y]]>\">]><r><a/>{}<b/></r>",
+        "&e;".repeat(n)
+    );
+    let doc = linear("parse", || parse_unlimited(&text));
+    let r = doc.root_element().expect("a root element");
+    assert_eq!(r.children().count(), n + 2);
+    let nf = n as f64;
+    assert_eq!(number(&doc, "count(/r/text())"), 1.0);
+    assert_eq!(number(&doc, "count(//node())"), 4.0);
+    assert_eq!(number(&doc, "count(/r/a/following-sibling::node())"), 2.0);
+    assert_eq!(number(&doc, "count(/r/b/preceding::node())"), 2.0);
+    assert_eq!(number(&doc, "count(/r/node()[last()])"), 1.0);
+    assert_eq!(number(&doc, "string-length(/r/text())"), 2.0 * nf);
+    assert_eq!(number(&doc, "string-length(/r)"), 2.0 * nf);
+    assert!(boolean(&doc, "//text() = /r"));
+    // The caller's node-set holds every node of the run.
+    let all: Vec<XNode<'_>> = r.children().map(XNode::Node).collect();
+    let mut bindings = Bindings::new();
+    bindings.variable("all", Value::NodeSet(all));
+    let xpath = XPath::compile("count($all)").expect("compiles");
+    let count = linear("count($all)", || xpath.evaluate_with(doc.root(), &bindings));
+    assert_eq!(count.map(|v| v.to_number()), Ok(3.0));
 }
 
 /// `=` and `!=` between node-sets compared every pair of string-values.

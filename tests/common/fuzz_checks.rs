@@ -605,7 +605,9 @@ fn deepest(doc: &Document) -> Option<Node<'_>> {
 /// A node-set: nodes of `doc`, in document order (libxml2's: an element,
 /// then its attributes in order, then its namespace nodes, whose order among
 /// themselves is the implementation's), each once; no DOCTYPE, no text
-/// outside the root element, no namespace declaration as an attribute.
+/// outside the root element, no text right after text (a run of text is
+/// one node, handed back as its first), no namespace declaration as an
+/// attribute.
 fn check_node_set(doc: &Document, order: &HashMap<NodeId, usize>, nodes: &[XNode<'_>]) {
     let mut previous: Option<(usize, u8, usize)> = None;
     let mut prefixes: Vec<&str> = Vec::new();
@@ -617,6 +619,11 @@ fn check_node_set(doc: &Document, order: &HashMap<NodeId, usize>, nodes: &[XNode
                     assert!(
                         n.parent().is_some_and(|p| p.is_element()),
                         "text outside the root element in a node-set"
+                    );
+                    // A run of adjacent text is one XPath node, its first.
+                    assert!(
+                        !n.prev_sibling().is_some_and(|p| p.is_text()),
+                        "a later node of a run of text in a node-set"
                     );
                 }
                 (*n, 0, 0)

@@ -48,11 +48,13 @@ pub(super) fn evaluate<'a>(
         roots: RefCell::default(),
         langs: RefCell::default(),
         declaring: RefCell::default(),
+        run_starts: RefCell::default(),
         prefixes: HashMap::new(),
     };
     evaluator.check_names(&xpath.expr)?;
     let context = Context {
-        node: XNode::Node(context),
+        // A later node of a run of text is the run's first in XPath.
+        node: XNode::Node(run_start(context)),
         position: 1,
         size: 1,
     };
@@ -77,6 +79,9 @@ struct Evaluator<'a, 'b> {
     /// By arena index: the nearest element at or above with a namespace
     /// declaration, for nodes walked so far.
     declaring: RefCell<Nearest<Node<'a>>>,
+    /// By arena index: the first node of the run of text siblings, for
+    /// the later nodes of runs met in variables so far.
+    run_starts: RefCell<HashMap<usize, Node<'a>>>,
     /// The namespace URI of every prefix in the expression, resolved once
     /// (by `check_names`) rather than at every step.
     prefixes: HashMap<&'b str, &'b str>,
@@ -228,7 +233,7 @@ impl<'a, 'b> Evaluator<'a, 'b> {
                 self.sort(&mut nodes);
                 Value::NodeSet(nodes)
             }
-            Expr::Variable(name) => self.variable(name)?.clone(),
+            Expr::Variable(name) => self.in_model(self.variable(name)?),
             Expr::Function(function, args, at) => self.call(*function, args, *at, context)?,
             Expr::Filter(primary, predicates, at) => {
                 let nodes = self.node_set(self.eval(primary, context)?, *at)?;
@@ -236,6 +241,32 @@ impl<'a, 'b> Evaluator<'a, 'b> {
             }
             Expr::Path(path) => Value::NodeSet(self.path(path, context)?),
         })
+    }
+
+    /// A variable's value as the data model sees it: a node-set the caller
+    /// built may hold later nodes of runs of text, which stand for their
+    /// run's first node.
+    fn in_model(&self, value: &Value<'a>) -> Value<'a> {
+        let Value::NodeSet(nodes) = value else {
+            return value.clone();
+        };
+        let later =
+            |node: &XNode<'a>| matches!(node, XNode::Node(n) if n.is_text() && follows_text(*n));
+        if !nodes.iter().any(later) {
+            return value.clone();
+        }
+        let mut starts = self.run_starts.borrow_mut();
+        let mut mapped: Vec<XNode<'a>> = nodes
+            .iter()
+            .map(|node| match node {
+                XNode::Node(n) if later(node) => XNode::Node(memo_run_start(&mut starts, *n)),
+                _ => *node,
+            })
+            .collect();
+        drop(starts);
+        self.sort(&mut mapped);
+        mapped.dedup();
+        Value::NodeSet(mapped)
     }
 
     /// `value` as a node-set, or the error for the expression at `at`.
@@ -941,14 +972,77 @@ fn tree_node(node: XNode<'_>) -> Node<'_> {
     }
 }
 
-/// Whether a tree node is in the XPath data model: DOCTYPE nodes and text
-/// outside the root element are not.
+/// Whether a tree node is a node of the XPath data model: DOCTYPE nodes
+/// and text outside the root element are not, and of a run of adjacent
+/// text siblings only the first is, standing for the whole run (§5.7: no
+/// text node has a text sibling next to it). One look at the previous
+/// sibling, so a walk over a long run stays linear.
 fn visible(node: Node<'_>) -> bool {
     match node.node_type() {
         NodeType::Doctype => false,
-        NodeType::Text => !is_top_level(node),
+        NodeType::Text => !is_top_level(node) && !follows_text(node),
         _ => true,
     }
+}
+
+/// Whether the text of `node` is part of the string-values of its
+/// ancestors: text inside the root element (a run's later nodes too).
+fn in_content(node: Node<'_>) -> bool {
+    node.is_text() && !is_top_level(node)
+}
+
+/// Whether the node's previous sibling is text (the node then belongs to
+/// the run that text is in, if it is text itself).
+fn follows_text(node: Node<'_>) -> bool {
+    node.prev_sibling().is_some_and(|p| p.is_text())
+}
+
+/// [`run_start`], remembering the answer for every node walked past, so
+/// that the starts of all the nodes of a run cost the run's length.
+fn memo_run_start<'a>(memo: &mut HashMap<usize, Node<'a>>, node: Node<'a>) -> Node<'a> {
+    let mut walked = Vec::new();
+    let mut at = node;
+    let start = loop {
+        let index = usize::from(at.id().0);
+        if let Some(&start) = memo.get(&index) {
+            break start;
+        }
+        walked.push(index);
+        match at.prev_sibling().filter(Node::is_text) {
+            Some(prev) => at = prev,
+            None => break at,
+        }
+    };
+    for index in walked {
+        memo.insert(index, start);
+    }
+    start
+}
+
+/// The first node of the run of adjacent text siblings `node` is in
+/// (`node` itself if it is not text or starts its run).
+pub(super) fn run_start(node: Node<'_>) -> Node<'_> {
+    let mut start = node;
+    if start.is_text() {
+        while let Some(prev) = start.prev_sibling().filter(Node::is_text) {
+            start = prev;
+        }
+    }
+    start
+}
+
+/// The text of the run of adjacent text siblings that starts at `first`,
+/// borrowed when the run is one node.
+fn run_text(first: Node<'_>) -> Cow<'_, str> {
+    let own = first.text().unwrap_or("");
+    if !first.next_sibling().is_some_and(|n| n.is_text()) {
+        return Cow::Borrowed(own);
+    }
+    let mut text = own.to_owned();
+    for next in first.following_siblings().take_while(Node::is_text) {
+        text.push_str(next.text().unwrap_or(""));
+    }
+    Cow::Owned(text)
 }
 
 fn is_top_level(node: Node<'_>) -> bool {
@@ -1034,19 +1128,17 @@ impl<'a> Iterator for ReverseSubtree<'a> {
 }
 
 impl<'a> Evaluator<'a, '_> {
-    /// The namespace nodes of `element`: `xml` first, then every binding in
-    /// scope, the element's own declarations first and then its
-    /// ancestors', each prefix once (the nearest declaration), undeclared
-    /// prefixes left out (not the default namespace: see below). Only the
-    /// elements that declare something are looked at.
+    /// The namespace nodes of `element`, in libxml2's order: `xml` first,
+    /// then every binding in scope taken in the reverse of this list: the
+    /// element's own declarations in source order, then its parent's, and
+    /// so on up, each prefix once (the nearest declaration), undeclared
+    /// prefixes left out (not the default namespace: see below). So on
+    /// `<a xmlns:p='1' xmlns:q='2'><b xmlns:r='3' xmlns:s='4'/></a>` the
+    /// axis of `b` is `xml`, `q`, `p`, `s`, `r`. Only the elements that
+    /// declare something are looked at.
     fn namespaces_in_scope(&self, element: Node<'a>) -> Vec<NamespaceNode<'a>> {
         let mut seen: HashSet<Option<&str>> = HashSet::new();
-        let mut out = vec![NamespaceNode {
-            element,
-            prefix: "xml",
-            uri: XML_NAMESPACE,
-            index: 0,
-        }];
+        let mut bindings: Vec<(&'a str, &'a str)> = Vec::new();
         let mut declaring = self.declaring(element);
         while let Some(e) = declaring {
             for attribute in e.attributes() {
@@ -1062,17 +1154,21 @@ impl<'a> Evaluator<'a, '_> {
                 if attribute.value().is_empty() && prefix.is_some() {
                     continue;
                 }
-                let index = out.len();
-                out.push(NamespaceNode {
-                    element,
-                    prefix: prefix.unwrap_or(""),
-                    uri: attribute.value(),
-                    index,
-                });
+                bindings.push((prefix.unwrap_or(""), attribute.value()));
             }
             declaring = e.parent().and_then(|p| self.declaring(p));
         }
-        out
+        let xml = ("xml", XML_NAMESPACE);
+        std::iter::once(xml)
+            .chain(bindings.into_iter().rev())
+            .enumerate()
+            .map(|(index, (prefix, uri))| NamespaceNode {
+                element,
+                prefix,
+                uri,
+                index,
+            })
+            .collect()
     }
 }
 
@@ -1136,17 +1232,24 @@ fn qualified_name<'a>(node: XNode<'a>) -> &'a str {
     }
 }
 
-/// The string-value of a node (§5).
+/// The string-value of a node (§5); for any text node of a run of
+/// adjacent text siblings, the text of the whole run.
 pub(super) fn string_value(node: XNode<'_>) -> String {
-    string_value_cow(node).into_owned()
+    match node {
+        XNode::Node(n) if n.is_text() => run_text(run_start(n)).into_owned(),
+        _ => string_value_cow(node).into_owned(),
+    }
 }
 
 /// The string-value, borrowed where the node holds it whole (attributes,
-/// text, comments: most comparisons), built for elements and the root.
+/// text, comments: most comparisons), built for elements, the root and
+/// runs of text. A text node here is the first of its run, as the
+/// evaluator hands out only those.
 fn string_value_cow(node: XNode<'_>) -> Cow<'_, str> {
     match node {
         XNode::Node(n) => match n.node_type() {
-            NodeType::Text | NodeType::Comment | NodeType::ProcessingInstruction => {
+            NodeType::Text => run_text(n),
+            NodeType::Comment | NodeType::ProcessingInstruction => {
                 Cow::Borrowed(n.text().unwrap_or(""))
             }
             NodeType::Element if !n.has_children() => Cow::Borrowed(""),
@@ -1170,13 +1273,14 @@ fn built_string_value(node: XNode<'_>) -> String {
             NodeType::Document | NodeType::Element => {
                 let mut out = String::new();
                 for d in n.descendants() {
-                    if d.is_text() && visible(d) {
+                    if in_content(d) {
                         out.push_str(d.text().unwrap_or(""));
                     }
                 }
                 out
             }
-            NodeType::Text | NodeType::Comment | NodeType::ProcessingInstruction => {
+            NodeType::Text => run_text(n).into_owned(),
+            NodeType::Comment | NodeType::ProcessingInstruction => {
                 n.text().unwrap_or("").to_owned()
             }
             NodeType::Doctype => String::new(),
@@ -1335,5 +1439,181 @@ fn relational(op: CompareOp, x: f64, y: f64) -> bool {
         CompareOp::LessOrEqual => x <= y,
         CompareOp::Greater => x > y,
         CompareOp::GreaterOrEqual => x >= y,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::XPath;
+
+    /// `<r>` + `pieces` as separate text children + the rest (built by
+    /// edits, which put text next to text without merging it).
+    fn runs(before: &str, pieces: &[&str], after: &str) -> Document {
+        let mut doc = Document::parse(&format!("<r>{before}<m/>{after}</r>"));
+        let Some(marker) = doc.root_element().and_then(|r| {
+            r.children()
+                .find(|c| c.is_element() && c.name() == "m")
+                .map(|m| m.id())
+        }) else {
+            panic!("no marker");
+        };
+        for piece in pieces {
+            let text = doc.create_text(piece);
+            doc.insert_before(marker, text).expect("insert");
+        }
+        doc.remove(marker).expect("remove");
+        doc
+    }
+
+    fn eval<'a>(doc: &'a Document, expr: &str) -> Value<'a> {
+        XPath::compile(expr)
+            .and_then(|x| x.evaluate(doc.root()))
+            .expect("evaluates")
+    }
+
+    fn string(doc: &Document, expr: &str) -> String {
+        eval(doc, expr).to_xpath_string()
+    }
+
+    fn number(doc: &Document, expr: &str) -> f64 {
+        eval(doc, expr).to_number()
+    }
+
+    #[test]
+    fn the_dom_keeps_the_pieces_apart() {
+        let doc = runs("<a/>", &["x", "y", "z"], "<b/>");
+        let r = doc.root_element().expect("root");
+        assert_eq!(r.children().count(), 5);
+        let texts: Vec<_> = r.children().filter(|c| c.is_text()).collect();
+        assert!(visible(texts[0]));
+        assert!(!visible(texts[1]) && !visible(texts[2]));
+        assert!(texts.iter().all(|&t| in_content(t)));
+        assert!(texts.iter().all(|&t| run_start(t) == texts[0]));
+        assert_eq!(run_text(texts[0]), "xyz");
+        assert!(matches!(run_text(texts[0]), Cow::Owned(_)));
+        assert_eq!(run_text(texts[2]), "z");
+    }
+
+    #[test]
+    fn a_run_of_one_is_borrowed() {
+        let doc = Document::parse("<r>alone<a/></r>");
+        let text = doc
+            .root_element()
+            .and_then(|r| r.first_child())
+            .expect("text");
+        assert!(matches!(run_text(text), Cow::Borrowed("alone")));
+        assert_eq!(run_start(text), text);
+    }
+
+    #[test]
+    fn a_run_counts_once() {
+        let doc = runs("<a/>", &["x", "y", "z"], "<b/>");
+        assert_eq!(number(&doc, "count(/r/text())"), 1.0);
+        assert_eq!(number(&doc, "count(/r/node())"), 3.0);
+        assert_eq!(number(&doc, "count(//text())"), 1.0);
+        assert_eq!(number(&doc, "count(/r/node()[last()])"), 1.0);
+        assert_eq!(string(&doc, "name(/r/node()[3])"), "b");
+        assert_eq!(number(&doc, "count(/r/a/following-sibling::node())"), 2.0);
+        assert_eq!(number(&doc, "count(/r/b/preceding-sibling::node())"), 2.0);
+        assert_eq!(number(&doc, "count(/r/a/following::node())"), 2.0);
+        assert_eq!(number(&doc, "count(/r/b/preceding::node())"), 2.0);
+        assert_eq!(number(&doc, "count(/r/b/preceding::text())"), 1.0);
+        assert_eq!(number(&doc, "count(/r/text()/following-sibling::*)"), 1.0);
+        assert_eq!(number(&doc, "count(/r/text()/preceding-sibling::*)"), 1.0);
+        assert_eq!(number(&doc, "count(/descendant::node())"), 4.0);
+        assert_eq!(string(&doc, "/r/text()"), "xyz");
+        assert_eq!(string(&doc, "/r"), "xyz");
+        assert_eq!(
+            eval(&doc, "/r/text() = 'xyz'"),
+            Value::Boolean(true),
+            "comparisons see the whole run"
+        );
+        assert_eq!(number(&doc, "string-length(/r/node()[2])"), 3.0);
+    }
+
+    #[test]
+    fn the_first_node_of_a_run_is_handed_back() {
+        let doc = runs("", &["x", "y"], "");
+        let found = XPath::compile("/r/node()")
+            .and_then(|x| x.select(doc.root()))
+            .expect("selects");
+        assert_eq!(found.len(), 1);
+        let first = found[0].as_node().expect("a tree node");
+        assert_eq!(first.text(), Some("x"));
+        assert_eq!(first.prev_sibling(), None);
+        assert_eq!(found[0].string_value(), "xy");
+        let pieces: Vec<_> = found[0].text_run().filter_map(|n| n.text()).collect();
+        assert_eq!(pieces, ["x", "y"]);
+    }
+
+    #[test]
+    fn runs_at_the_start_and_the_end() {
+        let doc = runs("", &["a", "b"], "<e/>");
+        assert_eq!(string(&doc, "/r/node()[1]"), "ab");
+        assert_eq!(string(&doc, "name(/r/node()[2])"), "e");
+        let doc = runs("<e/>", &["a", "b"], "");
+        assert_eq!(string(&doc, "/r/node()[2]"), "ab");
+        assert_eq!(number(&doc, "count(/r/node())"), 2.0);
+        assert_eq!(string(&doc, "/r/node()[last()]"), "ab");
+    }
+
+    #[test]
+    fn a_parsed_text_node_joins_the_edited_ones() {
+        // "a" comes from the parser, "b" and "c" from edits, "d" parsed.
+        let doc = runs("a", &["b", "c"], "d<e/>f");
+        assert_eq!(number(&doc, "count(/r/text())"), 2.0);
+        assert_eq!(string(&doc, "/r/text()[1]"), "abcd");
+        assert_eq!(string(&doc, "/r/text()[2]"), "f");
+        assert_eq!(string(&doc, "/r/e/preceding-sibling::node()[1]"), "abcd");
+    }
+
+    #[test]
+    fn a_later_node_of_a_run_as_the_context_is_the_run() {
+        let doc = runs("<a/>", &["x", "y", "z"], "");
+        let Some(later) = doc.root_element().and_then(|r| r.last_child()) else {
+            panic!("no text");
+        };
+        assert_eq!(later.text(), Some("z"));
+        let at = |expr: &str| {
+            XPath::compile(expr)
+                .and_then(|x| x.evaluate(later))
+                .expect("evaluates")
+        };
+        assert_eq!(at("string(.)").to_xpath_string(), "xyz");
+        assert_eq!(at("count(preceding-sibling::node())").to_number(), 1.0);
+        let Value::NodeSet(own) = at("self::text()") else {
+            panic!("not a node-set");
+        };
+        assert_eq!(own.len(), 1);
+        assert_eq!(own[0].as_node().and_then(|n| n.text()), Some("x"));
+        assert_eq!(XNode::Node(later).string_value(), "xyz");
+        assert_eq!(XNode::Node(later).text_run().count(), 3);
+    }
+
+    #[test]
+    fn later_nodes_of_a_run_in_a_variable_are_the_run() {
+        let doc = runs("<a/>", &["x", "y", "z"], "<b/>");
+        let Some(r) = doc.root_element() else {
+            panic!("no root");
+        };
+        let all: Vec<XNode<'_>> = r.children().map(XNode::Node).collect();
+        let mut bindings = crate::query::Bindings::new();
+        bindings.variable("all", Value::NodeSet(all));
+        let at = |expr: &str| {
+            XPath::compile(expr)
+                .and_then(|x| x.evaluate_with(doc.root(), &bindings))
+                .expect("evaluates")
+        };
+        assert_eq!(at("count($all)").to_number(), 3.0);
+        assert_eq!(at("string($all[2])").to_xpath_string(), "xyz");
+        assert_eq!(at("count($all | /r/text())").to_number(), 3.0);
+    }
+
+    #[test]
+    fn text_outside_the_root_element_stays_out() {
+        let doc = Document::parse("<r>a</r>\n");
+        assert_eq!(number(&doc, "count(/node())"), 1.0);
+        assert_eq!(string(&doc, "/"), "a");
     }
 }

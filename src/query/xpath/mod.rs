@@ -11,6 +11,53 @@
 //! no text outside the root element, attributes and namespace declarations
 //! as attribute and namespace nodes ([`XNode`]).
 //!
+//! # Text nodes
+//!
+//! XPath never has two text nodes side by side (§5.7), but the DOM may:
+//! an entity whose replacement holds markup leaves its text apart from the
+//! text around it (`a&e;c` with `<!ENTITY e "x<b/>y">` gives the DOM text
+//! nodes `a`, `x`, an element `b`, `y` and `c`), and edits can put text
+//! next to text. XPath sees each run of adjacent text siblings as one text
+//! node, which counts once for `text()`, `node()`, positions, `count()`,
+//! `last()` and every axis, and whose string-value is the whole run's
+//! text. A node-set hands back the first DOM node of the run;
+//! [`XNode::string_value`] gives the run's text and [`XNode::text_run`]
+//! its DOM nodes. Given a later node of a run (as the context node, or in
+//! a variable), the evaluator takes the run's first.
+//!
+//! ```
+//! use xml5dom::Document;
+//! use xml5dom::query::{Value, XPath};
+//!
+//! let doc = Document::parse(r#"<!DOCTYPE r [<!ENTITY e "x<b/>y">]><r>a&e;c</r>"#);
+//! let eval = |e: &str| XPath::compile(e).unwrap().evaluate(doc.root()).unwrap();
+//! assert_eq!(eval("count(/r/text())"), Value::Number(2.0));
+//! assert_eq!(eval("string(/r/text()[1])"), Value::String("ax".into()));
+//! let texts = XPath::compile("/r/text()").unwrap().select(doc.root()).unwrap();
+//! assert_eq!(texts[1].string_value(), "yc");
+//! assert_eq!(texts[1].as_node().unwrap().text(), Some("y"));
+//! ```
+//!
+//! # Namespace nodes
+//!
+//! The namespace axis gives libxml2's order: `xml` first, then the
+//! bindings in scope in the reverse of "the element's own declarations in
+//! source order, then its parent's, and so on up, each prefix once".
+//!
+//! ```
+//! use xml5dom::Document;
+//! use xml5dom::query::{Value, XPath};
+//!
+//! let doc = Document::parse("<a xmlns:p='1' xmlns:q='2'><b xmlns:r='3' xmlns:s='4'/></a>");
+//! let name = |n: usize| {
+//!     let expr = format!("name(/a/b/namespace::*[{n}])");
+//!     XPath::compile(&expr).unwrap().evaluate(doc.root()).unwrap()
+//! };
+//! let names: Vec<_> = (1..=5).map(name).collect();
+//! let want = ["xml", "q", "p", "s", "r"].map(|s| Value::String(s.into()));
+//! assert_eq!(names, want);
+//! ```
+//!
 //! ```
 //! use xml5dom::Document;
 //! use xml5dom::query::{Value, XPath};
@@ -383,7 +430,9 @@ impl<'a> XNode<'a> {
         }
     }
 
-    /// The node's string-value (§5).
+    /// The node's string-value (§5). For a text node, the text of the
+    /// whole run of adjacent text siblings it is part of, which XPath sees
+    /// as one node (see [the module docs](self#text-nodes)).
     ///
     /// ```
     /// use xml5dom::Document;
@@ -391,9 +440,38 @@ impl<'a> XNode<'a> {
     /// let doc = Document::parse("<a>x<b>y</b><!--z--></a>");
     /// let found = XPath::compile("/a").unwrap().select(doc.root()).unwrap();
     /// assert_eq!(found[0].string_value(), "xy");
+    ///
+    /// let doc = Document::parse("<!DOCTYPE a [<!ENTITY e 'y<b/>'>]><a>x&e;</a>");
+    /// let found = XPath::compile("/a/text()").unwrap().select(doc.root()).unwrap();
+    /// assert_eq!(found.len(), 1);
+    /// assert_eq!(found[0].string_value(), "xy");
     /// ```
     pub fn string_value(&self) -> String {
         eval::string_value(*self)
+    }
+
+    /// The DOM text nodes of a text node: the run of adjacent text
+    /// siblings it is part of, from the first, which XPath sees as one
+    /// text node (see [the module docs](self#text-nodes)). Nothing for
+    /// other nodes.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// use xml5dom::query::XPath;
+    /// let doc = Document::parse("<!DOCTYPE a [<!ENTITY e 'y<b/>'>]><a>x&e;</a>");
+    /// let found = XPath::compile("/a/text()").unwrap().select(doc.root()).unwrap();
+    /// let pieces: Vec<_> = found[0].text_run().map(|n| n.text().unwrap()).collect();
+    /// assert_eq!(pieces, ["x", "y"]);
+    /// ```
+    pub fn text_run(&self) -> impl Iterator<Item = Node<'a>> + 'a {
+        let first = match self {
+            XNode::Node(n) if n.is_text() => Some(eval::run_start(*n)),
+            _ => None,
+        };
+        first
+            .into_iter()
+            .flat_map(|first| std::iter::once(first).chain(first.following_siblings()))
+            .take_while(Node::is_text)
     }
 }
 
