@@ -229,11 +229,17 @@ fn describe_node(node: &XNode<'_>) -> String {
     }
 }
 
-/// Whether XPath sees the node (no DOCTYPE, no text outside the root).
+/// Whether XPath sees the node as a node of its own: no DOCTYPE, no text
+/// outside the root, and of a run of adjacent text siblings (which the DOM
+/// may keep apart, as around an entity's markup) only the first, standing
+/// for the run as libxml2's one text node does.
 fn visible(node: Node<'_>) -> bool {
     match node.node_type() {
         NodeType::Doctype => false,
-        NodeType::Text => !node.parent().is_some_and(|p| p.is_document()),
+        NodeType::Text => {
+            !node.parent().is_some_and(|p| p.is_document())
+                && !node.prev_sibling().is_some_and(|p| p.is_text())
+        }
         _ => true,
     }
 }
