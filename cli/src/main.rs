@@ -172,7 +172,8 @@ enum Command {
     /// Evaluate an XPath 1.0 expression against each document.
     ///
     /// A node-set prints one node per line: elements (and comments, PIs)
-    /// as XML, attributes as `name="value"`, text as the text itself. Any
+    /// as XML, attributes as `name="value"`, text as the text itself (a
+    /// run of adjacent text, one text node in XPath, as one line). Any
     /// other result prints its value. With several files, each line starts
     /// with the file's path and `: `. Prefixes declared on the document
     /// element are bound unless `--ns` binds them otherwise.
@@ -1532,10 +1533,12 @@ fn stats(
     Ok(out)
 }
 
-/// Writes one node of a query's result as `query` prints it.
+/// Writes one node of a query's result as `query` prints it. A text node
+/// is the whole run of adjacent text it stands for in XPath, as
+/// `xmllint --noent --xpath` prints the one text node libxml2 keeps.
 fn write_node(node: XNode<'_>, out: &mut dyn Write) -> io::Result<()> {
     match node {
-        XNode::Node(n) if n.is_text() => out.write_all(n.text().unwrap_or("").as_bytes()),
+        XNode::Node(n) if n.is_text() => out.write_all(node.string_value().as_bytes()),
         XNode::Node(n) if n.is_document() => n
             .document()
             .write_xml(out, &SerializeOptions::default())

@@ -802,6 +802,41 @@ fn query_prints_each_node_of_a_node_set_on_its_own_line() {
     }
 }
 
+/// An entity with markup leaves its text apart from the text around it in
+/// the DOM; XPath sees each run as one text node and `query` prints the
+/// run whole, as `xmllint --noent --xpath '/r/text()'` prints `ax` and
+/// `yc` (and `axqc` for the second document, with `--nocdata` too).
+#[test]
+fn query_prints_a_run_of_adjacent_text_as_one_text_node() {
+    let dir = TempDir::new("query-runs");
+    let markup = dir.write(
+        "markup.xml",
+        "<!DOCTYPE r [<!ENTITY e \"x<b/>y\">]><r>a&e;c</r>",
+    );
+    let cdata = dir.write(
+        "cdata.xml",
+        "<!DOCTYPE r [<!ENTITY e \"x<![CDATA[q]]>\">]><r>a&e;c</r>",
+    );
+    let (markup, cdata) = (
+        markup.to_str().expect("UTF-8 temp path"),
+        cdata.to_str().expect("UTF-8 temp path"),
+    );
+    let cases: [(&[&str], &str); 5] = [
+        (&["/r/text()", markup], "ax\nyc\n"),
+        (&["count(/r/text())", markup], "2\n"),
+        (&["/r/node()[last()]", markup], "yc\n"),
+        (&["/r/text()", cdata], "axqc\n"),
+        (&["string-length(/r/node())", cdata], "4\n"),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["query"];
+        all.extend_from_slice(args);
+        let output = run(&all);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        assert_eq!(stdout(&output), expected, "{args:?}");
+    }
+}
+
 #[test]
 fn query_reports_bad_expressions_and_bindings_as_caller_errors() {
     let dir = TempDir::new("query-errors");
