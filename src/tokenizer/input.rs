@@ -282,7 +282,8 @@ pub(crate) fn scan_long(bytes: &[u8], table: &[bool; 256], delimiters: [u8; 3]) 
 /// lines in 1.1 (XML 1.1 §2.11), and the other C1 controls, which 1.1
 /// allows only as references (§2.2, `RestrictedChar`). The stop tables
 /// leave these bytes alone, so an XML 1.0 document pays nothing for them.
-#[inline]
+#[cold]
+#[inline(never)]
 pub(crate) fn xml11_cut(bytes: &[u8], n: usize) -> usize {
     let run = &bytes[..n.min(bytes.len())];
     for at in memchr::memchr2_iter(0xC2, 0xE2, run) {

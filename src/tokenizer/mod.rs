@@ -539,7 +539,7 @@ impl<S: TokenSink> Tokenizer<S> {
     /// The length of the bulk run from `from`: up to the first byte in
     /// `table` (and, in an XML 1.1 document, the first NEL, LINE SEPARATOR
     /// or C1 control).
-    #[inline]
+    #[inline(always)]
     fn scan_run(&self, w: &Window<'_>, from: usize, table: &[bool; 256]) -> usize {
         let bytes = w.bytes_from(from);
         let n = scan(bytes, table);

@@ -201,7 +201,8 @@ impl<'a> Checker<'a> {
                 .position(|b| !b.is_ascii_hexdigit())
                 .unwrap_or(digits.len());
             let value = u32::from_str_radix(&digits[..end], radix);
-            if digits[end..].starts_with(';') && value == Ok(0x0C) {
+            // (XML 1.1 allows the controls by reference.)
+            if digits[end..].starts_with(';') && value == Ok(0x0C) && !self.xml11 {
                 self.errors
                     .push((ErrorCode::IllegalCharacterReference, span.start + at));
             }
