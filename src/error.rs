@@ -146,6 +146,34 @@ pub enum ErrorCode {
     /// A markup declaration in the internal subset that does not follow its
     /// grammar; skipped up to its `>`.
     MalformedDeclaration,
+    /// `<!ELEMENT a FOO>`: an element declaration whose content is not
+    /// `EMPTY`, `ANY` or a parenthesized model (XML 1.0 §3.2 `contentspec`);
+    /// skipped.
+    InvalidContentSpecification,
+    /// `(b,c|d)`: `,` and `|` in one group of a content model (XML 1.0
+    /// §3.2.1 `choice`, `seq`); the declaration is skipped.
+    MixedSeparatorsInContentModel,
+    /// `(#PCDATA|b)`: mixed content that names elements without the `*`
+    /// that must follow its `)` (XML 1.0 §3.2.2 `Mixed`); skipped.
+    MissingStarAfterMixedContent,
+    /// `(b|#PCDATA)*`: `#PCDATA` anywhere but first in the outermost group
+    /// of a content model (XML 1.0 §3.2.2); skipped.
+    MisplacedPcdata,
+    /// `(b *)`, `(b)**`, `(#PCDATA)+`: `?`, `*` or `+` where the content
+    /// model allows none (XML 1.0 §3.2.1, §3.2.2); skipped.
+    InvalidOccurrenceIndicator,
+    /// `()`, `(b,)`: no element name or group where a content model needs
+    /// one (XML 1.0 §3.2.1 `cp`); skipped.
+    MissingContentParticle,
+    /// `((b)>`: a content model's group not closed before the
+    /// declaration's `>`, the next `<` or the end of the subset; skipped.
+    UnclosedContentModel,
+    /// `(b c)`: something other than `,`, `|` or `)` after a particle of a
+    /// content model; skipped.
+    InvalidContentModel,
+    /// A second `<!NOTATION>` for a name; the first is kept. A warning:
+    /// XML 1.0 makes it a validity constraint ("Unique Notation Name").
+    DuplicateNotationDeclaration,
     /// A parameter-entity reference inside a markup declaration of the
     /// internal subset, which XML 1.0 §2.8 forbids ("PEs in Internal
     /// Subset"); it is still included.
@@ -319,6 +347,9 @@ impl ErrorCode {
             | ExternalEntityReference
             | UnreadParameterEntity
             | EntityInExternalSubset
+            // Invalid, but well-formed: only a validating processor
+            // rejects it.
+            | DuplicateNotationDeclaration
             // The caller's limits: the document is what the author wrote.
             | EntityExpansionLimit
             | EntityDepthLimit
@@ -517,6 +548,42 @@ impl ErrorCode {
             MalformedDeclaration => (
                 "malformed-declaration",
                 "markup declaration in the internal subset that does not follow its grammar; skipped",
+            ),
+            InvalidContentSpecification => (
+                "invalid-content-specification",
+                "element declaration whose content is not `EMPTY`, `ANY` or `(...)`; skipped",
+            ),
+            MixedSeparatorsInContentModel => (
+                "mixed-separators-in-content-model",
+                "`,` and `|` in one group of a content model; the declaration is skipped",
+            ),
+            MissingStarAfterMixedContent => (
+                "missing-star-after-mixed-content",
+                "mixed content naming elements must end with `)*`; the declaration is skipped",
+            ),
+            MisplacedPcdata => (
+                "misplaced-pcdata",
+                "`#PCDATA` not first in a content model; the declaration is skipped",
+            ),
+            InvalidOccurrenceIndicator => (
+                "invalid-occurrence-indicator",
+                "`?`, `*` or `+` where the content model allows none; the declaration is skipped",
+            ),
+            MissingContentParticle => (
+                "missing-content-particle",
+                "no element name or group where the content model needs one; the declaration is skipped",
+            ),
+            UnclosedContentModel => (
+                "unclosed-content-model",
+                "content model group not closed before `>`; the declaration is skipped",
+            ),
+            InvalidContentModel => (
+                "invalid-content-model",
+                "expected `,`, `|` or `)` in the content model; the declaration is skipped",
+            ),
+            DuplicateNotationDeclaration => (
+                "duplicate-notation-declaration",
+                "notation declared twice; the first declaration is kept",
             ),
             ParameterEntityInDeclaration => (
                 "parameter-entity-in-declaration",

@@ -642,6 +642,8 @@ pub(crate) struct DoctypeData {
     pub(crate) subset_items: Box<[Span]>,
     /// The general entities it declared, by declaration offset.
     pub(crate) subset_entities: Box<[(usize, Box<str>)]>,
+    /// The notations it declared, in order (see [`Node::notations`]).
+    pub(crate) notations: Box<[crate::dtd::Notation]>,
 }
 
 #[derive(Clone, Copy)]

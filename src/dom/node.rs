@@ -485,6 +485,31 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// The notations a DOCTYPE's internal subset declares
+    /// (`<!NOTATION name SYSTEM "s">`, `PUBLIC "p"` or `PUBLIC "p" "s"`),
+    /// in the order declared; a name declared twice keeps its first
+    /// declaration. Empty for other nodes, and for a DOCTYPE whose subset
+    /// is not read (one after the first, or after the root element).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse(
+    ///     "<!DOCTYPE a [<!NOTATION png SYSTEM 'image/png'><!NOTATION txt PUBLIC '-//text'>]><a/>",
+    /// );
+    /// let doctype = doc.root().first_child().unwrap();
+    /// let names: Vec<_> = doctype.notations().iter().map(|n| n.name()).collect();
+    /// assert_eq!(names, ["png", "txt"]);
+    /// assert_eq!(doctype.notations()[1].public_id(), Some("-//text"));
+    /// assert_eq!(doctype.notations()[1].system_id(), None);
+    /// assert!(doc.root_element().unwrap().notations().is_empty());
+    /// ```
+    pub fn notations(&self) -> &'a [crate::dtd::Notation] {
+        match self.kind() {
+            NodeKind::Doctype(d) => self.doctype_data(*d).map_or(&[], |d| &d.notations[..]),
+            _ => &[],
+        }
+    }
+
     /// The source this node was parsed from (`None` for created nodes).
     ///
     /// ```

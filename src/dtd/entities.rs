@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::internal_subset::{
-    self, AttributeDefinition, DefaultValue, EntityValue, InternalSubset,
+    self, AttributeDefinition, DefaultValue, EntityValue, InternalSubset, Notation,
 };
 use crate::char_refs::{self, CharRef, Replacement};
 use crate::error::ErrorCode;
@@ -227,6 +227,24 @@ impl Declarations {
     /// processor does not read, XML 1.0 WFC "Entity Declared").
     pub(crate) fn has_parameter_references(&self) -> bool {
         self.0.subset.parameter_references
+    }
+
+    /// The notations the internal subset declares, in the order declared
+    /// (the first declaration of a name only).
+    ///
+    /// ```
+    /// use xml5dom::events::{parse, Event};
+    /// let mut found = Vec::new();
+    /// parse("<!DOCTYPE a [<!NOTATION n SYSTEM 'viewer'>]><a/>", |event| {
+    ///     if let Event::Doctype(doctype) = event {
+    ///         let notations = doctype.declarations.unwrap().notations();
+    ///         found.extend(notations.iter().map(|n| (n.name().to_owned(), n.system_id().map(str::to_owned))));
+    ///     }
+    /// });
+    /// assert_eq!(found, [("n".to_owned(), Some("viewer".to_owned()))]);
+    /// ```
+    pub fn notations(&self) -> &[Notation] {
+        &self.0.subset.notations
     }
 
     /// Whether the general entity `name` is declared (internal or external).

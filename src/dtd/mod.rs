@@ -14,4 +14,5 @@ mod internal_subset;
 
 pub use entities::Declarations;
 pub(crate) use entities::{EntityLookup, ExpansionMode, ExpansionStop};
+pub use internal_subset::Notation;
 pub(crate) use internal_subset::{has_parameter_references, AttributeType, DefaultValue};

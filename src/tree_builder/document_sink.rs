@@ -148,6 +148,9 @@ impl TreeSink for DocumentSink<'_> {
             subset_span: doctype.subset_span,
             subset_items: doctype.subset_items.into(),
             subset_entities: doctype.subset_entities.into(),
+            notations: doctype
+                .declarations
+                .map_or_else(Box::default, |d| d.notations().into()),
         };
         // The builder reports one DOCTYPE at most (it drops the others), so
         // this is 0.
