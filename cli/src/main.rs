@@ -12,7 +12,7 @@
 //! xml5dom check PATH...   every parse error as path:line:column: code: message,
 //!                         with the source line and a caret; many files, in parallel
 //! xml5dom fmt FILE        the document written back (lossless, or repaired)
-//! xml5dom canon FILE      a canonical form (C14N 1.0, or xmltest's)
+//! xml5dom canon FILE      a canonical form (C14N 1.0, or xmltest's two)
 //! xml5dom query EXPR FILE an XPath 1.0 query: matching nodes, or its value
 //! xml5dom stats FILE...   counts, depth, namespaces, encoding, errors by code
 //! xml5dom completions SHELL a completion script
@@ -250,6 +250,10 @@ enum Form {
     C14nComments,
     /// The canonical form of the W3C XML Conformance Test Suite.
     Xmltest,
+    /// The suite's second canonical form: xmltest's, plus the internal
+    /// subset's processing instructions and a DOCTYPE listing the
+    /// notations it declares.
+    Xmltest2,
 }
 
 /// Why a run stopped before its end: one line on standard error and exit
@@ -562,6 +566,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 Form::C14n => CanonicalForm::C14n,
                 Form::C14nComments => CanonicalForm::C14nWithComments,
                 Form::Xmltest => CanonicalForm::XmlTest,
+                Form::Xmltest2 => CanonicalForm::XmlTestSecond,
             };
             // Streamed: written as the file is read, in bounded memory.
             batch(

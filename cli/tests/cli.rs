@@ -723,6 +723,24 @@ fn canon_writes_each_form() {
 }
 
 #[test]
+fn canon_writes_the_second_xmltest_form() {
+    let dir = TempDir::new("canon2");
+    let path = dir.write(
+        "d.xml",
+        "<!DOCTYPE Doc [<?p x?><!NOTATION z SYSTEM 'z.exe'><!NOTATION a PUBLIC '-//a'>]><Doc/>",
+    );
+    let p = path.to_str().unwrap();
+    assert_eq!(
+        stdout(&run(&["canon", "--form", "xmltest2", p])),
+        "<?p x?><!DOCTYPE Doc [\n<!NOTATION a PUBLIC '-//a'>\n<!NOTATION z SYSTEM 'z.exe'>\n]>\n<Doc></Doc>"
+    );
+    assert_eq!(
+        stdout(&run(&["canon", "--form", "xmltest", p])),
+        "<Doc></Doc>"
+    );
+}
+
+#[test]
 fn every_subcommand_reads_any_encoding_and_fmt_writes_the_one_asked_for() {
     let dir = TempDir::new("encodings");
     let text = "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><a t=\"日本\">語</a>";

@@ -211,6 +211,10 @@ fn canon_and_tokens_stream_what_the_whole_input_gives() {
             &["canon", "--form", "c14n-comments"][..],
         ),
         (CanonicalForm::XmlTest, &["canon", "--form", "xmltest"][..]),
+        (
+            CanonicalForm::XmlTestSecond,
+            &["canon", "--form", "xmltest2"][..],
+        ),
     ] {
         let got = run(args, &file);
         assert!(

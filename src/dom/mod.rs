@@ -644,6 +644,12 @@ pub(crate) struct DoctypeData {
     pub(crate) subset_entities: Box<[(usize, Box<str>)]>,
     /// The notations it declared, in order (see [`Node::notations`]).
     pub(crate) notations: Box<[crate::dtd::Notation]>,
+    /// The processing instructions of its internal subset (target, data),
+    /// in order, when it was read.
+    pub(crate) subset_pis: Box<[(Box<str>, Box<str>)]>,
+    /// Its name as written (`name` is ASCII-lowercased), when its subset
+    /// was read.
+    pub(crate) written_name: Option<Box<str>>,
 }
 
 #[derive(Clone, Copy)]

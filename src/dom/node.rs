@@ -310,6 +310,14 @@ impl<'a> Node<'a> {
         self.doc.doctypes.get(index as usize)
     }
 
+    /// A DOCTYPE's data (`None` for other nodes).
+    pub(crate) fn doctype(&self) -> Option<&'a super::DoctypeData> {
+        match self.kind() {
+            NodeKind::Doctype(d) => self.doctype_data(*d),
+            _ => None,
+        }
+    }
+
     fn attribute_data(&self) -> &'a [AttributeData] {
         match self.kind() {
             NodeKind::Element { attributes, .. } => self

@@ -36,6 +36,8 @@ pub struct Declarations(Rc<Inner>);
 
 struct Inner {
     subset: InternalSubset,
+    /// The DOCTYPE's name as written (the token's is ASCII-lowercased).
+    doctype_name: Box<str>,
     /// The internal entities whose replacement text holds a `<`, with what
     /// expanding one costs ([`Declarations::markup_cost`]).
     with_markup: HashMap<Box<str>, usize>,
@@ -107,8 +109,14 @@ pub(crate) const NODE_COST: usize = 128;
 pub(crate) const MAX_ENTITY_NESTING: usize = 64;
 
 impl Declarations {
-    /// Reads an internal subset that starts at `base` in the input.
-    pub(crate) fn parse(subset: &str, base: usize, limits: &Limits) -> Declarations {
+    /// Reads an internal subset that starts at `base` in the input, of the
+    /// DOCTYPE named `doctype_name` (as written).
+    pub(crate) fn parse(
+        subset: &str,
+        base: usize,
+        limits: &Limits,
+        doctype_name: &str,
+    ) -> Declarations {
         let subset = internal_subset::parse(subset, base, limits);
         let longest_name = subset.entities.keys().map(|k| k.len()).max().unwrap_or(0);
         let used = subset.expanded_bytes;
@@ -152,6 +160,7 @@ impl Declarations {
             .collect();
         Declarations(Rc::new(Inner {
             subset,
+            doctype_name: doctype_name.into(),
             with_markup,
             defaults,
             positions,
@@ -245,6 +254,18 @@ impl Declarations {
     /// ```
     pub fn notations(&self) -> &[Notation] {
         &self.0.subset.notations
+    }
+
+    /// The processing instructions of the internal subset, in order:
+    /// target and data.
+    pub(crate) fn processing_instructions(&self) -> &[(Box<str>, Box<str>)] {
+        &self.0.subset.processing_instructions
+    }
+
+    /// The name of the DOCTYPE that holds the subset, as written (not
+    /// lowercased as the DOCTYPE token's).
+    pub(crate) fn doctype_name(&self) -> &str {
+        &self.0.doctype_name
     }
 
     /// Whether the general entity `name` is declared (internal or external).

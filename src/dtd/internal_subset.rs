@@ -53,6 +53,10 @@ pub(crate) struct InternalSubset {
     /// Notation declarations, in the order declared; the first
     /// declaration of a name wins (XML 1.0 §4.7, VC "Unique Notation Name").
     pub(crate) notations: Vec<Notation>,
+    /// The processing instructions of the subset (and of the parameter
+    /// entities read in it), in order: target and data, as a PI node has
+    /// them. XML 1.0 §2.6 passes them to the application.
+    pub(crate) processing_instructions: Vec<(Box<str>, Box<str>)>,
     /// Parse errors, with byte offsets in the whole document (subset offset + `base`).
     pub(crate) errors: Vec<(ErrorCode, usize)>,
     /// Bytes of parameter-entity replacement text read while parsing
@@ -441,10 +445,19 @@ impl Reader<'_> {
             target.is_some() && (cur.starts_with(b"?>") || cur.peek().is_some_and(is_s));
         match memmem::find(cur.bytes_from(cur.pos), b"?>") {
             Some(close) => {
-                if !has_target {
-                    self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+                let close = cur.pos + close;
+                match target {
+                    Some(target) if has_target => {
+                        // The data starts after the whitespace that ends
+                        // the target (`<?pi ?>` has none).
+                        cur.skip_s();
+                        let data = cur.text.get(cur.pos.min(close)..close).unwrap_or_default();
+                        let pi = (target.into(), data.into());
+                        self.out.processing_instructions.push(pi);
+                    }
+                    _ => self.error(ErrorCode::MalformedDeclaration, cur.offset(start)),
                 }
-                cur.pos += close + 2;
+                cur.pos = close + 2;
             }
             None => {
                 self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
@@ -1989,6 +2002,26 @@ mod tests {
                 AttributeType::Cdata,
                 DefaultValue::Value("d".into())
             )]
+        );
+    }
+
+    #[test]
+    fn processing_instructions_are_kept_with_their_data() {
+        let out = read("<?a?><?b  data  here ?><!ENTITY % p '<?c in-entity?>'>%p;<? bad?><?d\nx?>");
+        assert_eq!(codes(&out), [MalformedDeclaration]);
+        let pis: Vec<_> = out
+            .processing_instructions
+            .iter()
+            .map(|(target, data)| (&**target, &**data))
+            .collect();
+        assert_eq!(
+            pis,
+            [
+                ("a", ""),
+                ("b", "data  here "),
+                ("c", "in-entity"),
+                ("d", "x")
+            ]
         );
     }
 

@@ -27,12 +27,13 @@ use crate::error::Error;
 use crate::output::PIECE;
 use crate::serializer::canonical::{
     c14n_order, document_level, escape_c14n_text, escape_xmltest, is_xml11, write_c14n_start_tag,
-    write_pi, CanonicalForm, XMLTEST_1_1_DECLARATION,
+    write_pi, write_second_form_doctype, CanonicalForm, XMLTEST_1_1_DECLARATION,
 };
 
 use super::sink::Handler;
 use super::stream::{Stream, READ_SIZE};
 use super::{Attribute, Event, StartElement};
+use crate::tokenizer::Doctype;
 
 /// Writes the canonical form `form` of what `reader` gives, in bounded
 /// memory: the bytes `write_canonical` writes for
@@ -130,7 +131,9 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             self.after_root = true;
         }
         match self.form {
-            CanonicalForm::XmlTest => self.write_xmltest_start_tag(start),
+            CanonicalForm::XmlTest | CanonicalForm::XmlTestSecond => {
+                self.write_xmltest_start_tag(start);
+            }
             CanonicalForm::C14n | CanonicalForm::C14nWithComments => {
                 self.scope.open();
                 self.write_c14n_start_tag(start);
@@ -205,7 +208,7 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
         self.text.push_str("</");
         self.text.push_str(qualified);
         self.text.push('>');
-        if self.form != CanonicalForm::XmlTest {
+        if !self.is_xmltest() {
             self.scope.close();
         }
     }
@@ -216,7 +219,9 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             return;
         }
         match self.form {
-            CanonicalForm::XmlTest => escape_xmltest(text, self.xml11, &mut self.text),
+            CanonicalForm::XmlTest | CanonicalForm::XmlTestSecond => {
+                escape_xmltest(text, self.xml11, &mut self.text);
+            }
             CanonicalForm::C14n | CanonicalForm::C14nWithComments => {
                 escape_c14n_text(text, &mut self.text);
             }
@@ -236,12 +241,39 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
 
     fn processing_instruction(&mut self, target: &str, data: &str) {
         match self.form {
-            CanonicalForm::XmlTest => write_pi(target, data, true, &mut self.text),
+            CanonicalForm::XmlTest | CanonicalForm::XmlTestSecond => {
+                write_pi(target, data, true, &mut self.text);
+            }
             CanonicalForm::C14n | CanonicalForm::C14nWithComments => {
                 document_level(self.depth, self.after_root, &mut self.text, |out| {
                     write_pi(target, data, false, out);
                 });
             }
+        }
+    }
+
+    /// Whether the form is one of xmltest's (no namespace scope to keep).
+    fn is_xmltest(&self) -> bool {
+        matches!(
+            self.form,
+            CanonicalForm::XmlTest | CanonicalForm::XmlTestSecond
+        )
+    }
+
+    /// The second xmltest form writes the first DOCTYPE's subset PIs and
+    /// notations, as the DOM writer does (the name as written, which the
+    /// declarations keep: the event's is lowercased).
+    fn doctype(&mut self, doctype: &Doctype<'_>) {
+        if self.form != CanonicalForm::XmlTestSecond {
+            return;
+        }
+        if let Some(declarations) = doctype.declarations {
+            write_second_form_doctype(
+                declarations.doctype_name(),
+                declarations.notations(),
+                declarations.processing_instructions(),
+                &mut self.text,
+            );
         }
     }
 
@@ -285,19 +317,23 @@ impl<W: Write> Handler for CanonicalWriter<'_, W> {
             Event::ProcessingInstruction { target, data, .. } => {
                 self.processing_instruction(target, data);
             }
-            // The xmltest form of an XML 1.1 document starts with a
+            // The xmltest forms of an XML 1.1 document start with a
             // declaration saying so.
             Event::XmlDeclaration(declaration) => {
                 self.xml11 = is_xml11(declaration.version);
-                if self.xml11 && self.form == CanonicalForm::XmlTest {
+                let xmltest = matches!(
+                    self.form,
+                    CanonicalForm::XmlTest | CanonicalForm::XmlTestSecond
+                );
+                if self.xml11 && xmltest {
                     self.text.push_str(XMLTEST_1_1_DECLARATION);
                 }
             }
-            // Not in any canonical form: the DOCTYPE is dropped, an
-            // expansion's nodes are written as nodes, dropped markup is not
-            // in the tree, errors change nothing written.
-            Event::Doctype(_)
-            | Event::BeginExpansion { .. }
+            Event::Doctype(doctype) => self.doctype(&doctype),
+            // Not in any canonical form: an expansion's nodes are written as
+            // nodes, dropped markup is not in the tree, errors change
+            // nothing written.
+            Event::BeginExpansion { .. }
             | Event::EndExpansion { .. }
             | Event::Dropped { .. }
             | Event::DepthDropped { .. }

@@ -1,6 +1,7 @@
 //! Canonical forms: W3C Canonical XML 1.0 (inclusive, with or without
-//! comments) and the form of the W3C XML Conformance Test Suite's output
-//! files (James Clark's "xmltest" canonical XML).
+//! comments) and the two forms of the W3C XML Conformance Test Suite's
+//! output files (James Clark's "xmltest" canonical XML, and Sun's second
+//! form, which adds the notations the DTD declares).
 //!
 //! Both walk the tree with [`Node::traverse`](crate::dom::Node::traverse), never
 //! recursing, so a document nested 1,000,000 deep is written like a flat one.
@@ -24,6 +25,7 @@
 use std::collections::HashMap;
 
 use crate::dom::{Attribute, Document, Edge, NodeType};
+use crate::dtd::Notation;
 use crate::output::Pieces;
 
 /// Which canonical form to write.
@@ -35,6 +37,10 @@ pub enum CanonicalForm {
     C14nWithComments,
     /// The canonical form of the XML Conformance Test Suite (xmltest).
     XmlTest,
+    /// The suite's second canonical form: [`XmlTest`](Self::XmlTest), plus
+    /// the internal subset's processing instructions and a DOCTYPE with
+    /// the notations it declares, sorted by name.
+    XmlTestSecond,
 }
 
 /// Writes `doc` in the canonical form `form`.
@@ -73,6 +79,38 @@ pub enum CanonicalForm {
 /// declaration dropped.
 ///
 /// A document without a root element gives just its PIs (and comments).
+///
+/// The second xmltest form (Sun's "Second XML Canonical Form", the
+/// suite's outputs for documents that declare notations) is the xmltest
+/// form, with where the DOCTYPE was: the processing instructions of its
+/// internal subset, as the form writes PIs, then, when the subset declares
+/// notations,
+///
+/// ```text
+/// DTD2      ::= '<!DOCTYPE ' name ' [' #xA Notations ']>' #xA
+/// Notations ::= ('<!NOTATION ' Name ' ' ExternalId '>' #xA)*
+/// ExternalId ::= 'PUBLIC ' PubidLiteral ' ' SystemLiteral
+///              | 'PUBLIC ' PubidLiteral | 'SYSTEM ' SystemLiteral
+/// ```
+///
+/// with the notations sorted by name, the DOCTYPE's name as written, and
+/// the literals in single quotes (double quotes for one that holds a
+/// single quote). System identifiers are written as declared, not made
+/// relative to the document as the form's text asks.
+///
+/// ```
+/// use xml5dom::Document;
+/// use xml5dom::serializer::canonical::{canonicalize, CanonicalForm};
+///
+/// let doc = Document::parse(
+///     "<!DOCTYPE doc [<!NOTATION png SYSTEM 'viewer'><?pi x?><!NOTATION gif PUBLIC '-//gif'>]><doc/>",
+/// );
+/// assert_eq!(
+///     canonicalize(&doc, CanonicalForm::XmlTestSecond),
+///     "<?pi x?><!DOCTYPE doc [\n<!NOTATION gif PUBLIC '-//gif'>\n<!NOTATION png SYSTEM 'viewer'>\n]>\n<doc></doc>"
+/// );
+/// assert_eq!(canonicalize(&doc, CanonicalForm::XmlTest), "<doc></doc>");
+/// ```
 ///
 /// ```
 /// use xml5dom::Document;
@@ -118,7 +156,8 @@ fn write_form(doc: &Document, form: CanonicalForm, out: &mut Pieces<'_>) {
     match form {
         CanonicalForm::C14n => write_c14n(doc, false, out),
         CanonicalForm::C14nWithComments => write_c14n(doc, true, out),
-        CanonicalForm::XmlTest => write_xmltest(doc, out),
+        CanonicalForm::XmlTest => write_xmltest(doc, false, out),
+        CanonicalForm::XmlTestSecond => write_xmltest(doc, true, out),
     }
 }
 
@@ -353,7 +392,9 @@ pub(crate) fn escape_c14n_attribute(value: &str, out: &mut String) {
 
 // ----- xmltest -------------------------------------------------------------
 
-fn write_xmltest(doc: &Document, pieces: &mut Pieces<'_>) {
+/// The xmltest form; with `second`, the second form (the subset's PIs and
+/// notations where the DOCTYPE is).
+fn write_xmltest(doc: &Document, second: bool, pieces: &mut Pieces<'_>) {
     let mut attributes: Vec<Attribute<'_>> = Vec::new();
     let mut depth = 0usize;
     let version = doc.xml_declaration().and_then(|d| d.version.as_deref());
@@ -389,6 +430,12 @@ fn write_xmltest(doc: &Document, pieces: &mut Pieces<'_>) {
                 }
                 NodeType::ProcessingInstruction => {
                     write_pi(node.name(), node.text().unwrap_or(""), true, out);
+                }
+                NodeType::Doctype if second => {
+                    if let Some(data) = node.doctype() {
+                        let name = data.written_name.as_deref().unwrap_or(node.name());
+                        write_second_form_doctype(name, &data.notations, &data.subset_pis, out);
+                    }
                 }
                 NodeType::Comment | NodeType::Document | NodeType::Doctype => {}
             },
@@ -447,6 +494,57 @@ pub(crate) fn escape_xmltest(text: &str, xml11: bool, out: &mut String) {
         }
     }
     escape(&text[start..], out, datachar);
+}
+
+/// What the second xmltest form writes for a DOCTYPE named `name`: the
+/// processing instructions of its subset, then, if it declares notations,
+/// a DOCTYPE that lists them sorted by name.
+pub(crate) fn write_second_form_doctype(
+    name: &str,
+    notations: &[Notation],
+    processing_instructions: &[(Box<str>, Box<str>)],
+    out: &mut String,
+) {
+    for (target, data) in processing_instructions {
+        write_pi(target, data, true, out);
+    }
+    if notations.is_empty() {
+        return;
+    }
+    let mut sorted: Vec<&Notation> = notations.iter().collect();
+    sorted.sort_unstable_by_key(|notation| notation.name());
+    out.push_str("<!DOCTYPE ");
+    out.push_str(name);
+    out.push_str(" [\n");
+    for notation in sorted {
+        out.push_str("<!NOTATION ");
+        out.push_str(notation.name());
+        match (notation.public_id(), notation.system_id()) {
+            (Some(public_id), system_id) => {
+                out.push_str(" PUBLIC ");
+                write_literal(public_id, out);
+                if let Some(system_id) = system_id {
+                    out.push(' ');
+                    write_literal(system_id, out);
+                }
+            }
+            (None, system_id) => {
+                out.push_str(" SYSTEM ");
+                write_literal(system_id.unwrap_or(""), out);
+            }
+        }
+        out.push_str(">\n");
+    }
+    out.push_str("]>\n");
+}
+
+/// A literal in single quotes, or in double quotes if it holds a single
+/// quote (it then holds no double quote: it was one literal).
+fn write_literal(literal: &str, out: &mut String) {
+    let quote = if literal.contains('\'') { '"' } else { '\'' };
+    out.push(quote);
+    out.push_str(literal);
+    out.push(quote);
 }
 
 // ----- Shared --------------------------------------------------------------

@@ -169,7 +169,13 @@ impl<S: TokenSink> Tokenizer<S> {
             return;
         };
         let start = self.doctype.subset_start;
-        let declarations = Declarations::parse(subset.as_str(w), start, &self.limits);
+        let lowered = self.doctype.name.as_ref().map_or("", |name| name.as_str(w));
+        let head = w
+            .text
+            .get(self.token_start.saturating_sub(w.base)..start.saturating_sub(w.base))
+            .unwrap_or_default();
+        let name = written_doctype_name(head, lowered);
+        let declarations = Declarations::parse(subset.as_str(w), start, &self.limits, name);
         if let Some(len) = self.input_len {
             declarations.set_input_len(len);
         }
@@ -206,6 +212,25 @@ impl<S: TokenSink> Tokenizer<S> {
             self.error_at(w, code, to_source(offset));
         }
         self.declarations = Some(declarations);
+    }
+}
+
+/// The DOCTYPE's name as written, from `head`, its source up to the
+/// subset: the token's name is ASCII-lowercased (`lowered`), and writers
+/// that show the declarations need the name XML sees. When the source does
+/// not give it back (a NUL in it, say), `lowered` it is.
+fn written_doctype_name<'a>(head: &'a str, lowered: &'a str) -> &'a str {
+    const SPACE: [char; 5] = [' ', '\t', '\n', '\r', '\x0C'];
+    let after_keyword = head.get("<!DOCTYPE".len()..).unwrap_or_default();
+    let name = after_keyword.trim_start_matches(SPACE);
+    let end = name
+        .find(|c| SPACE.contains(&c) || c == '[' || c == '>')
+        .unwrap_or(name.len());
+    let name = &name[..end];
+    if name.len() == lowered.len() && name.eq_ignore_ascii_case(lowered) {
+        name
+    } else {
+        lowered
     }
 }
 

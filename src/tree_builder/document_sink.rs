@@ -151,6 +151,10 @@ impl TreeSink for DocumentSink<'_> {
             notations: doctype
                 .declarations
                 .map_or_else(Box::default, |d| d.notations().into()),
+            subset_pis: doctype
+                .declarations
+                .map_or_else(Box::default, |d| d.processing_instructions().into()),
+            written_name: doctype.declarations.map(|d| d.doctype_name().into()),
         };
         // The builder reports one DOCTYPE at most (it drops the others), so
         // this is 0.
