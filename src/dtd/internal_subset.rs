@@ -2077,6 +2077,16 @@ mod tests {
         assert_eq!(names, ["pe", "after"]);
     }
 
+    /// XML 1.0 §5.1 stops entity and attribute-list declarations after an
+    /// unread parameter entity, not notations.
+    #[test]
+    fn notations_after_an_unread_parameter_entity_are_kept() {
+        let out = read("%unread;<!NOTATION n SYSTEM 's'><!ENTITY e 'x'>");
+        assert_eq!(codes(&out), [UnreadParameterEntity]);
+        assert_eq!(out.notations.len(), 1);
+        assert!(out.entities.is_empty());
+    }
+
     #[test]
     fn declarations_inside_comments_and_pis_are_not_read() {
         let out = read("<!-- <!ENTITY a 'x'> --><?p <!ENTITY b 'y'> ?>");
