@@ -211,3 +211,24 @@ impl std::io::Read for Chunks<'_> {
         Ok(n)
     }
 }
+
+#[test]
+fn the_internal_subset_of_an_xml11_document() {
+    // Line ends in an entity's literal value are normalized; a reference to
+    // NEL is not a line end; controls may be referred to.
+    let doc = Document::parse(&format!(
+        "{V11}<!DOCTYPE r [<!ENTITY e \"a\u{85}b\r\u{85}c\u{2028}d&#x85;&#x1;\"><!ATTLIST r x CDATA \"1\u{85}2\">]><r>&e;</r>"
+    ));
+    assert_eq!(root_text(&doc), "a\nb\nc\nd\u{85}\u{1}");
+    assert_eq!(doc.root_element().unwrap().attribute("x"), Some("1 2"));
+    assert_eq!(codes(&doc), []);
+    // In XML 1.0 the same characters are data, and `&#x1;` is not allowed.
+    let doc = Document::parse(&format!(
+        "{V10}<!DOCTYPE r [<!ENTITY e \"a\u{85}b\">]><r>&e;</r>"
+    ));
+    assert_eq!(root_text(&doc), "a\u{85}b");
+    let doc = Document::parse(&format!(
+        "{V10}<!DOCTYPE r [<!ENTITY e \"&#x1;\">]><r>&e;</r>"
+    ));
+    assert!(codes(&doc).contains(&ErrorCode::MalformedDeclaration));
+}

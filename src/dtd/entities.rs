@@ -110,14 +110,16 @@ pub(crate) const MAX_ENTITY_NESTING: usize = 64;
 
 impl Declarations {
     /// Reads an internal subset that starts at `base` in the input, of the
-    /// DOCTYPE named `doctype_name` (as written).
+    /// DOCTYPE named `doctype_name` (as written), in an XML 1.1 document if
+    /// `xml11`.
     pub(crate) fn parse(
         subset: &str,
         base: usize,
         limits: &Limits,
         doctype_name: &str,
+        xml11: bool,
     ) -> Declarations {
-        let subset = internal_subset::parse(subset, base, limits);
+        let subset = internal_subset::parse(subset, base, limits, xml11);
         let longest_name = subset.entities.keys().map(|k| k.len()).max().unwrap_or(0);
         let used = subset.expanded_bytes;
         let with_markup = subset

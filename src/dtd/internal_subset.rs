@@ -185,14 +185,18 @@ impl AttributeType {
 /// Whether an internal subset refers to a parameter entity anywhere it is
 /// read (XML 1.0's WFC "Entity Declared" then no longer applies).
 pub(crate) fn has_parameter_references(subset: &str) -> bool {
-    parse(subset, 0, &Limits::default()).parameter_references
+    parse(subset, 0, &Limits::default(), false).parameter_references
 }
 
-pub(crate) fn parse(subset: &str, base: usize, limits: &Limits) -> InternalSubset {
+/// Reads an internal subset that starts at `base` in the input; `xml11`:
+/// of an XML 1.1 document (NEL and LINE SEPARATOR end lines in its
+/// literals, and controls may be referred to).
+pub(crate) fn parse(subset: &str, base: usize, limits: &Limits, xml11: bool) -> InternalSubset {
     let mut reader = Reader {
         subset,
         base,
         limits,
+        xml11,
         budget: limits.entity_expansion_budget(subset.len()),
         out: InternalSubset::default(),
         parameter_entities: HashMap::new(),
@@ -259,6 +263,8 @@ struct Reader<'s> {
     subset: &'s str,
     base: usize,
     limits: &'s Limits,
+    /// The document is XML 1.1.
+    xml11: bool,
     budget: usize,
     out: InternalSubset,
     parameter_entities: HashMap<Rc<str>, ParameterEntity>,
@@ -631,8 +637,8 @@ impl Reader<'_> {
                     notation = Some(cur.name(self.limits.max_name_length)?.into());
                 }
                 EntityValue::External {
-                    public_id: public_id.map(normalize_line_ends),
-                    system_id: normalize_line_ends(system_id),
+                    public_id: public_id.map(|id| normalize_line_ends(id, false)),
+                    system_id: normalize_line_ends(system_id, false),
                     notation,
                 }
             }
@@ -697,8 +703,11 @@ impl Reader<'_> {
             // In included text, quotes are data and line ends were normalized
             // when it was declared (a CR left in it came from `&#13;`).
             let run = if in_literal {
-                rest.iter()
-                    .position(|&b| b == quote || matches!(b, b'&' | b'%' | b'\r'))
+                rest.iter().position(|&b| {
+                    b == quote
+                        || matches!(b, b'&' | b'%' | b'\r')
+                        || (self.xml11 && matches!(b, 0xC2 | 0xE2))
+                })
             } else {
                 memchr2(b'&', b'%', rest)
             };
@@ -723,13 +732,25 @@ impl Reader<'_> {
                 }
                 Some(b'\r') => {
                     value.push('\n');
-                    at + if bytes.get(at + 1) == Some(&b'\n') {
-                        2
-                    } else {
-                        1
+                    at + match bytes.get(at + 1..at + 3) {
+                        Some([b'\n', _]) => 2,
+                        Some([0xC2, 0x85]) if self.xml11 => 3,
+                        _ if bytes.get(at + 1) == Some(&b'\n') => 2,
+                        _ => 1,
                     }
                 }
-                Some(b'&') => match char_ref_at(bytes, at) {
+                // In XML 1.1, NEL and LINE SEPARATOR end lines; other
+                // characters with their lead bytes are data.
+                Some(0xC2 | 0xE2) => {
+                    let c = text
+                        .get(at..)
+                        .and_then(|t| t.chars().next())
+                        .unwrap_or('\u{FFFD}');
+                    let line_end = matches!(c, '\u{85}' | '\u{2028}');
+                    value.push(if line_end { '\n' } else { c });
+                    at + c.len_utf8()
+                }
+                Some(b'&') => match char_ref_at(bytes, at, self.xml11) {
                     CharRefAt::Char(c, end) => {
                         value.push(c);
                         end
@@ -870,7 +891,7 @@ impl Reader<'_> {
             let declared =
                 |name: &str| is_predefined_entity(name) || self.out.entities.contains_key(name);
             let broken = bytes[i] == b'<'
-                || match char_ref_at(bytes, i) {
+                || match char_ref_at(bytes, i, self.xml11) {
                     CharRefAt::Char(..) => false,
                     CharRefAt::NotAChar(_) => true,
                     CharRefAt::None => {
@@ -881,7 +902,7 @@ impl Reader<'_> {
                 self.error(ErrorCode::MalformedDeclaration, cur.offset(open + i));
             }
         }
-        Ok(normalize_line_ends(value))
+        Ok(normalize_line_ends(value, self.xml11))
     }
 
     /// `<!ELEMENT name contentspec>` (XML 1.0 §3.2), after the keyword:
@@ -954,8 +975,8 @@ impl Reader<'_> {
             self.notation_names.insert(name.into());
             self.out.notations.push(Notation {
                 name: name.into(),
-                public_id: public_id.map(normalize_line_ends),
-                system_id: system_id.map(normalize_line_ends),
+                public_id: public_id.map(|id| normalize_line_ends(id, false)),
+                system_id: system_id.map(|id| normalize_line_ends(id, false)),
             });
         }
         Ok(())
@@ -1371,8 +1392,9 @@ enum CharRefAt {
     None,
 }
 
-/// `&#N;` or `&#xN;` at `at` (XML 1.0 §4.1).
-fn char_ref_at(bytes: &[u8], at: usize) -> CharRefAt {
+/// `&#N;` or `&#xN;` at `at` (XML 1.0 §4.1); `xml11`: the C0 and C1
+/// controls may be referred to (XML 1.1 §2.2).
+fn char_ref_at(bytes: &[u8], at: usize, xml11: bool) -> CharRefAt {
     if bytes.get(at + 1) != Some(&b'#') {
         return CharRefAt::None;
     }
@@ -1389,14 +1411,22 @@ fn char_ref_at(bytes: &[u8], at: usize) -> CharRefAt {
     if end == digits_start || bytes.get(end) != Some(&b';') {
         return CharRefAt::None;
     }
-    match char::from_u32(value).filter(|&c| is_xml_char(c)) {
+    let allowed = |c: char| is_xml_char(c) || (xml11 && matches!(c, '\u{1}'..='\u{1F}'));
+    match char::from_u32(value).filter(|&c| allowed(c)) {
         Some(c) => CharRefAt::Char(c, end + 1),
         None => CharRefAt::NotAChar(end + 1),
     }
 }
 
-/// CR LF and lone CR become LF (XML 1.0 §2.11).
-fn normalize_line_ends(text: &str) -> Box<str> {
+/// CR LF and lone CR become LF (XML 1.0 §2.11); with `xml11` also CR NEL,
+/// NEL and LINE SEPARATOR (XML 1.1 §2.11).
+fn normalize_line_ends(text: &str, xml11: bool) -> Box<str> {
+    let text = if xml11 && text.contains(['\u{85}', '\u{2028}']) {
+        text.replace("\r\u{85}", "\n")
+            .replace(['\u{85}', '\u{2028}'], "\n")
+    } else {
+        text.to_owned()
+    };
     if !text.contains('\r') {
         return text.into();
     }
@@ -1409,7 +1439,7 @@ mod tests {
     use ErrorCode::*;
 
     fn read(subset: &str) -> InternalSubset {
-        parse(subset, 0, &Limits::default())
+        parse(subset, 0, &Limits::default(), false)
     }
 
     fn internal(out: &InternalSubset, name: &str) -> Option<String> {
@@ -1451,7 +1481,7 @@ mod tests {
 
     #[test]
     fn entity_offsets_count_from_base() {
-        let out = parse("\n  <!ENTITY a 'x'>", 40, &Limits::default());
+        let out = parse("\n  <!ENTITY a 'x'>", 40, &Limits::default(), false);
         assert_eq!(out.entities["a"].offset, 43);
     }
 
@@ -1499,7 +1529,7 @@ mod tests {
     #[test]
     fn character_references_to_non_characters_are_kept_and_reported() {
         let subset = "<!ENTITY a '&#0;|&#xD800;|&#x110000;|&#1;|&#xFFFE;|&#99999999999;'>";
-        let out = parse(subset, 100, &Limits::default());
+        let out = parse(subset, 100, &Limits::default(), false);
         assert_eq!(
             internal(&out, "a").as_deref(),
             Some("&#0;|&#xD800;|&#x110000;|&#1;|&#xFFFE;|&#99999999999;")
@@ -1521,7 +1551,7 @@ mod tests {
     #[test]
     fn bare_ampersand_and_percent_are_kept_and_reported() {
         let subset = "<!ENTITY a 'A & B, 50% &#; &#x; &#12 &X41; &name % ;'>";
-        let out = parse(subset, 7, &Limits::default());
+        let out = parse(subset, 7, &Limits::default(), false);
         assert_eq!(
             internal(&out, "a").as_deref(),
             Some("A & B, 50% &#; &#x; &#12 &X41; &name % ;")
@@ -1630,7 +1660,7 @@ mod tests {
         ];
         for case in cases {
             let subset = format!("  {case}<!ENTITY ok 'y'>");
-            let out = parse(&subset, 10, &Limits::default());
+            let out = parse(&subset, 10, &Limits::default(), false);
             assert_eq!(out.errors, [(MalformedDeclaration, 12)], "{case}");
             assert!(!out.entities.contains_key("e"), "{case}");
             assert_eq!(internal(&out, "ok").as_deref(), Some("y"), "{case}");
@@ -1655,7 +1685,7 @@ mod tests {
         ];
         for case in cases {
             let subset = format!("<!ENTITY before '1'>\n{case}\n<!ENTITY after '2'>");
-            let out = parse(&subset, 1000, &Limits::default());
+            let out = parse(&subset, 1000, &Limits::default(), false);
             assert_eq!(out.errors, [(MalformedDeclaration, 1021)], "{case}");
             assert!(!out.entities.contains_key("e"), "{case}");
             assert_eq!(internal(&out, "before").as_deref(), Some("1"), "{case}");
@@ -1669,6 +1699,7 @@ mod tests {
             "<!ENTITY e x 'a>b' \"c>d\"><!ENTITY f 'ok'>",
             5,
             &Limits::default(),
+            false,
         );
         assert_eq!(out.errors, [(MalformedDeclaration, 5)]);
         assert_eq!(internal(&out, "f").as_deref(), Some("ok"));
@@ -1680,6 +1711,7 @@ mod tests {
             "<!ENTITY a 'x'><!ENTITY b 'never closed>",
             3,
             &Limits::default(),
+            false,
         );
         assert_eq!(out.errors, [(MalformedDeclaration, 18)]);
         assert_eq!(internal(&out, "a").as_deref(), Some("x"));
@@ -1789,7 +1821,7 @@ mod tests {
 
     #[test]
     fn less_than_in_a_default_is_reported_and_kept() {
-        let out = parse("<!ATTLIST e a CDATA 'x<y'>", 50, &Limits::default());
+        let out = parse("<!ATTLIST e a CDATA 'x<y'>", 50, &Limits::default(), false);
         assert_eq!(out.errors, [(MalformedDeclaration, 72)]);
         assert_eq!(
             attributes(&out, "e")[0].2,
@@ -1821,7 +1853,7 @@ mod tests {
         ];
         for case in cases {
             let subset = format!("<!ATTLIST e ok CDATA 'y'>\n{case}");
-            let out = parse(&subset, 1, &Limits::default());
+            let out = parse(&subset, 1, &Limits::default(), false);
             assert_eq!(out.errors, [(MalformedDeclaration, 27)], "{case}");
             let names: Vec<_> = attributes(&out, "e")
                 .into_iter()
@@ -1934,7 +1966,7 @@ mod tests {
             // From `base`, and with the declaration skipped: what follows
             // is read.
             let subset = format!("{declaration}<!ENTITY e 'after'>");
-            let out = parse(&subset, 7, &Limits::default());
+            let out = parse(&subset, 7, &Limits::default(), false);
             assert_eq!(out.errors, [(code, 7 + at)], "{declaration}");
             if declaration.ends_with('>') {
                 assert_eq!(internal(&out, "e").as_deref(), Some("after"), "{subset}");
@@ -2056,6 +2088,7 @@ mod tests {
             "<!NOTATION n SYSTEM 'first'> <!NOTATION n PUBLIC 'second'>",
             3,
             &Limits::default(),
+            false,
         );
         assert_eq!(out.errors, [(DuplicateNotationDeclaration, 3 + 40)]);
         assert_eq!(
@@ -2098,7 +2131,12 @@ mod tests {
     fn malformed_comments_and_pis() {
         // `--` inside (at it), no target, no target; the last comment is
         // empty.
-        let out = parse("<!-- a -- b --><?  x?><? ?><!---->", 10, &Limits::default());
+        let out = parse(
+            "<!-- a -- b --><?  x?><? ?><!---->",
+            10,
+            &Limits::default(),
+            false,
+        );
         assert_eq!(
             out.errors,
             [
@@ -2107,13 +2145,13 @@ mod tests {
                 (MalformedDeclaration, 32)
             ]
         );
-        let out = parse("<!ENTITY a 'x'><!-- open", 10, &Limits::default());
+        let out = parse("<!ENTITY a 'x'><!-- open", 10, &Limits::default(), false);
         assert_eq!(out.errors, [(MalformedDeclaration, 25)]);
-        let out = parse("<?pi open >", 10, &Limits::default());
+        let out = parse("<?pi open >", 10, &Limits::default(), false);
         assert_eq!(out.errors, [(MalformedDeclaration, 10)]);
-        let out = parse("<!ELEMENT a (b)", 10, &Limits::default());
+        let out = parse("<!ELEMENT a (b)", 10, &Limits::default(), false);
         assert_eq!(out.errors, [(MalformedDeclaration, 10)]);
-        let out = parse("<!ELEMENT>", 10, &Limits::default());
+        let out = parse("<!ELEMENT>", 10, &Limits::default(), false);
         assert_eq!(out.errors, [(MalformedDeclaration, 10)]);
     }
 
@@ -2121,7 +2159,7 @@ mod tests {
     fn conditional_sections_are_reported_once_and_skipped_whole() {
         let subset = "<![INCLUDE[ <!ENTITY a 'x'> <![IGNORE[ ]]> <![ ]]> ]]>\
                       <!ENTITY b 'y'><![IGNORE[ never closed <!ENTITY c 'z'>";
-        let out = parse(subset, 4, &Limits::default());
+        let out = parse(subset, 4, &Limits::default(), false);
         assert_eq!(
             out.errors,
             [
@@ -2138,7 +2176,7 @@ mod tests {
     #[test]
     fn stray_text_is_reported_once_per_run() {
         let subset = "junk text <!ENTITY a 'x'> more ]]> % <";
-        let out = parse(subset, 2, &Limits::default());
+        let out = parse(subset, 2, &Limits::default(), false);
         assert_eq!(
             out.errors,
             [
@@ -2153,7 +2191,7 @@ mod tests {
 
     #[test]
     fn content_markup_is_a_malformed_declaration() {
-        let out = parse("<a href='>'><!ENTITY e 'x'>", 0, &Limits::default());
+        let out = parse("<a href='>'><!ENTITY e 'x'>", 0, &Limits::default(), false);
         assert_eq!(out.errors, [(MalformedDeclaration, 0)]);
         assert_eq!(internal(&out, "e").as_deref(), Some("x"));
     }
@@ -2199,7 +2237,7 @@ mod tests {
     fn unread_parameter_entities_in_a_value_insert_nothing() {
         let subset = "<!ENTITY % ext SYSTEM 'x.ent'><!ENTITY e 'a%ext;b%none;c'>\
                       <!ENTITY f 'still read'>";
-        let out = parse(subset, 9, &Limits::default());
+        let out = parse(subset, 9, &Limits::default(), false);
         assert_eq!(
             errors_but_pe(&out),
             [
@@ -2214,7 +2252,7 @@ mod tests {
     #[test]
     fn errors_in_included_text_are_reported_at_the_reference() {
         let subset = "<!ENTITY % p '&#38;#0; 50&#37; &#38;'><!ENTITY e 'x%p;'>";
-        let out = parse(subset, 3, &Limits::default());
+        let out = parse(subset, 3, &Limits::default(), false);
         let at = 3 + subset.find("%p;").unwrap();
         assert_eq!(
             errors_but_pe(&out),
@@ -2233,7 +2271,7 @@ mod tests {
                       <!-- > --><?pi > ?><!ELEMENT a ANY>\">\n\
                       <!ENTITY % outer '&#37;decls; <!ENTITY f \"w\">'>\n\
                       %outer; <!ENTITY e 'later'>";
-        let out = parse(subset, 20, &Limits::default());
+        let out = parse(subset, 20, &Limits::default(), false);
         assert_eq!(out.errors, []);
         assert_eq!(internal(&out, "e").as_deref(), Some("v"));
         assert_eq!(internal(&out, "f").as_deref(), Some("w"));
@@ -2258,7 +2296,7 @@ mod tests {
     fn errors_in_declarations_read_from_an_entity_are_reported_at_the_outermost_reference() {
         let subset = "<!ENTITY % bad '<!ENTITY x> stray <!ENTITY y \"ok\"><!ENTITY z'>\
                       <!ENTITY % outer '&#37;bad;'>\n %outer; %bad;";
-        let out = parse(subset, 100, &Limits::default());
+        let out = parse(subset, 100, &Limits::default(), false);
         let outer = 100 + subset.find("%outer;").unwrap();
         let bad = 100 + subset.rfind("%bad;").unwrap();
         assert_eq!(
@@ -2279,7 +2317,7 @@ mod tests {
     #[test]
     fn a_declaration_does_not_continue_past_the_end_of_an_entity() {
         let subset = "<!ENTITY % open '<!ENTITY x '> %open; \"v\">";
-        let out = parse(subset, 0, &Limits::default());
+        let out = parse(subset, 0, &Limits::default(), false);
         let at = subset.find("%open;").unwrap();
         assert_eq!(
             out.errors,
@@ -2326,7 +2364,7 @@ mod tests {
                       %ext; <!ENTITY b '2'><!ATTLIST e z CDATA 'w'><!ATTLIST f x CDATA 'y'>\
                       <!ENTITY % q '<!ENTITY q \"q\">'><!ELEMENT e ANY><!ENTITY a x>\
                       <!ENTITY c '%undeclared;'>%p; %q;";
-        let out = parse(subset, 1, &Limits::default());
+        let out = parse(subset, 1, &Limits::default(), false);
         assert_eq!(
             out.errors,
             [
@@ -2351,7 +2389,7 @@ mod tests {
     #[test]
     fn an_external_parameter_entity_is_not_read() {
         let subset = "<!ENTITY % ext PUBLIC '-//X' 'x.dtd'>%ext;<!ENTITY b '2'>";
-        let out = parse(subset, 0, &Limits::default());
+        let out = parse(subset, 0, &Limits::default(), false);
         assert_eq!(out.errors, [(UnreadParameterEntity, 37)]);
         assert!(out.entities.is_empty());
     }
@@ -2359,13 +2397,13 @@ mod tests {
     #[test]
     fn recursion_is_reported_and_cut() {
         // Referring to itself while it is being declared.
-        let out = parse("<!ENTITY % a 'x%a;y'>", 5, &Limits::default());
+        let out = parse("<!ENTITY % a 'x%a;y'>", 5, &Limits::default(), false);
         assert_eq!(errors_but_pe(&out), [(RecursiveEntityReference, 5 + 15)]);
 
         // a → b → a, between declarations and inside values.
         let subset = "<!ENTITY % a '&#37;b;'><!ENTITY % b 'B&#37;a;'>\
                       %a; <!ENTITY e '[%a;]'><!ENTITY f '[%b;]'>";
-        let out = parse(subset, 5, &Limits::default());
+        let out = parse(subset, 5, &Limits::default(), false);
         assert_eq!(
             errors_but_pe(&out),
             [
@@ -2391,10 +2429,20 @@ mod tests {
     fn nesting_deeper_than_the_limit_is_cut() {
         let chain = "<!ENTITY % p1 'v'><!ENTITY % p2 '&#37;p1;'><!ENTITY % p3 '&#37;p2;'>";
         let in_value = format!("{chain}<!ENTITY e '[%p3;]'>");
-        let out = parse(&in_value, 0, &limits_with(|l| l.max_entity_depth = 3));
+        let out = parse(
+            &in_value,
+            0,
+            &limits_with(|l| l.max_entity_depth = 3),
+            false,
+        );
         assert_eq!(errors_but_pe(&out), []);
         assert_eq!(internal(&out, "e").as_deref(), Some("[v]"));
-        let out = parse(&in_value, 0, &limits_with(|l| l.max_entity_depth = 2));
+        let out = parse(
+            &in_value,
+            0,
+            &limits_with(|l| l.max_entity_depth = 2),
+            false,
+        );
         assert_eq!(
             errors_but_pe(&out),
             [(EntityDepthLimit, in_value.find("%p3;").unwrap())]
@@ -2403,10 +2451,10 @@ mod tests {
 
         let decls = "<!ENTITY % d1 '<!ENTITY deep \"yes\">'><!ENTITY % d2 '&#37;d1;'>\
                      <!ENTITY % d3 '&#37;d2;'> %d3;";
-        let out = parse(decls, 0, &limits_with(|l| l.max_entity_depth = 3));
+        let out = parse(decls, 0, &limits_with(|l| l.max_entity_depth = 3), false);
         assert_eq!(errors_but_pe(&out), []);
         assert_eq!(internal(&out, "deep").as_deref(), Some("yes"));
-        let out = parse(decls, 0, &limits_with(|l| l.max_entity_depth = 2));
+        let out = parse(decls, 0, &limits_with(|l| l.max_entity_depth = 2), false);
         assert_eq!(
             errors_but_pe(&out),
             [(EntityDepthLimit, decls.find("%d3;").unwrap())]
@@ -2425,7 +2473,7 @@ mod tests {
         subset.push_str("<!ENTITY lol '%j;'><!ENTITY after 'read'>");
         let limits = Limits::default();
         let budget = limits.entity_expansion_budget(subset.len());
-        let out = parse(&subset, 0, &limits);
+        let out = parse(&subset, 0, &limits, false);
         let kept = InternalSubset {
             errors: errors_but_pe(&out),
             ..InternalSubset::default()
@@ -2449,7 +2497,7 @@ mod tests {
         }
         subset.push_str("%j;<!ENTITY after 'read'>");
         let limits = limits_with(|l| l.max_entity_expansion_bytes = 100_000);
-        let out = parse(&subset, 0, &limits);
+        let out = parse(&subset, 0, &limits, false);
         let kept = InternalSubset {
             errors: errors_but_pe(&out),
             ..InternalSubset::default()
@@ -2473,7 +2521,7 @@ mod tests {
         ];
         for (case, name) in cases {
             let subset = format!("{case}<!ENTITY fine 'y'><!ATTLIST fine a CDATA #IMPLIED>");
-            let out = parse(&subset, 2, &limits);
+            let out = parse(&subset, 2, &limits, false);
             assert_eq!(
                 errors_but_pe(&out),
                 [(NameLengthLimit, 2 + case.find(name).unwrap())],
@@ -2489,11 +2537,11 @@ mod tests {
             );
         }
         // Five bytes is within the limit, whatever the characters.
-        let out = parse("<!ENTITY \u{e9}t\u{e9} 'x'>", 0, &limits);
+        let out = parse("<!ENTITY \u{e9}t\u{e9} 'x'>", 0, &limits, false);
         assert_eq!(errors_but_pe(&out), []);
         // A reference with a long name is cut, and stops nothing.
         let subset = "<!ENTITY e 'a%toolong;b'> %toolong; <!ENTITY f 'y'>";
-        let out = parse(subset, 0, &limits);
+        let out = parse(subset, 0, &limits, false);
         assert_eq!(
             errors_but_pe(&out),
             [
@@ -2533,7 +2581,7 @@ mod tests {
 
     /// Reads `subset` and checks what holds for every input.
     fn check(subset: &str, base: usize, limits: &Limits) {
-        let out = parse(subset, base, limits);
+        let out = parse(subset, base, limits, false);
         for &(code, offset) in &errors_but_pe(&out) {
             assert!(
                 (base..=base + subset.len()).contains(&offset),

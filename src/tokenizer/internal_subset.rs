@@ -175,7 +175,8 @@ impl<S: TokenSink> Tokenizer<S> {
             .get(self.token_start.saturating_sub(w.base)..start.saturating_sub(w.base))
             .unwrap_or_default();
         let name = written_doctype_name(head, lowered);
-        let declarations = Declarations::parse(subset.as_str(w), start, &self.limits, name);
+        let declarations =
+            Declarations::parse(subset.as_str(w), start, &self.limits, name, self.xml11);
         if let Some(len) = self.input_len {
             declarations.set_input_len(len);
         }
