@@ -77,6 +77,7 @@ pub mod dtd;
 mod error;
 pub mod events;
 mod limits;
+mod notation;
 mod output;
 mod parse;
 pub mod query;

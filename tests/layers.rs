@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// The library's top-level modules, lowest layer first. A module may name
 /// only modules of earlier entries.
 const LAYERS: &[&[&str]] = &[
-    &["chars", "span", "limits", "error", "output"],
+    &["chars", "span", "limits", "error", "output", "notation"],
     &["decoding", "char_refs"],
     &["dtd", "dom"],
     &["tokenizer", "serializer", "query"],

@@ -643,7 +643,7 @@ pub(crate) struct DoctypeData {
     /// The general entities it declared, by declaration offset.
     pub(crate) subset_entities: Box<[(usize, Box<str>)]>,
     /// The notations it declared, in order (see [`Node::notations`]).
-    pub(crate) notations: Box<[crate::dtd::Notation]>,
+    pub(crate) notations: Box<[crate::notation::Notation]>,
     /// The processing instructions of its internal subset (target, data),
     /// in order, when it was read.
     pub(crate) subset_pis: Box<[(Box<str>, Box<str>)]>,

@@ -511,7 +511,7 @@ impl<'a> Node<'a> {
     /// assert_eq!(doctype.notations()[1].system_id(), None);
     /// assert!(doc.root_element().unwrap().notations().is_empty());
     /// ```
-    pub fn notations(&self) -> &'a [crate::dtd::Notation] {
+    pub fn notations(&self) -> &'a [crate::notation::Notation] {
         match self.kind() {
             NodeKind::Doctype(d) => self.doctype_data(*d).map_or(&[], |d| &d.notations[..]),
             _ => &[],

@@ -23,11 +23,12 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::internal_subset::{
-    self, AttributeDefinition, DefaultValue, EntityValue, InternalSubset, Notation,
+    self, AttributeDefinition, DefaultValue, EntityValue, InternalSubset,
 };
 use crate::char_refs::{self, CharRef, Replacement};
 use crate::error::ErrorCode;
 use crate::limits::Limits;
+use crate::notation::Notation;
 
 /// The declarations of a document's internal subset, shared (cheaply
 /// cloned) by the tokenizer and the tree builder.

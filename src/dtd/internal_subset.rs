@@ -39,6 +39,7 @@ use crate::chars::{
 };
 use crate::error::ErrorCode;
 use crate::limits::Limits;
+use crate::notation::Notation;
 
 /// What the internal subset declares.
 #[derive(Debug, Default)]
@@ -93,52 +94,6 @@ pub(crate) enum EntityValue {
         system_id: Box<str>,
         notation: Option<Box<str>>,
     },
-}
-
-/// A notation declaration of the internal subset: `<!NOTATION name SYSTEM
-/// "system">`, `<!NOTATION name PUBLIC "public">` or `<!NOTATION name
-/// PUBLIC "public" "system">` (XML 1.0 §4.7). A notation names a format of
-/// unparsed data (`<!ENTITY e SYSTEM "pic.gif" NDATA gif>`) or of a
-/// processing instruction's target.
-///
-/// The identifiers are the literals as written between the quotes, line
-/// ends normalized; nothing behind them is ever fetched.
-///
-/// ```
-/// use xml5dom::Document;
-///
-/// let doc = Document::parse(
-///     "<!DOCTYPE a [<!NOTATION gif PUBLIC '-//CompuServe//NOTATION GIF//EN' 'viewer'>]><a/>",
-/// );
-/// let doctype = doc.root().first_child().unwrap();
-/// let gif = &doctype.notations()[0];
-/// assert_eq!(gif.name(), "gif");
-/// assert_eq!(gif.public_id(), Some("-//CompuServe//NOTATION GIF//EN"));
-/// assert_eq!(gif.system_id(), Some("viewer"));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Notation {
-    name: Box<str>,
-    public_id: Option<Box<str>>,
-    system_id: Option<Box<str>>,
-}
-
-impl Notation {
-    /// The notation's name.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The public identifier (`PUBLIC "..."`), if it has one.
-    pub fn public_id(&self) -> Option<&str> {
-        self.public_id.as_deref()
-    }
-
-    /// The system identifier (`SYSTEM "..."`, or the second literal after
-    /// `PUBLIC`), if it has one.
-    pub fn system_id(&self) -> Option<&str> {
-        self.system_id.as_deref()
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -973,11 +928,11 @@ impl Reader<'_> {
             self.error(ErrorCode::DuplicateNotationDeclaration, cur.offset(name_at));
         } else {
             self.notation_names.insert(name.into());
-            self.out.notations.push(Notation {
-                name: name.into(),
-                public_id: public_id.map(|id| normalize_line_ends(id, false)),
-                system_id: system_id.map(|id| normalize_line_ends(id, false)),
-            });
+            self.out.notations.push(Notation::new(
+                name.into(),
+                public_id.map(|id| normalize_line_ends(id, false)),
+                system_id.map(|id| normalize_line_ends(id, false)),
+            ));
         }
         Ok(())
     }

@@ -12,7 +12,7 @@
 mod entities;
 mod internal_subset;
 
+pub use crate::notation::Notation;
 pub use entities::Declarations;
 pub(crate) use entities::{EntityLookup, ExpansionMode, ExpansionStop};
-pub use internal_subset::Notation;
 pub(crate) use internal_subset::{has_parameter_references, AttributeType, DefaultValue};

@@ -25,7 +25,7 @@
 use std::collections::HashMap;
 
 use crate::dom::{Attribute, Document, Edge, NodeType};
-use crate::dtd::Notation;
+use crate::notation::Notation;
 use crate::output::Pieces;
 
 /// Which canonical form to write.
