@@ -96,7 +96,8 @@ pub use limits::{Limits, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES};
 pub use parse::Parser;
 pub use query::{XPath, XPathError};
 pub use serializer::{
-    canonicalize, write_canonical, CanonicalForm, OutputEncoding, Repair, RepairKind,
+    canonicalize, canonicalize_subset, canonicalize_with, write_canonical, write_canonical_with,
+    CanonicalForm, CanonicalOptions, InclusiveNamespaces, OutputEncoding, Repair, RepairKind,
     SerializeOptions, Serialized, PRETTY_DEPTH,
 };
 pub use span::Span;

@@ -4,12 +4,20 @@
 //! - Canonical XML 1.0: hand-worked examples, then every document of
 //!   `tests/c14n/input/` against the outputs libxml2 gave for it
 //!   (`tests/c14n/expected/`, generated once by `tests/c14n/generate.py`).
+//! - Exclusive XML Canonicalization 1.0 and Canonical XML 1.1: the same
+//!   documents, from the tree and streamed; the InclusiveNamespaces
+//!   PrefixList cases of `tests/c14n/inclusive-ns/`; the document subsets of
+//!   `tests/c14n/subset/` (a document and an XPath expression each) in all
+//!   six forms. Their expected outputs come from libxml2's C14N code itself
+//!   (`tests/c14n/generate_libxml2.py`, through ctypes).
 
 use std::path::{Path, PathBuf};
 
 use pretty_assertions::assert_eq;
+use xml5dom::events::write_canonical_reader_with;
+use xml5dom::query::{XNode, XPath};
 use xml5dom::serializer::canonical::{canonicalize, CanonicalForm};
-use xml5dom::Document;
+use xml5dom::{canonicalize_with, CanonicalOptions, Document, InclusiveNamespaces, ParseOptions};
 
 fn xmltest(source: &str) -> String {
     canonicalize(&Document::parse(source), CanonicalForm::XmlTest)
@@ -644,4 +652,207 @@ fn c14n_corpus_inputs_parse_without_errors() {
             unexpected
         );
     }
+}
+
+// ----- Exclusive XML Canonicalization 1.0 and Canonical XML 1.1 ------------
+
+#[test]
+fn exc_c14n_corpus_matches_libxml2() {
+    check_corpus(CanonicalForm::ExcC14n, "exc-c14n");
+}
+
+#[test]
+fn exc_c14n_with_comments_corpus_matches_libxml2() {
+    check_corpus(CanonicalForm::ExcC14nWithComments, "exc-c14n-comments");
+}
+
+#[test]
+fn c14n11_corpus_matches_libxml2() {
+    check_corpus(CanonicalForm::C14n11, "c14n11");
+}
+
+#[test]
+fn c14n11_with_comments_corpus_matches_libxml2() {
+    check_corpus(CanonicalForm::C14n11WithComments, "c14n11-comments");
+}
+
+/// The forms with their file extensions (as generate_libxml2.py names them).
+const FORMS: [(CanonicalForm, &str); 6] = [
+    (CanonicalForm::C14n, "c14n"),
+    (CanonicalForm::C14nWithComments, "c14n-comments"),
+    (CanonicalForm::ExcC14n, "exc-c14n"),
+    (CanonicalForm::ExcC14nWithComments, "exc-c14n-comments"),
+    (CanonicalForm::C14n11, "c14n11"),
+    (CanonicalForm::C14n11WithComments, "c14n11-comments"),
+];
+
+fn streamed(source: &str, form: CanonicalForm, inclusive: &InclusiveNamespaces) -> String {
+    let mut out = Vec::new();
+    write_canonical_reader_with(
+        source.as_bytes(),
+        &ParseOptions::default(),
+        form,
+        inclusive,
+        &mut out,
+    )
+    .expect("streamed canonical form");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+#[test]
+fn streamed_forms_match_libxml2_on_the_corpus() {
+    let mut failures = Vec::new();
+    let none = InclusiveNamespaces::default();
+    for input in corpus_inputs() {
+        let name = input.file_stem().unwrap().to_str().unwrap();
+        let source = std::fs::read_to_string(&input).expect("input");
+        for (form, extension) in FORMS {
+            let expected = read_expected(&corpus_dir().join("expected"), name, extension);
+            let actual = streamed(&source, form, &none);
+            if actual != expected {
+                failures.push(format!("{name}.{extension}\n{expected}\n{actual}\n"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn read_expected(dir: &Path, name: &str, extension: &str) -> String {
+    let path = dir.join(format!("{name}.{extension}"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The `.xml` files of a directory of `tests/c14n`, sorted.
+fn cases(directory: &str, at_least: usize) -> Vec<PathBuf> {
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(corpus_dir().join(directory))
+        .expect("case directory")
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "xml"))
+        .collect();
+    inputs.sort();
+    assert!(
+        inputs.len() >= at_least,
+        "expected at least {at_least} cases in tests/c14n/{directory}"
+    );
+    inputs
+}
+
+/// The PrefixList beside a case, if it has one.
+fn prefixes_of(input: &Path) -> InclusiveNamespaces {
+    std::fs::read_to_string(input.with_extension("prefixes"))
+        .map(|list| InclusiveNamespaces::parse(&list))
+        .unwrap_or_default()
+}
+
+#[test]
+fn inclusive_namespaces_cases_match_libxml2() {
+    let mut failures = Vec::new();
+    for input in cases("inclusive-ns", 8) {
+        let name = input.file_stem().unwrap().to_str().unwrap();
+        let source = std::fs::read_to_string(&input).expect("input");
+        let doc = Document::parse(&source);
+        let options = CanonicalOptions {
+            inclusive_namespaces: prefixes_of(&input),
+            ..CanonicalOptions::default()
+        };
+        assert!(
+            !options.inclusive_namespaces.is_empty(),
+            "{name}: no prefixes"
+        );
+        for (form, extension) in &FORMS[2..4] {
+            let expected =
+                read_expected(&corpus_dir().join("inclusive-ns/expected"), name, extension);
+            let from_tree = canonicalize_with(&doc, *form, &options);
+            let from_stream = streamed(&source, *form, &options.inclusive_namespaces);
+            if from_tree != expected || from_stream != expected {
+                failures.push(format!(
+                    "{name}.{extension}\n--- expected\n{expected}\n--- tree\n{from_tree}\n--- stream\n{from_stream}\n"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn document_subsets_match_libxml2() {
+    let mut failures = Vec::new();
+    for input in cases("subset", 15) {
+        let name = input.file_stem().unwrap().to_str().unwrap();
+        let source = std::fs::read_to_string(&input).expect("input");
+        let expression = std::fs::read_to_string(input.with_extension("xpath")).expect("xpath");
+        let doc = Document::parse(&source);
+        let nodes = XPath::compile(expression.trim())
+            .and_then(|xpath| xpath.select(doc.root()))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let prefixes = prefixes_of(&input);
+        for (form, extension) in FORMS {
+            let options = CanonicalOptions {
+                inclusive_namespaces: prefixes.clone(),
+                subset: Some(&nodes),
+            };
+            let expected = read_expected(&corpus_dir().join("subset/expected"), name, extension);
+            let actual = canonicalize_with(&doc, form, &options);
+            if actual != expected {
+                failures.push(format!(
+                    "{name}.{extension}\n--- expected\n{expected}\n--- actual\n{actual}\n"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn whole_document_as_a_node_set_equals_the_document() {
+    // Canonical XML defines the whole document as the node-set of
+    // `(//. | //@* | //namespace::*)`: both paths must agree.
+    for input in corpus_inputs() {
+        let source = std::fs::read_to_string(&input).expect("input");
+        let doc = Document::parse(&source);
+        let nodes = XPath::compile("(//. | //@* | //namespace::*)")
+            .unwrap()
+            .select(doc.root())
+            .unwrap();
+        for (form, extension) in FORMS {
+            let whole = canonicalize(&doc, form);
+            let options = CanonicalOptions {
+                subset: Some(&nodes),
+                ..CanonicalOptions::default()
+            };
+            assert_eq!(
+                canonicalize_with(&doc, form, &options),
+                whole,
+                "{}.{extension}",
+                input.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn subset_of_a_million_deep_document() {
+    let depth = 1_000_000;
+    let source = format!(
+        "{}{}",
+        "<a xml:lang='x'>".repeat(depth),
+        "</a>".repeat(depth)
+    );
+    let doc = Document::parse(&source);
+    // Every other element (no attribute nodes): each one written inherits
+    // xml:lang from the parent left out, in 1.1 as in 1.0.
+    let nodes: Vec<XNode<'_>> = doc
+        .root()
+        .descendants()
+        .filter(|node| node.is_element())
+        .step_by(2)
+        .map(XNode::Node)
+        .collect();
+    let out = xml5dom::canonicalize_subset(&doc, CanonicalForm::C14n11, &nodes);
+    let expected = format!(
+        "{}{}",
+        "<a xml:lang=\"x\">".repeat(depth / 2),
+        "</a>".repeat(depth / 2)
+    );
+    assert!(out == expected, "million-deep subset differs");
 }

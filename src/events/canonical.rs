@@ -23,11 +23,13 @@ use std::collections::HashMap;
 use std::io::{self, Read, Write};
 
 use crate::decoding::ParseOptions;
+use crate::dom::XML_NAMESPACE;
 use crate::error::Error;
 use crate::output::PIECE;
 use crate::serializer::canonical::{
     c14n_order, document_level, escape_c14n_text, escape_xmltest, is_xml11, write_c14n_start_tag,
-    write_pi, write_second_form_doctype, CanonicalForm, XMLTEST_1_1_DECLARATION,
+    write_pi, write_second_form_doctype, CanonicalForm, InclusiveNamespaces,
+    XMLTEST_1_1_DECLARATION,
 };
 
 use super::sink::Handler;
@@ -62,12 +64,45 @@ use crate::tokenizer::Doctype;
 /// assert_eq!(out, br#"<a xmlns="urn:a" a="2" b="1"><e></e></a>"#);
 /// ```
 pub fn write_canonical_reader<R: Read, W: Write>(
-    mut reader: R,
+    reader: R,
     options: &ParseOptions,
     form: CanonicalForm,
     out: &mut W,
 ) -> Result<(), Error> {
-    let mut stream = Stream::new(CanonicalWriter::new(form, out), options, false);
+    write_canonical_reader_with(reader, options, form, &InclusiveNamespaces::default(), out)
+}
+
+/// [`write_canonical_reader`] with the InclusiveNamespaces PrefixList of
+/// the Exclusive forms (the other forms ignore it): what
+/// [`write_canonical_with`](crate::serializer::canonical::write_canonical_with)
+/// writes for the whole document, streamed.
+///
+/// ```
+/// use xml5dom::events::write_canonical_reader_with;
+/// use xml5dom::{CanonicalForm, InclusiveNamespaces, ParseOptions};
+///
+/// let input = "<r xmlns:a='urn:a' xmlns:b='urn:b'><a:e/></r>";
+/// let mut out = Vec::new();
+/// let inclusive = InclusiveNamespaces::parse("b");
+/// write_canonical_reader_with(input.as_bytes(), &ParseOptions::default(), CanonicalForm::ExcC14n, &inclusive, &mut out)
+///     .unwrap();
+/// assert_eq!(out, br#"<r xmlns:b="urn:b"><a:e xmlns:a="urn:a"></a:e></r>"#);
+/// ```
+pub fn write_canonical_reader_with<R: Read, W: Write>(
+    mut reader: R,
+    options: &ParseOptions,
+    form: CanonicalForm,
+    inclusive: &InclusiveNamespaces,
+    out: &mut W,
+) -> Result<(), Error> {
+    let mut writer = CanonicalWriter::new(form, out);
+    if matches!(
+        form,
+        CanonicalForm::ExcC14n | CanonicalForm::ExcC14nWithComments
+    ) {
+        writer.inclusive = inclusive.clone();
+    }
+    let mut stream = Stream::new(writer, options, false);
     let mut buffer = vec![0; READ_SIZE];
     loop {
         // Nothing more can be written: reading on would be wasted.
@@ -106,10 +141,14 @@ struct CanonicalWriter<'w, W: Write> {
     /// An element has been written at the document level: comments and
     /// PIs are now preceded by a line feed, not followed by one.
     after_root: bool,
-    /// Canonical XML only: the bindings in scope.
+    /// Canonical XML only: the bindings in scope as written.
     scope: NamespaceScope,
     /// The document is XML 1.1 (the xmltest form writes it differently).
     xml11: bool,
+    /// Exclusive only: the bindings in scope as declared.
+    declared: NamespaceScope,
+    /// Exclusive only: the InclusiveNamespaces PrefixList.
+    inclusive: InclusiveNamespaces,
 }
 
 impl<'w, W: Write> CanonicalWriter<'w, W> {
@@ -123,6 +162,8 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             after_root: false,
             scope: NamespaceScope::default(),
             xml11: false,
+            declared: NamespaceScope::default(),
+            inclusive: InclusiveNamespaces::default(),
         }
     }
 
@@ -134,9 +175,17 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             CanonicalForm::XmlTest | CanonicalForm::XmlTestSecond => {
                 self.write_xmltest_start_tag(start);
             }
-            CanonicalForm::C14n | CanonicalForm::C14nWithComments => {
+            CanonicalForm::C14n
+            | CanonicalForm::C14nWithComments
+            | CanonicalForm::C14n11
+            | CanonicalForm::C14n11WithComments => {
                 self.scope.open();
                 self.write_c14n_start_tag(start);
+            }
+            CanonicalForm::ExcC14n | CanonicalForm::ExcC14nWithComments => {
+                self.scope.open();
+                self.declared.open();
+                self.write_exclusive_start_tag(start);
             }
         }
         if start.empty {
@@ -152,9 +201,21 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
     fn write_c14n_start_tag(&mut self, start: &StartElement<'_>) {
         let mut declarations: Vec<(Option<&str>, &str)> = Vec::new();
         let mut attributes: Vec<Attribute<'_>> = Vec::new();
+        // Canonical XML 1.1 leaves out an empty xml:base, as libxml2 does
+        // (its xml:base fix-up drops an empty result).
+        let c14n11 = matches!(
+            self.form,
+            CanonicalForm::C14n11 | CanonicalForm::C14n11WithComments
+        );
         for attribute in start.attributes {
             if !attribute.is_namespace_declaration() {
-                attributes.push(attribute);
+                let name = attribute.name;
+                let empty_base = name.namespace == Some(XML_NAMESPACE)
+                    && name.local == "base"
+                    && attribute.value.is_empty();
+                if !(c14n11 && empty_base) {
+                    attributes.push(attribute);
+                }
                 continue;
             }
             let name = attribute.name;
@@ -187,6 +248,81 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
         );
     }
 
+    /// Exclusive XML Canonicalization, as the DOM writer with every node
+    /// visible: the namespaces the element and its attributes use, and
+    /// those of the InclusiveNamespaces PrefixList, each written where the
+    /// output does not have it bound yet. `xmlns=""` is written where the
+    /// element (in no namespace) or the list's `#default` needs the
+    /// default namespace undeclared.
+    fn write_exclusive_start_tag(&mut self, start: &StartElement<'_>) {
+        let mut attributes: Vec<Attribute<'_>> = Vec::new();
+        for attribute in start.attributes {
+            if !attribute.is_namespace_declaration() {
+                attributes.push(attribute);
+                continue;
+            }
+            let name = attribute.name;
+            let prefix = name.prefix.map(|_| name.local);
+            if prefix != Some("xml") {
+                self.declared.bind(prefix, attribute.value);
+            }
+        }
+
+        // (prefix, URI) written, owned: the scope they come from changes.
+        let mut declarations: Vec<(Option<String>, String)> = Vec::new();
+        let mut consider = |scope: &mut NamespaceScope, prefix: Option<&str>, uri: &str| {
+            if scope.get(prefix) != uri {
+                scope.bind(prefix, uri);
+                declarations.push((prefix.map(str::to_owned), uri.to_owned()));
+            }
+        };
+        let mut lookups: Vec<Option<&str>> = self.inclusive.prefixes().map(Some).collect();
+        if self.inclusive.contains_default() {
+            lookups.push(None);
+        }
+        for prefix in lookups {
+            let uri = self.declared.get(prefix);
+            if prefix != Some("xml") && !uri.is_empty() {
+                consider(&mut self.scope, prefix, uri);
+            }
+        }
+        let name = start.name;
+        match name.namespace {
+            Some(uri) => {
+                if name.prefix != Some("xml") {
+                    consider(&mut self.scope, name.prefix, uri);
+                }
+            }
+            None => {
+                let uri = self.declared.get(None);
+                if !uri.is_empty() {
+                    consider(&mut self.scope, None, uri);
+                }
+            }
+        }
+        for attribute in &attributes {
+            let name = attribute.name;
+            if let Some(uri) = name.namespace {
+                if uri != XML_NAMESPACE {
+                    consider(&mut self.scope, name.prefix, uri);
+                }
+            }
+        }
+        let needs_default = name.namespace.is_none() || self.inclusive.contains_default();
+        if needs_default && self.declared.get(None).is_empty() {
+            consider(&mut self.scope, None, "");
+        }
+
+        declarations.sort_by(|a, b| a.0.cmp(&b.0));
+        attributes.sort_unstable_by(|a, b| c14n_key(a).cmp(&c14n_key(b)));
+        let declarations: Vec<(Option<&str>, &str)> = declarations
+            .iter()
+            .map(|(prefix, uri)| (prefix.as_deref(), uri.as_str()))
+            .collect();
+        let attributes = attributes.iter().map(|a| (a.name.qualified, a.value));
+        write_c14n_start_tag(name.qualified, &declarations, attributes, &mut self.text);
+    }
+
     /// All attributes, declarations too, sorted by qualified name.
     fn write_xmltest_start_tag(&mut self, start: &StartElement<'_>) {
         let mut attributes: Vec<Attribute<'_>> = start.attributes.iter().collect();
@@ -208,8 +344,14 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
         self.text.push_str("</");
         self.text.push_str(qualified);
         self.text.push('>');
-        if !self.is_xmltest() {
-            self.scope.close();
+        match self.form {
+            // No namespace scope is kept for xmltest's forms.
+            CanonicalForm::XmlTest | CanonicalForm::XmlTestSecond => {}
+            CanonicalForm::ExcC14n | CanonicalForm::ExcC14nWithComments => {
+                self.scope.close();
+                self.declared.close();
+            }
+            _ => self.scope.close(),
         }
     }
 
@@ -222,14 +364,17 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             CanonicalForm::XmlTest | CanonicalForm::XmlTestSecond => {
                 escape_xmltest(text, self.xml11, &mut self.text);
             }
-            CanonicalForm::C14n | CanonicalForm::C14nWithComments => {
-                escape_c14n_text(text, &mut self.text);
-            }
+            _ => escape_c14n_text(text, &mut self.text),
         }
     }
 
     fn comment(&mut self, data: &str) {
-        if self.form != CanonicalForm::C14nWithComments {
+        if !matches!(
+            self.form,
+            CanonicalForm::C14nWithComments
+                | CanonicalForm::ExcC14nWithComments
+                | CanonicalForm::C14n11WithComments
+        ) {
             return;
         }
         document_level(self.depth, self.after_root, &mut self.text, |out| {
@@ -244,20 +389,12 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             CanonicalForm::XmlTest | CanonicalForm::XmlTestSecond => {
                 write_pi(target, data, true, &mut self.text);
             }
-            CanonicalForm::C14n | CanonicalForm::C14nWithComments => {
+            _ => {
                 document_level(self.depth, self.after_root, &mut self.text, |out| {
                     write_pi(target, data, false, out);
                 });
             }
         }
-    }
-
-    /// Whether the form is one of xmltest's (no namespace scope to keep).
-    fn is_xmltest(&self) -> bool {
-        matches!(
-            self.form,
-            CanonicalForm::XmlTest | CanonicalForm::XmlTestSecond
-        )
     }
 
     /// The second xmltest form writes the first DOCTYPE's subset PIs and

@@ -27,6 +27,9 @@ use std::collections::HashMap;
 use crate::dom::{Attribute, Document, Edge, NodeType};
 use crate::notation::Notation;
 use crate::output::Pieces;
+use crate::query::XNode;
+
+use super::c14n::{self, Mode, Subset};
 
 /// Which canonical form to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +44,162 @@ pub enum CanonicalForm {
     /// the internal subset's processing instructions and a DOCTYPE with
     /// the notations it declares, sorted by name.
     XmlTestSecond,
+    /// Exclusive XML Canonicalization 1.0, without comments.
+    ExcC14n,
+    /// Exclusive XML Canonicalization 1.0, with comments.
+    ExcC14nWithComments,
+    /// Canonical XML 1.1, without comments.
+    C14n11,
+    /// Canonical XML 1.1, with comments.
+    C14n11WithComments,
+}
+
+impl CanonicalForm {
+    /// Whether the form is one of the W3C Canonical XML family (1.0, 1.1,
+    /// Exclusive), which can write a document subset
+    /// ([`canonicalize_subset`]) and takes [`CanonicalOptions`].
+    ///
+    /// ```
+    /// use xml5dom::CanonicalForm;
+    /// assert!(CanonicalForm::ExcC14n.is_c14n());
+    /// assert!(!CanonicalForm::XmlTest.is_c14n());
+    /// ```
+    pub fn is_c14n(self) -> bool {
+        self.c14n_mode().is_some()
+    }
+
+    /// The algorithm and whether comments are kept, for the C14N family.
+    fn c14n_mode(self) -> Option<(Mode, bool)> {
+        match self {
+            CanonicalForm::C14n => Some((Mode::Inclusive10, false)),
+            CanonicalForm::C14nWithComments => Some((Mode::Inclusive10, true)),
+            CanonicalForm::ExcC14n => Some((Mode::Exclusive, false)),
+            CanonicalForm::ExcC14nWithComments => Some((Mode::Exclusive, true)),
+            CanonicalForm::C14n11 => Some((Mode::Inclusive11, false)),
+            CanonicalForm::C14n11WithComments => Some((Mode::Inclusive11, true)),
+            CanonicalForm::XmlTest | CanonicalForm::XmlTestSecond => None,
+        }
+    }
+}
+
+/// The InclusiveNamespaces PrefixList of Exclusive XML Canonicalization:
+/// prefixes whose namespace declarations are written as Canonical XML 1.0
+/// writes them (wherever they are in scope and not yet written by an output
+/// ancestor) instead of only where they are used. `#default` stands for the
+/// default namespace.
+///
+/// ```
+/// use xml5dom::InclusiveNamespaces;
+/// let list = InclusiveNamespaces::parse("soap, #default ds");
+/// assert!(list.contains_default());
+/// assert_eq!(list.prefixes().collect::<Vec<_>>(), ["soap", "ds"]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InclusiveNamespaces {
+    prefixes: Vec<String>,
+    default: bool,
+}
+
+impl InclusiveNamespaces {
+    /// Reads a prefix list: prefixes separated by whitespace (as in the
+    /// `PrefixList` attribute) or commas; `#default` (or an empty prefix
+    /// between commas is not one: empty items are skipped) stands for the
+    /// default namespace. A prefix given twice counts once.
+    ///
+    /// ```
+    /// use xml5dom::InclusiveNamespaces;
+    /// assert_eq!(InclusiveNamespaces::parse(" a,,b a "), InclusiveNamespaces::parse("a b"));
+    /// assert!(InclusiveNamespaces::parse("").is_empty());
+    /// ```
+    pub fn parse(list: &str) -> InclusiveNamespaces {
+        let mut parsed = InclusiveNamespaces::default();
+        for item in list.split(|c: char| c == ',' || c.is_ascii_whitespace()) {
+            match item {
+                "" => {}
+                "#default" => parsed.default = true,
+                prefix => {
+                    if !parsed.prefixes.iter().any(|p| p == prefix) {
+                        parsed.prefixes.push(prefix.to_owned());
+                    }
+                }
+            }
+        }
+        parsed
+    }
+
+    /// Whether the list has no prefix and not `#default`.
+    ///
+    /// ```
+    /// assert!(xml5dom::InclusiveNamespaces::default().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.prefixes.is_empty() && !self.default
+    }
+
+    /// Whether `#default` is in the list.
+    ///
+    /// ```
+    /// assert!(xml5dom::InclusiveNamespaces::parse("#default").contains_default());
+    /// ```
+    pub fn contains_default(&self) -> bool {
+        self.default
+    }
+
+    /// The prefixes in the list (not `#default`), in the order given.
+    ///
+    /// ```
+    /// let list = xml5dom::InclusiveNamespaces::parse("b a");
+    /// assert_eq!(list.prefixes().collect::<Vec<_>>(), ["b", "a"]);
+    /// ```
+    pub fn prefixes(&self) -> impl Iterator<Item = &str> {
+        self.prefixes.iter().map(String::as_str)
+    }
+
+    /// The namespaces to look up: the prefixes, then the default (`None`).
+    pub(crate) fn lookups(&self) -> Vec<Option<&str>> {
+        let mut lookups: Vec<Option<&str>> = self.prefixes().map(Some).collect();
+        if self.default {
+            lookups.push(None);
+        }
+        lookups
+    }
+}
+
+/// What a Canonical XML form is given besides the document: the
+/// InclusiveNamespaces PrefixList (Exclusive forms only) and the document
+/// subset to write (all of the document when `None`).
+///
+/// ```
+/// use xml5dom::query::XPath;
+/// use xml5dom::{canonicalize_with, CanonicalForm, CanonicalOptions, Document, InclusiveNamespaces};
+///
+/// let doc = Document::parse("<r xmlns:a='urn:a' xmlns:b='urn:b'><a:e/></r>");
+/// let mut options = CanonicalOptions::default();
+/// assert_eq!(
+///     canonicalize_with(&doc, CanonicalForm::ExcC14n, &options),
+///     r#"<r><a:e xmlns:a="urn:a"></a:e></r>"#
+/// );
+/// options.inclusive_namespaces = InclusiveNamespaces::parse("b");
+/// assert_eq!(
+///     canonicalize_with(&doc, CanonicalForm::ExcC14n, &options),
+///     r#"<r xmlns:b="urn:b"><a:e xmlns:a="urn:a"></a:e></r>"#
+/// );
+/// let nodes = XPath::compile("//*[local-name()='e']").unwrap().select(doc.root()).unwrap();
+/// options.subset = Some(&nodes);
+/// assert_eq!(
+///     canonicalize_with(&doc, CanonicalForm::ExcC14n, &options),
+///     "<a:e></a:e>"
+/// );
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct CanonicalOptions<'s, 'a> {
+    /// Prefixes treated as Canonical XML 1.0 treats them, in the Exclusive
+    /// forms (ignored by the others).
+    pub inclusive_namespaces: InclusiveNamespaces,
+    /// The node-set to write, as an XPath selection gives it (elements,
+    /// text, comments, PIs, attribute and namespace nodes); `None` for the
+    /// whole document.
+    pub subset: Option<&'s [XNode<'a>]>,
 }
 
 /// Writes `doc` in the canonical form `form`.
@@ -152,12 +311,118 @@ pub fn write_canonical<W: std::io::Write>(
     out.finish().map(drop)
 }
 
+/// Writes `doc` in the canonical form `form` with `options`: the
+/// InclusiveNamespaces PrefixList of the Exclusive forms, and a document
+/// subset (an XPath node-set) instead of the whole document. The output is
+/// libxml2's (`xmlC14NDocDumpMemory`) byte for byte, for every form and
+/// subset. The xmltest form takes no options: it writes the whole document.
+///
+/// What a subset writes: the nodes in it, in document order. An element
+/// not in it is not written, but its children in it are (a subset need not
+/// be a subtree); its attributes and namespace nodes in the set are written
+/// where it stands, as libxml2 does. A namespace declaration or an
+/// attribute is written only if its node is in the set, so a subset meant
+/// to be well-formed selects them with the elements, as XML Signature
+/// does: `(//. | //@* | //namespace::*)[ancestor-or-self::e]`.
+///
+/// ```
+/// use xml5dom::query::XPath;
+/// use xml5dom::{canonicalize_with, CanonicalForm, CanonicalOptions, Document};
+///
+/// let doc = Document::parse("<r xmlns='urn:r' xml:lang='en'><e a='1'>t</e><f/></r>");
+/// let nodes = XPath::compile("(//. | //@* | //namespace::*)[ancestor-or-self::*[local-name()='e']]")
+///     .unwrap()
+///     .select(doc.root())
+///     .unwrap();
+/// let options = CanonicalOptions { subset: Some(&nodes), ..CanonicalOptions::default() };
+/// // Canonical XML 1.0 and 1.1 bring xml:lang from the ancestor left out.
+/// assert_eq!(
+///     canonicalize_with(&doc, CanonicalForm::C14n, &options),
+///     r#"<e xmlns="urn:r" a="1" xml:lang="en">t</e>"#
+/// );
+/// assert_eq!(
+///     canonicalize_with(&doc, CanonicalForm::ExcC14n, &options),
+///     r#"<e xmlns="urn:r" a="1">t</e>"#
+/// );
+/// ```
+pub fn canonicalize_with(
+    doc: &Document,
+    form: CanonicalForm,
+    options: &CanonicalOptions<'_, '_>,
+) -> String {
+    let mut out = Pieces::kept();
+    write_form_with(doc, form, options, &mut out);
+    out.finish().unwrap_or_default()
+}
+
+/// [`canonicalize_with`], written to `writer` as it is made.
+///
+/// ```
+/// use xml5dom::{write_canonical_with, CanonicalForm, CanonicalOptions, Document};
+/// let doc = Document::parse("<r xmlns:p='urn:p'><e/></r>");
+/// let mut out = Vec::new();
+/// write_canonical_with(&doc, CanonicalForm::ExcC14n, &CanonicalOptions::default(), &mut out)
+///     .unwrap();
+/// assert_eq!(out, b"<r><e></e></r>");
+/// ```
+pub fn write_canonical_with<W: std::io::Write>(
+    doc: &Document,
+    form: CanonicalForm,
+    options: &CanonicalOptions<'_, '_>,
+    mut writer: W,
+) -> std::io::Result<()> {
+    let mut out = Pieces::written(&mut writer);
+    write_form_with(doc, form, options, &mut out);
+    out.finish().map(drop)
+}
+
+/// The document subset `nodes` (an XPath node-set of `doc`) in the form
+/// `form`: [`canonicalize_with`] with just a subset.
+///
+/// ```
+/// use xml5dom::query::XPath;
+/// use xml5dom::{canonicalize_subset, CanonicalForm, Document};
+///
+/// let doc = Document::parse("<r><e a='1'>t<!--c--></e></r>");
+/// let nodes = XPath::compile("//e//node() | //e/@*").unwrap().select(doc.root()).unwrap();
+/// assert_eq!(canonicalize_subset(&doc, CanonicalForm::C14nWithComments, &nodes), r#" a="1"t<!--c-->"#);
+/// ```
+pub fn canonicalize_subset(doc: &Document, form: CanonicalForm, nodes: &[XNode<'_>]) -> String {
+    let options = CanonicalOptions {
+        subset: Some(nodes),
+        ..CanonicalOptions::default()
+    };
+    canonicalize_with(doc, form, &options)
+}
+
 fn write_form(doc: &Document, form: CanonicalForm, out: &mut Pieces<'_>) {
-    match form {
-        CanonicalForm::C14n => write_c14n(doc, false, out),
-        CanonicalForm::C14nWithComments => write_c14n(doc, true, out),
-        CanonicalForm::XmlTest => write_xmltest(doc, false, out),
-        CanonicalForm::XmlTestSecond => write_xmltest(doc, true, out),
+    write_form_with(doc, form, &CanonicalOptions::default(), out);
+}
+
+fn write_form_with(
+    doc: &Document,
+    form: CanonicalForm,
+    options: &CanonicalOptions<'_, '_>,
+    out: &mut Pieces<'_>,
+) {
+    match (form, options.subset) {
+        // The whole document in Canonical XML 1.0: the writer the
+        // streaming one follows step for step.
+        (CanonicalForm::C14n, None) => write_c14n(doc, false, out),
+        (CanonicalForm::C14nWithComments, None) => write_c14n(doc, true, out),
+        (CanonicalForm::XmlTest, _) => write_xmltest(doc, false, out),
+        (CanonicalForm::XmlTestSecond, _) => write_xmltest(doc, true, out),
+        _ => {
+            let Some((mode, with_comments)) = form.c14n_mode() else {
+                return;
+            };
+            let subset = options.subset.map(|nodes| Subset::new(doc, nodes));
+            let inclusive = match mode {
+                Mode::Exclusive => options.inclusive_namespaces.clone(),
+                Mode::Inclusive10 | Mode::Inclusive11 => InclusiveNamespaces::default(),
+            };
+            c14n::write(doc, mode, with_comments, &inclusive, subset.as_ref(), out);
+        }
     }
 }
 

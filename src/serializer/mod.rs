@@ -22,6 +22,7 @@
 //!
 //! Nothing here recurses over the tree.
 
+pub(crate) mod c14n;
 pub mod canonical;
 mod escape;
 mod namespaces;
@@ -29,7 +30,10 @@ mod options;
 mod repair;
 mod writer;
 
-pub use canonical::{canonicalize, write_canonical, CanonicalForm};
+pub use canonical::{
+    canonicalize, canonicalize_subset, canonicalize_with, write_canonical, write_canonical_with,
+    CanonicalForm, CanonicalOptions, InclusiveNamespaces,
+};
 pub use options::{OutputEncoding, Repair, RepairKind, SerializeOptions, Serialized, PRETTY_DEPTH};
 
 use crate::dom::{Document, Node};

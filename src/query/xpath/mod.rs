@@ -527,6 +527,11 @@ impl<'a> AttributeNode<'a> {
     pub fn attribute(&self) -> Attribute<'a> {
         self.attribute
     }
+
+    /// Its position among the element's attributes (declarations counted).
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
 }
 
 /// A namespace node: a prefix bound at an element (§5.4).
