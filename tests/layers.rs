@@ -13,8 +13,8 @@ const LAYERS: &[&[&str]] = &[
     &["chars", "span", "limits", "error", "output", "notation"],
     &["decoding", "char_refs"],
     &["dtd", "dom"],
-    &["tokenizer", "serializer", "query"],
-    &["tree_builder"],
+    &["tokenizer", "query"],
+    &["tree_builder", "serializer"],
     &["parse", "events"],
 ];
 

@@ -12,7 +12,8 @@
 //! xml5dom check PATH...   every parse error as path:line:column: code: message,
 //!                         with the source line and a caret; many files, in parallel
 //! xml5dom fmt FILE        the document written back (lossless, or repaired)
-//! xml5dom canon FILE      a canonical form (C14N 1.0, or xmltest's two)
+//! xml5dom canon FILE      a canonical form (C14N 1.0, 1.1, Exclusive, or
+//!                         xmltest's two), of the document or of an XPath subset
 //! xml5dom query EXPR FILE an XPath 1.0 query: matching nodes, or its value
 //! xml5dom stats FILE...   counts, depth, namespaces, encoding, errors by code
 //! xml5dom completions SHELL a completion script
@@ -26,7 +27,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use xml5dom::events::{self, Event};
 use xml5dom::query::{Bindings, Value, XNode, XPath, XPathError};
-use xml5dom::serializer::{CanonicalForm, OutputEncoding, SerializeOptions};
+use xml5dom::serializer::{
+    CanonicalForm, CanonicalOptions, InclusiveNamespaces, OutputEncoding, SerializeOptions,
+};
 use xml5dom::tokenizer::{tokenize_reader, SuiteJsonWriter};
 use xml5dom::{Document, Encoding, EncodingSource, ErrorCode, ParseError, ParseOptions, Severity};
 
@@ -157,13 +160,38 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
-    /// Write a canonical form of the document.
+    /// Write a canonical form of the document, or of the document subset
+    /// an XPath expression selects (`--xpath`).
     ///
-    /// Example: `xml5dom canon --form c14n-comments signed.xml`.
+    /// The whole document is written as the file is read (streamed, in
+    /// bounded memory), in every form; with `--xpath` the document is read
+    /// whole first, to evaluate the expression. The output is libxml2's
+    /// (`xmllint --c14n`, `--exc-c14n`, `--c14n11`) byte for byte.
+    ///
+    /// Example: `xml5dom canon --form c14n-comments signed.xml`, or
+    /// `xml5dom canon --form exc-c14n --inclusive-ns 'soap #default'
+    /// --xpath '(//. | //@* | //namespace::*)[ancestor-or-self::soap:Body]'
+    /// message.xml`.
     Canon {
-        /// Which canonical form. Example: `--form xmltest`.
+        /// Which canonical form. Example: `--form exc-c14n`.
         #[arg(long, value_enum, default_value = "c14n")]
         form: Form,
+        /// The InclusiveNamespaces PrefixList of the exclusive forms:
+        /// prefixes separated by commas or spaces, `#default` for the
+        /// default namespace. Example: `--inclusive-ns 'ds, #default'`.
+        #[arg(long = "inclusive-ns", value_name = "PREFIXES")]
+        inclusive_ns: Option<String>,
+        /// Write only the nodes this XPath 1.0 expression selects (a
+        /// node-set: elements, text, comments, PIs, attribute and namespace
+        /// nodes), as XML Signature's document subsets. Example:
+        /// `--xpath '(//. | //@* | //namespace::*)[ancestor-or-self::e]'`.
+        #[arg(long, value_name = "EXPR")]
+        xpath: Option<String>,
+        /// Bind a namespace prefix for `--xpath`, as PREFIX=URI
+        /// (repeatable); prefixes declared on the document element are
+        /// bound too. Example: `--ns ds=http://www.w3.org/2000/09/xmldsig#`.
+        #[arg(long = "ns", value_name = "PREFIX=URI", value_parser = parse_binding, requires = "xpath")]
+        namespaces: Vec<(String, String)>,
         /// Files, directories (with `-r`) or `-` for standard input.
         /// Example: `signed.xml`.
         #[arg(required = true)]
@@ -254,6 +282,14 @@ enum Form {
     /// subset's processing instructions and a DOCTYPE listing the
     /// notations it declares.
     Xmltest2,
+    /// W3C Exclusive XML Canonicalization 1.0, without comments.
+    ExcC14n,
+    /// W3C Exclusive XML Canonicalization 1.0, with comments.
+    ExcC14nComments,
+    /// W3C Canonical XML 1.1, without comments.
+    C14n11,
+    /// W3C Canonical XML 1.1, with comments.
+    C14n11Comments,
 }
 
 /// Why a run stopped before its end: one line on standard error and exit
@@ -270,6 +306,9 @@ enum Error {
     /// An XPath expression that cannot be compiled or evaluated.
     #[error("{0}")]
     XPath(#[from] XPathError),
+    /// Options that do not go together.
+    #[error("{0}")]
+    Usage(String),
 }
 
 impl Error {
@@ -561,22 +600,84 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 Ok(outcome)
             })
         }
-        Command::Canon { form, paths } => {
+        Command::Canon {
+            form,
+            inclusive_ns,
+            xpath,
+            namespaces,
+            paths,
+        } => {
             let form = match form {
                 Form::C14n => CanonicalForm::C14n,
                 Form::C14nComments => CanonicalForm::C14nWithComments,
                 Form::Xmltest => CanonicalForm::XmlTest,
                 Form::Xmltest2 => CanonicalForm::XmlTestSecond,
+                Form::ExcC14n => CanonicalForm::ExcC14n,
+                Form::ExcC14nComments => CanonicalForm::ExcC14nWithComments,
+                Form::C14n11 => CanonicalForm::C14n11,
+                Form::C14n11Comments => CanonicalForm::C14n11WithComments,
             };
+            let exclusive = matches!(
+                form,
+                CanonicalForm::ExcC14n | CanonicalForm::ExcC14nWithComments
+            );
+            if inclusive_ns.is_some() && !exclusive {
+                return Err(Error::Usage(
+                    "--inclusive-ns applies to the exclusive forms only (exc-c14n, exc-c14n-comments)"
+                        .to_owned(),
+                ));
+            }
+            if xpath.is_some() && !form.is_c14n() {
+                return Err(Error::Usage(
+                    "--xpath needs a Canonical XML form (c14n, exc-c14n, c14n11 and their -comments)"
+                        .to_owned(),
+                ));
+            }
+            let inclusive = InclusiveNamespaces::parse(inclusive_ns.as_deref().unwrap_or(""));
+            if let Some(expression) = xpath {
+                let xpath = XPath::compile(&expression)?;
+                // A subset: the document is read whole to evaluate the
+                // expression.
+                return batch(
+                    &paths,
+                    settings,
+                    Layout::Banners,
+                    &|path, opened, many, out| {
+                        let bytes = match opened.bytes() {
+                            Ok(bytes) => bytes,
+                            Err(error) => return Ok(Outcome::failed(error.to_string())),
+                        };
+                        let doc = parse(bytes);
+                        let mut bindings = Bindings::new();
+                        for (prefix, uri) in &namespaces {
+                            bindings.namespace(prefix, uri);
+                        }
+                        let nodes = match xpath.select_with(doc.root(), &bindings) {
+                            Ok(nodes) => nodes,
+                            Err(error) if many => {
+                                return Ok(Outcome::failed(format!("{}: {error}", path.display())))
+                            }
+                            Err(error) => return Ok(Outcome::failed(error.to_string())),
+                        };
+                        let canonical = CanonicalOptions {
+                            inclusive_namespaces: inclusive.clone(),
+                            subset: Some(&nodes),
+                        };
+                        xml5dom::write_canonical_with(&doc, form, &canonical, out)?;
+                        Ok(Outcome::default())
+                    },
+                );
+            }
             // Streamed: written as the file is read, in bounded memory.
             batch(
                 &paths,
                 settings,
                 Layout::Banners,
-                &|path, opened, _, mut out| match events::write_canonical_reader(
+                &|path, opened, _, mut out| match events::write_canonical_reader_with(
                     opened.reader,
                     &options,
                     form,
+                    &inclusive,
                     &mut out,
                 ) {
                     Ok(()) => Ok(Outcome::default()),

@@ -263,7 +263,8 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             }
             let name = attribute.name;
             let prefix = name.prefix.map(|_| name.local);
-            if prefix != Some("xml") {
+            // libxml2 rejects `xmlns:p=""` and keeps the binding it had.
+            if prefix != Some("xml") && (prefix.is_none() || !attribute.value.is_empty()) {
                 self.declared.bind(prefix, attribute.value);
             }
         }

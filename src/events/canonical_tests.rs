@@ -541,3 +541,59 @@ fn a_failed_read_is_a_read_error() {
     );
     assert!(matches!(result, Err(Error::Read { .. })), "{result:?}");
 }
+
+/// Exclusive XML Canonicalization (without and with a PrefixList) and
+/// Canonical XML 1.1: the forms the DOM writes through the general C14N
+/// writer, which the stream follows with every node visible.
+#[test]
+fn streamed_exclusive_and_1_1_forms_match_the_dom() {
+    use crate::serializer::canonical::{write_canonical_with, CanonicalOptions};
+    use crate::serializer::InclusiveNamespaces;
+
+    let forms = [
+        CanonicalForm::ExcC14n,
+        CanonicalForm::ExcC14nWithComments,
+        CanonicalForm::C14n11,
+        CanonicalForm::C14n11WithComments,
+    ];
+    let lists = ["", "p q #default", "a b c d e f g h x y z"];
+    let mut inputs: Vec<(String, Vec<u8>)> = tree_case_inputs()
+        .into_iter()
+        .map(|(path, input)| (path.display().to_string(), input.into_bytes()))
+        .collect();
+    for path in corpus_files() {
+        if let Ok(bytes) = std::fs::read(&path) {
+            inputs.push((path.display().to_string(), bytes));
+        }
+    }
+    inputs.extend(
+        HAND_WRITTEN
+            .iter()
+            .enumerate()
+            .map(|(n, input)| (format!("hand-written case {n}"), input.as_bytes().to_vec())),
+    );
+    let options = ParseOptions::default();
+    for (case, (what, bytes)) in inputs.iter().enumerate() {
+        let doc = Document::parse_bytes_with(bytes, &options);
+        for form in forms {
+            for list in lists {
+                let canonical = CanonicalOptions {
+                    inclusive_namespaces: InclusiveNamespaces::parse(list),
+                    subset: None,
+                };
+                let mut expected = Vec::new();
+                write_canonical_with(&doc, form, &canonical, &mut expected).expect("a Vec");
+                let mut got = Vec::new();
+                super::write_canonical_reader_with(
+                    Chunked::new(bytes, case as u64),
+                    &options,
+                    form,
+                    &canonical.inclusive_namespaces,
+                    &mut got,
+                )
+                .expect("reading a slice");
+                assert_same(&expected, &got, &format!("{what} ({form:?}, {list:?})"));
+            }
+        }
+    }
+}

@@ -291,7 +291,9 @@ impl<'a> Writer<'_, 'a> {
         // axis sees them.
         for attribute in element.attributes() {
             if let Some(prefix) = attribute.declared_prefix() {
-                if prefix != Some("xml") {
+                // libxml2 rejects `xmlns:p=""` (Namespaces 1.1) and keeps
+                // the binding it had.
+                if prefix != Some("xml") && (prefix.is_none() || !attribute.value().is_empty()) {
                     self.declared.bind(prefix, attribute.value());
                 }
             }
@@ -639,8 +641,7 @@ fn write_dangling<'b>(
 // ----- Namespace state -------------------------------------------------------
 
 /// The declarations in scope, as written in the document (libxml2's
-/// `xmlSearchNs`): `xmlns=""` binds the default namespace to `""`; a
-/// prefix declared empty is unbound.
+/// `xmlSearchNs`): `xmlns=""` binds the default namespace to `""`.
 #[derive(Default)]
 struct DeclaredScope<'a> {
     bindings: HashMap<Option<&'a str>, Vec<&'a str>>,
