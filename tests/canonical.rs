@@ -856,3 +856,74 @@ fn subset_of_a_million_deep_document() {
     );
     assert!(out == expected, "million-deep subset differs");
 }
+
+// ----- The InclusiveNamespaces PrefixList ------------------------------------
+
+#[test]
+fn prefix_list_separators_are_whitespace_and_commas() {
+    let list = InclusiveNamespaces::parse("a,b c\td\ne , ,f");
+    assert_eq!(
+        list.prefixes().collect::<Vec<_>>(),
+        ["a", "b", "c", "d", "e", "f"]
+    );
+    assert!(!list.contains_default());
+}
+
+#[test]
+fn prefix_list_default_and_duplicates() {
+    let list = InclusiveNamespaces::parse("#default p #default p");
+    assert!(list.contains_default());
+    assert_eq!(list.prefixes().collect::<Vec<_>>(), ["p"]);
+    assert_eq!(list, InclusiveNamespaces::parse("p,#default"));
+}
+
+#[test]
+fn prefix_list_empty() {
+    for text in ["", "  ", ",,", "\n"] {
+        assert!(InclusiveNamespaces::parse(text).is_empty(), "{text:?}");
+    }
+    assert!(!InclusiveNamespaces::parse("#default").is_empty());
+}
+
+fn exclusive(source: &str, list: &str) -> String {
+    let options = CanonicalOptions {
+        inclusive_namespaces: InclusiveNamespaces::parse(list),
+        ..CanonicalOptions::default()
+    };
+    canonicalize_with(&Document::parse(source), CanonicalForm::ExcC14n, &options)
+}
+
+#[test]
+fn prefix_list_only_changes_the_exclusive_forms() {
+    let source = "<r xmlns:a='urn:a' xmlns:b='urn:b'><a:e/></r>";
+    assert_eq!(exclusive(source, ""), r#"<r><a:e xmlns:a="urn:a"></a:e></r>"#);
+    assert_eq!(
+        exclusive(source, "b"),
+        r#"<r xmlns:b="urn:b"><a:e xmlns:a="urn:a"></a:e></r>"#
+    );
+    let options = CanonicalOptions {
+        inclusive_namespaces: InclusiveNamespaces::parse("b"),
+        ..CanonicalOptions::default()
+    };
+    let doc = Document::parse(source);
+    assert_eq!(
+        canonicalize_with(&doc, CanonicalForm::C14n11, &options),
+        canonicalize(&doc, CanonicalForm::C14n11)
+    );
+}
+
+#[test]
+fn prefix_list_names_out_of_scope_or_xml_write_nothing() {
+    let source = "<r xml:lang='en'><e/></r>";
+    let plain = exclusive(source, "");
+    assert_eq!(plain, r#"<r xml:lang="en"><e></e></r>"#);
+    assert_eq!(exclusive(source, "zz xml xmlns"), plain);
+}
+
+#[test]
+fn prefix_list_default_undeclares_where_the_default_changes() {
+    assert_eq!(
+        exclusive("<r xmlns='urn:d'><p:e xmlns:p='urn:p'><f xmlns=''/></p:e></r>", "#default"),
+        r#"<r xmlns="urn:d"><p:e xmlns:p="urn:p"><f xmlns=""></f></p:e></r>"#
+    );
+}
