@@ -896,7 +896,10 @@ fn exclusive(source: &str, list: &str) -> String {
 #[test]
 fn prefix_list_only_changes_the_exclusive_forms() {
     let source = "<r xmlns:a='urn:a' xmlns:b='urn:b'><a:e/></r>";
-    assert_eq!(exclusive(source, ""), r#"<r><a:e xmlns:a="urn:a"></a:e></r>"#);
+    assert_eq!(
+        exclusive(source, ""),
+        r#"<r><a:e xmlns:a="urn:a"></a:e></r>"#
+    );
     assert_eq!(
         exclusive(source, "b"),
         r#"<r xmlns:b="urn:b"><a:e xmlns:a="urn:a"></a:e></r>"#
@@ -923,7 +926,10 @@ fn prefix_list_names_out_of_scope_or_xml_write_nothing() {
 #[test]
 fn prefix_list_default_undeclares_where_the_default_changes() {
     assert_eq!(
-        exclusive("<r xmlns='urn:d'><p:e xmlns:p='urn:p'><f xmlns=''/></p:e></r>", "#default"),
+        exclusive(
+            "<r xmlns='urn:d'><p:e xmlns:p='urn:p'><f xmlns=''/></p:e></r>",
+            "#default"
+        ),
         r#"<r xmlns="urn:d"><p:e xmlns:p="urn:p"><f xmlns=""></f></p:e></r>"#
     );
 }

@@ -824,13 +824,16 @@ impl<'a> XmlAttributeScope<'a> {
 
     /// Adds to `list` the nearest of each name it does not have.
     fn inherit(&self, list: &mut Vec<Written<'a>>) {
-        let own = list.len();
+        if self.bindings.is_empty() {
+            return;
+        }
+        let own: HashSet<(&str, &str)> = list.iter().map(|a| a.key).collect();
         for attributes in self.bindings.values() {
             let Some(&attribute) = attributes.last() else {
                 continue;
             };
             let inherited = written(attribute);
-            if !list[..own].iter().any(|a| a.key == inherited.key) {
+            if !own.contains(&inherited.key) {
                 list.push(inherited);
             }
         }

@@ -383,9 +383,15 @@ pub fn write_canonical_with<W: std::io::Write>(
 /// use xml5dom::query::XPath;
 /// use xml5dom::{canonicalize_subset, CanonicalForm, Document};
 ///
-/// let doc = Document::parse("<r><e a='1'>t<!--c--></e></r>");
-/// let nodes = XPath::compile("//e//node() | //e/@*").unwrap().select(doc.root()).unwrap();
-/// assert_eq!(canonicalize_subset(&doc, CanonicalForm::C14nWithComments, &nodes), r#" a="1"t<!--c-->"#);
+/// let doc = Document::parse("<r><e a='1'>t<!--c--></e><f/></r>");
+/// let nodes = XPath::compile("//e | //e//node() | //e/@*").unwrap().select(doc.root()).unwrap();
+/// assert_eq!(
+///     canonicalize_subset(&doc, CanonicalForm::C14nWithComments, &nodes),
+///     r#"<e a="1">t<!--c--></e>"#
+/// );
+/// // Without its element, an attribute is written bare, as libxml2 does.
+/// let nodes = XPath::compile("//e/@*").unwrap().select(doc.root()).unwrap();
+/// assert_eq!(canonicalize_subset(&doc, CanonicalForm::C14n, &nodes), r#" a="1""#);
 /// ```
 pub fn canonicalize_subset(doc: &Document, form: CanonicalForm, nodes: &[XNode<'_>]) -> String {
     let options = CanonicalOptions {
