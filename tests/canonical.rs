@@ -933,3 +933,40 @@ fn prefix_list_default_undeclares_where_the_default_changes() {
         r#"<r xmlns="urn:d"><p:e xmlns:p="urn:p"><f xmlns=""></f></p:e></r>"#
     );
 }
+
+#[test]
+fn exclusive_and_1_1_million_deep_documents() {
+    let depth = 1_000_000;
+    // Every level redeclares `p` alternately: Exclusive writes it on each
+    // element (the binding changes each time), 1.0 and 1.1 too.
+    let mut source = String::new();
+    for level in 0..depth {
+        source.push_str(if level % 2 == 0 {
+            "<p:a xmlns:p='urn:0'>"
+        } else {
+            "<p:a xmlns:p='urn:1'>"
+        });
+    }
+    source.push_str(&"</p:a>".repeat(depth));
+    let doc = Document::parse(&source);
+    let mut expected = String::new();
+    for level in 0..depth {
+        expected.push_str(if level % 2 == 0 {
+            "<p:a xmlns:p=\"urn:0\">"
+        } else {
+            "<p:a xmlns:p=\"urn:1\">"
+        });
+    }
+    expected.push_str(&"</p:a>".repeat(depth));
+    for form in [CanonicalForm::ExcC14n, CanonicalForm::C14n11] {
+        assert!(canonicalize(&doc, form) == expected, "{form:?} differs");
+    }
+    // Streamed (1.1 streams as 1.0 does, whose deep case is the events'):
+    // the exclusive bookkeeping, with a PrefixList.
+    let streamed = streamed(
+        &source,
+        CanonicalForm::ExcC14n,
+        &InclusiveNamespaces::parse("p"),
+    );
+    assert!(streamed == expected, "streamed exclusive form differs");
+}
