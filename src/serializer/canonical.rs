@@ -1,13 +1,17 @@
-//! Canonical forms: W3C Canonical XML 1.0 (inclusive, with or without
-//! comments) and the two forms of the W3C XML Conformance Test Suite's
-//! output files (James Clark's "xmltest" canonical XML, and Sun's second
-//! form, which adds the notations the DTD declares).
+//! Canonical forms: W3C Canonical XML 1.0 and 1.1 and Exclusive XML
+//! Canonicalization 1.0 (each with or without comments; of a whole document
+//! or of a document subset, an XPath node-set: [`canonicalize_with`]), as
+//! libxml2 writes them, and the two forms of the W3C XML Conformance Test
+//! Suite's output files (James Clark's "xmltest" canonical XML, and Sun's
+//! second form, which adds the notations the DTD declares).
 //!
-//! Both walk the tree with [`Node::traverse`](crate::dom::Node::traverse), never
-//! recursing, so a document nested 1,000,000 deep is written like a flat one.
-//! Both write the tree as it is: a document parsed with errors is written as
-//! the XML5 rules recovered it, escaped so that the output is well-formed
-//! where the tree allows it.
+//! The whole-document Canonical XML 1.0 and xmltest writers are here; the
+//! rest is the general C14N writer of `c14n.rs`. All walk the tree with
+//! [`Node::traverse`](crate::dom::Node::traverse), never recursing, so a
+//! document nested 1,000,000 deep is written like a flat one. All write the
+//! tree as it is: a document parsed with errors is written as the XML5
+//! rules recovered it, escaped so that the output is well-formed where the
+//! tree allows it.
 //!
 //! ```
 //! use xml5dom::Document;

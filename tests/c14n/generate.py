@@ -10,6 +10,10 @@ the files it wrote).
 - NAME.c14n: lxml (libxml2 underneath), `tostring(method="c14n",
   with_comments=False)`.
 
+The other forms (Exclusive, 1.1, PrefixLists, document subsets) are
+written by generate_libxml2.py beside this script, which calls libxml2's
+C14N code directly.
+
 Requirements: xmllint (Debian's libxml2-utils) and `pip install lxml`.
 Usage: python3 tests/c14n/generate.py
 """
