@@ -165,8 +165,9 @@ enum Command {
     ///
     /// The whole document is written as the file is read (streamed, in
     /// bounded memory), in every form; with `--xpath` the document is read
-    /// whole first, to evaluate the expression. The output is libxml2's
-    /// (`xmllint --c14n`, `--exc-c14n`, `--c14n11`) byte for byte.
+    /// whole first, to evaluate the expression. The C14N forms are
+    /// libxml2's (`xmllint --c14n`, `--exc-c14n`, `--c14n11`) byte for
+    /// byte.
     ///
     /// Example: `xml5dom canon --form c14n-comments signed.xml`, or
     /// `xml5dom canon --form exc-c14n --inclusive-ns 'soap #default'
