@@ -43,12 +43,14 @@ fn main() {
     }
     let label = doc.xml_declaration().and_then(|d| d.encoding.as_deref());
     let mut out = String::new();
-    for error in doc.errors() {
-        let message = match (error.code, label) {
-            (ErrorCode::UnknownEncoding, Some(label)) => {
+    for (index, error) in doc.errors().iter().enumerate() {
+        let context = doc.error_context(index);
+        let message = match (error.code, label, context) {
+            (_, _, Some(context)) => context.message(),
+            (ErrorCode::UnknownEncoding, Some(label), _) => {
                 format!("the declared encoding {label:?} is not known; read as UTF-8")
             }
-            (code, _) => code.message().to_owned(),
+            (code, _, _) => code.message().to_owned(),
         };
         out.push_str("{\"file\": ");
         xml5dom::tokenizer::push_json_string(&mut out, path);
@@ -61,6 +63,19 @@ fn main() {
         xml5dom::tokenizer::push_json_string(&mut out, error.severity().as_str());
         out.push_str(", \"message\": ");
         xml5dom::tokenizer::push_json_string(&mut out, &message);
+        if let Some(context) = context {
+            out.push_str(", \"end_tag\": ");
+            xml5dom::tokenizer::push_json_string(&mut out, &context.end_tag);
+            out.push_str(&format!(", \"implied_closes\": {}", context.implied_closes));
+            if let Some(open) = &context.open {
+                out.push_str(", \"open\": {\"name\": ");
+                xml5dom::tokenizer::push_json_string(&mut out, &open.name);
+                out.push_str(&format!(
+                    ", \"line\": {}, \"column\": {}, \"offset\": {}}}",
+                    open.line, open.column, open.offset
+                ));
+            }
+        }
         out.push_str("}\n");
         if out.len() > 1 << 16 {
             print!("{out}");

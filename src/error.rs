@@ -835,6 +835,110 @@ impl fmt::Display for ParseError {
     }
 }
 
+/// What the parser knew about an end tag that did not close the current
+/// element, beyond its code and place: the element that was open (as
+/// xmllint's "Opening and ending tag mismatch: key line 4 and schema"
+/// names it) and how many elements the end tag closed without theirs.
+///
+/// Given for `mismatched-end-tag` and `stray-end-tag`, by
+/// [`Document::error_context`](crate::Document::error_context) and, in a
+/// stream, by the [`Event::ErrorContext`](crate::events::Event::ErrorContext)
+/// that follows the error's event. It is kept beside the errors, not in
+/// [`ParseError`]: that type is `Copy`, and its fields are public, so a new
+/// field would break every caller that builds or destructures one; and an
+/// error without context (almost all of them) costs nothing more.
+///
+/// ```
+/// use xml5dom::{Document, ErrorCode};
+///
+/// let doc = Document::parse("<a>\n  <key>x</a>");
+/// assert_eq!(doc.errors()[0].code, ErrorCode::MismatchedEndTag);
+/// let context = doc.error_context(0).unwrap();
+/// assert_eq!(context.end_tag, "a");
+/// let open = context.open.as_ref().unwrap();
+/// assert_eq!((open.name.as_str(), open.line, open.column), ("key", 2, 3));
+/// assert_eq!(context.implied_closes, 1);
+/// assert_eq!(
+///     context.message(),
+///     "end tag </a> does not match the open element <key> (line 2, column 3); <key> is closed",
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct ErrorContext {
+    /// The end tag's name as written (cut to the name-length limit).
+    pub end_tag: String,
+    /// The element that was current when the end tag came: for
+    /// `mismatched-end-tag` the innermost of those it closes, for
+    /// `stray-end-tag` the one it leaves open.
+    pub open: Option<ElementStart>,
+    /// How many elements the end tag closed without their own end tags:
+    /// for `mismatched-end-tag` the open element and every element between
+    /// it and the one the end tag names (at least 1); 0 for
+    /// `stray-end-tag`, which closes nothing.
+    pub implied_closes: usize,
+}
+
+/// An element where it starts: its name and the `<` of its start tag (of
+/// the entity reference, for an element an expansion made).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct ElementStart {
+    /// Its qualified name as written.
+    pub name: String,
+    /// Byte offset of its start tag.
+    pub offset: usize,
+    /// 1-based line of its start tag.
+    pub line: u32,
+    /// 1-based column of its start tag, in characters.
+    pub column: u32,
+}
+
+impl ErrorContext {
+    /// The context said for people, as `xml5dom check` says it in place of
+    /// the code's own [message](ErrorCode::message).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    ///
+    /// let doc = Document::parse("<a><b></x></b></a>");
+    /// assert_eq!(
+    ///     doc.error_context(0).unwrap().message(),
+    ///     "end tag </x> matches no open element (the current one is <b>, line 1, column 4); ignored",
+    /// );
+    /// ```
+    pub fn message(&self) -> String {
+        let end_tag = &self.end_tag;
+        let open = |open: &ElementStart| {
+            format!(
+                "<{}> (line {}, column {})",
+                open.name, open.line, open.column
+            )
+        };
+        match (&self.open, self.implied_closes) {
+            (None, _) => format!("end tag </{end_tag}> matches no open element; ignored"),
+            (Some(current), 0) => format!(
+                "end tag </{end_tag}> matches no open element (the current one is <{}>, \
+                 line {}, column {}); ignored",
+                current.name, current.line, current.column
+            ),
+            (Some(current), 1) => format!(
+                "end tag </{end_tag}> does not match the open element {}; <{}> is closed",
+                open(current),
+                current.name
+            ),
+            (Some(current), n) => format!(
+                "end tag </{end_tag}> does not match the open element {}; <{}> and {} more \
+                 element{} inside <{end_tag}> are closed",
+                open(current),
+                current.name,
+                n - 1,
+                if n == 2 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
 /// A caller error: an unreadable input, an unknown encoding, an edit that
 /// cannot be done. Never raised for the
 /// content of a document.

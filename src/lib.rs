@@ -91,7 +91,7 @@ pub use dom::{
     Attribute, Attributes, Document, Edge, Node, NodeId, NodeType, XmlDeclaration, XMLNS_NAMESPACE,
     XML_NAMESPACE,
 };
-pub use error::{Error, ErrorCode, ParseError, Severity};
+pub use error::{ElementStart, Error, ErrorCode, ErrorContext, ParseError, Severity};
 pub use limits::{Limits, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES};
 pub use parse::Parser;
 pub use query::{XPath, XPathError};

@@ -306,6 +306,7 @@ impl Parser {
                 (doc.errors[i].line, doc.errors[i].column) = (line, column);
             }
         }
+        doc.count_context_positions_in_source();
         let kept = doc.source().len();
         if self.cut {
             cut_at(&mut doc, kept);
@@ -378,7 +379,7 @@ fn add_decoding(doc: &mut Document, decoded: &Decoded<'_>) {
             }
         }
     }
-    doc.errors.sort_by_key(|e| e.offset);
+    doc.sort_errors();
     doc.encoding = decoded.encoding;
     doc.encoding_source = decoded.source;
     doc.bom = decoded.bom;
@@ -414,7 +415,7 @@ fn parse_text(text: Cow<'_, str>, options: &ParseOptions) -> Document {
 fn cut_at(doc: &mut Document, kept: usize) {
     let (line, column) = doc.position(kept);
     let at = doc.errors.partition_point(|e| e.offset < kept);
-    doc.errors.insert(
+    doc.insert_error(
         at,
         ParseError {
             code: ErrorCode::InputSizeLimit,

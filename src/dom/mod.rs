@@ -24,6 +24,7 @@
 mod axes;
 mod dump;
 mod edit;
+mod errors;
 mod node;
 
 pub use axes::{
@@ -826,6 +827,9 @@ pub struct Document {
     pub(crate) doctypes: Vec<DoctypeData>,
     pub(crate) declaration: Option<XmlDeclaration>,
     pub(crate) errors: Vec<ParseError>,
+    /// The context of some errors, by index in `errors`, in order (see
+    /// `errors.rs`).
+    pub(crate) error_contexts: Vec<(usize, crate::error::ErrorContext)>,
     /// Whether any edit was made (the serializer then checks namespace
     /// scopes before copying source).
     pub(crate) edited: bool,
@@ -959,6 +963,7 @@ impl Document {
             doctypes: Vec::new(),
             declaration: None,
             errors: Vec::new(),
+            error_contexts: Vec::new(),
             edited: false,
             unchecked: 0,
             attribute_defaults: Vec::new(),

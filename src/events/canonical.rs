@@ -476,7 +476,8 @@ impl<W: Write> Handler for CanonicalWriter<'_, W> {
             | Event::Dropped { .. }
             | Event::DepthDropped { .. }
             | Event::DepthDroppedEnd { .. }
-            | Event::Error(_) => {}
+            | Event::Error(_)
+            | Event::ErrorContext(_) => {}
         }
         self.send_some();
     }

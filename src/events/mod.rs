@@ -43,7 +43,7 @@ mod subtrees;
 
 use crate::decoding::ParseOptions;
 use crate::dom::{NameId, Names};
-use crate::error::{ErrorCode, ParseError};
+use crate::error::{ErrorCode, ErrorContext, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{self, Doctype, XmlDecl};
 use crate::tree_builder::{ParsedAttribute, TreeBuilder};
@@ -136,6 +136,27 @@ pub enum Event<'e> {
     },
     /// A parse error; they come in source order.
     Error(ParseError),
+    /// What the parser knew more about the error just before (the
+    /// [`Error`](Event::Error) event this one follows at once): for
+    /// `mismatched-end-tag` and `stray-end-tag`, the element that was open
+    /// and where it starts, as
+    /// [`Document::error_context`](crate::Document::error_context) has it.
+    ///
+    /// ```
+    /// use xml5dom::events::{self, Event};
+    ///
+    /// let mut said = Vec::new();
+    /// events::parse("<a>\n<key>x</a>", |event| {
+    ///     if let Event::ErrorContext(context) = event {
+    ///         said.push(context.message());
+    ///     }
+    /// });
+    /// assert_eq!(
+    ///     said,
+    ///     ["end tag </a> does not match the open element <key> (line 2, column 1); <key> is closed"],
+    /// );
+    /// ```
+    ErrorContext(&'e ErrorContext),
 }
 
 /// A resolved name.

@@ -12,7 +12,7 @@ use std::io::Read;
 use crate::decoding::ParseOptions;
 use crate::dom::{NameId, Names};
 use crate::dtd::Declarations;
-use crate::error::{Error, ParseError};
+use crate::error::{Error, ErrorContext, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{Doctype, XmlDecl};
 
@@ -93,6 +93,7 @@ pub(crate) enum Queued {
         end: usize,
     },
     Error(ParseError),
+    ErrorContext(Box<ErrorContext>),
 }
 
 /// An XML declaration a queue keeps.
@@ -223,6 +224,7 @@ impl Queue {
             &Queued::DepthDropped { span, continues } => Event::DepthDropped { span, continues },
             &Queued::DepthDroppedEnd { end } => Event::DepthDroppedEnd { end },
             &Queued::Error(error) => Event::Error(error),
+            Queued::ErrorContext(context) => Event::ErrorContext(context),
         }
     }
 }
@@ -299,6 +301,7 @@ impl Handler for Queue {
             Event::DepthDropped { span, continues } => Queued::DepthDropped { span, continues },
             Event::DepthDroppedEnd { end } => Queued::DepthDroppedEnd { end },
             Event::Error(error) => Queued::Error(error),
+            Event::ErrorContext(context) => Queued::ErrorContext(Box::new(context.clone())),
         };
         self.events.push_back(queued);
     }

@@ -75,6 +75,13 @@ pub(crate) fn replay(sink: &mut DocumentSink<'_>, source: &str, event: Event<'_>
             error.offset = at(error.offset);
             sink.error(error);
         }
+        Event::ErrorContext(context) => {
+            let mut context = context.clone();
+            if let Some(open) = &mut context.open {
+                open.offset = at(open.offset);
+            }
+            sink.error_context(context);
+        }
     }
 }
 

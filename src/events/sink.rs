@@ -6,7 +6,7 @@ use std::collections::BinaryHeap;
 
 use crate::decoding::Encoding;
 use crate::dom::{LineIndex, NameId, Names};
-use crate::error::{ErrorCode, ParseError};
+use crate::error::{ErrorCode, ErrorContext, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{Doctype, XmlDecl};
 use crate::tree_builder::{self, Chars, Source, TreeSink};
@@ -46,8 +46,11 @@ pub(crate) struct EventSink<H> {
     /// The builder's storage for text it merges (emptied after each text
     /// event: the builder keeps nothing in it across text nodes).
     storage: String,
-    /// The names of the open elements, innermost last.
-    open: Vec<NameId>,
+    /// The open elements, innermost last.
+    open: Vec<OpenAt>,
+    /// How many of the open elements, outermost first, have their line
+    /// and column counted (the others' start tags are still in the window).
+    positioned: usize,
     /// Errors found and not yet handed on, earliest first (by offset,
     /// class, then as found): they go in source order once the builder
     /// says no earlier one can come.
@@ -62,11 +65,44 @@ pub(crate) struct EventSink<H> {
     pub(crate) handed_from: Option<usize>,
 }
 
+/// An open element: its name and where its start tag is, for an end tag
+/// that does not close it (`ErrorContext::open`). The line and column are
+/// counted only for a mismatch, or before the stream lets go of the start
+/// tag's text; 20 bytes (the offset in two halves, not a `u64`, which would
+/// pad it to 24): a stream's memory grows by this much with its depth.
+struct OpenAt {
+    name: NameId,
+    line: u32,
+    column: u32,
+    start: [u32; 2],
+}
+
+const _: () = assert!(std::mem::size_of::<OpenAt>() == 20);
+
+impl OpenAt {
+    fn new(name: NameId, start: usize) -> OpenAt {
+        let start = start as u64;
+        OpenAt {
+            name,
+            line: 0,
+            column: 0,
+            start: [start as u32, (start >> 32) as u32],
+        }
+    }
+
+    fn start(&self) -> usize {
+        let start = u64::from(self.start[0]) | (u64::from(self.start[1]) << 32);
+        usize::try_from(start).unwrap_or(usize::MAX)
+    }
+}
+
 /// An error waiting in [`EventSink::errors`].
 struct PendingError {
     error: ParseError,
     class: ErrorClass,
     found: u64,
+    /// What the builder knew more (boxed: most errors have none).
+    context: Option<Box<ErrorContext>>,
 }
 
 impl PendingError {
@@ -103,6 +139,7 @@ impl<H: Handler> EventSink<H> {
             lines: LineIndex::default(),
             storage: String::new(),
             open: Vec::new(),
+            positioned: 0,
             errors: BinaryHeap::new(),
             found: 0,
             encoding_found: None,
@@ -123,8 +160,23 @@ impl<H: Handler> EventSink<H> {
             error,
             class,
             found: self.found,
+            context: None,
         }));
         self.found += 1;
+    }
+
+    /// Counts the lines and columns of the open elements whose start tags
+    /// are before `offset` (in order: each open element starts after the
+    /// one outside it, and after every element counted before it).
+    fn position_open_elements(&mut self, offset: usize, source: &mut Source<'_>) {
+        while let Some(open) = self.open.get_mut(self.positioned) {
+            let start = open.start();
+            if start >= offset {
+                break;
+            }
+            (open.line, open.column) = source.position_in_order(start);
+            self.positioned += 1;
+        }
     }
 
     /// The offset of the earliest error waiting to be handed on (the
@@ -151,6 +203,9 @@ impl<H: Handler> EventSink<H> {
                     (error.line, error.column) = (line, column);
                 }
                 self.handler.event(Event::Error(error));
+                if let Some(context) = &pending.context {
+                    self.handler.event(Event::ErrorContext(context));
+                }
             }
         }
     }
@@ -198,15 +253,17 @@ impl<H: Handler> TreeSink for EventSink<H> {
             empty: element.empty,
         }));
         if !element.empty {
-            self.open.push(element.name);
+            self.open
+                .push(OpenAt::new(element.name, element.span.start));
         }
     }
 
     #[inline]
     fn end_element(&mut self, end: usize, end_tag: Option<Span>) {
-        if let Some(name) = self.open.pop() {
+        if let Some(open) = self.open.pop() {
+            self.positioned = self.positioned.min(self.open.len());
             self.handler.event(Event::EndElement(EndElement {
-                name: name_of(&self.names, name),
+                name: name_of(&self.names, open.name),
                 end,
                 end_tag,
             }));
@@ -262,8 +319,29 @@ impl<H: Handler> TreeSink for EventSink<H> {
             error,
             class: ErrorClass::Parse,
             found: self.found,
+            context: None,
         }));
         self.found += 1;
+    }
+
+    fn error_with_context(&mut self, error: ParseError, context: ErrorContext) {
+        self.errors.push(Reverse(PendingError {
+            error,
+            class: ErrorClass::Parse,
+            found: self.found,
+            context: Some(Box::new(context)),
+        }));
+        self.found += 1;
+    }
+
+    fn open_element_start(&mut self, source: &mut Source<'_>) -> Option<(usize, u32, u32)> {
+        self.position_open_elements(usize::MAX, source);
+        let open = self.open.last()?;
+        Some((open.start(), open.line, open.column))
+    }
+
+    fn before_release(&mut self, offset: usize, source: &mut Source<'_>) {
+        self.position_open_elements(offset, source);
     }
 
     const ORDERS_ERRORS: bool = true;

@@ -269,7 +269,7 @@ impl<H: Handler> Stream<H> {
         if let Some(pin) = self.pin {
             keep = keep.min(pin);
         }
-        builder.source_mut().release_before(keep);
+        builder.release_before(keep);
     }
 
     /// Ends the input: the rest is parsed, the errors all handed on.

@@ -11,7 +11,7 @@ use crate::dom::{
     AttributeData, DoctypeData, Document, EntityExpansion, ItemRange, LineIndex, Names, NodeData,
     NodeKind, StrRange,
 };
-use crate::error::{ErrorCode, ParseError};
+use crate::error::{ErrorCode, ErrorContext, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{Doctype, XmlDecl};
 
@@ -31,6 +31,9 @@ pub(crate) struct DocumentSink<'i> {
     /// The expansion mark of nodes made now: `1 +` the running expansion's
     /// index, else 0.
     mark: u32,
+    /// The document is built as its source arrives: the positions of
+    /// error contexts are counted once it has all of it.
+    growing: bool,
 }
 
 /// An expansion while it runs: where its nodes go, and the last child there
@@ -59,7 +62,9 @@ impl<'i> DocumentSink<'i> {
     /// as ranges of the source) and takes it at the end
     /// ([`Document::give_grown_source`]).
     pub(crate) fn growing() -> DocumentSink<'static> {
-        DocumentSink::for_document("", Document::sized_for(""))
+        let mut sink = DocumentSink::for_document("", Document::sized_for(""));
+        sink.growing = true;
+        sink
     }
 
     fn for_document(input: &'i str, doc: Document) -> DocumentSink<'i> {
@@ -69,6 +74,7 @@ impl<'i> DocumentSink<'i> {
             open: Vec::new(),
             expansion: None,
             mark: 0,
+            growing: false,
         }
     }
 
@@ -76,6 +82,12 @@ impl<'i> DocumentSink<'i> {
     #[cfg(test)]
     pub(crate) fn nodes_so_far(&self) -> usize {
         self.doc.arena.len()
+    }
+
+    /// Gives the error last reported its context (a replayed stream's,
+    /// whose context comes after its error).
+    pub(crate) fn error_context(&mut self, context: ErrorContext) {
+        self.doc.set_last_error_context(context);
     }
 
     /// Where nodes go now: the element last opened, or the document.
@@ -306,10 +318,22 @@ impl TreeSink for DocumentSink<'_> {
         self.doc.errors.push(error);
     }
 
+    fn error_with_context(&mut self, error: ParseError, context: ErrorContext) {
+        self.doc.push_error_with_context(error, context);
+    }
+
+    fn open_element_start(&mut self, _: &mut super::Source<'_>) -> Option<(usize, u32, u32)> {
+        let element = *self.open.last()?;
+        let span = self.doc.arena[element].get().span()?;
+        Some((span.start, 0, 0))
+    }
+
     /// The document, errors in source order.
     fn finish(mut self) -> Document {
-        // Stable: errors at one offset stay in the order they were found.
-        self.doc.errors.sort_by_key(|e| e.offset);
+        self.doc.sort_errors();
+        if !self.growing {
+            self.doc.count_context_positions(self.input);
+        }
         self.doc
     }
 }

@@ -28,7 +28,7 @@ use crate::chars::is_name;
 
 use crate::dom::{Document, NsId, QNameId, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS};
 use crate::dtd::AttributeType;
-use crate::error::{ErrorCode, ParseError};
+use crate::error::{ElementStart, ErrorCode, ErrorContext, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
 
@@ -425,6 +425,13 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         &mut self.checker.source
     }
 
+    /// Lets the source go of what lies before `offset` (a stream's window),
+    /// once the sink has counted what it needs there.
+    pub(crate) fn release_before(&mut self, offset: usize) {
+        self.sink.before_release(offset, &mut self.checker.source);
+        self.checker.source.release_before(offset);
+    }
+
     /// The sink.
     pub(crate) fn sink(&self) -> &S {
         &self.sink
@@ -462,15 +469,35 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
     }
 
     fn error(&mut self, code: ErrorCode, offset: usize) {
-        // While an entity is expanded, every error is at its reference.
+        let error = self.located(code, offset);
+        self.sink.error(error);
+    }
+
+    /// An error at `offset`, or at the reference while an entity is
+    /// expanded (every error is there then).
+    fn located(&mut self, code: ErrorCode, offset: usize) -> ParseError {
         let offset = self.reference_span().map_or(offset, |r| r.start);
         let (line, column) = self.position(offset);
-        self.sink.error(ParseError {
+        ParseError {
             code,
             offset,
             line,
             column,
-        });
+        }
+    }
+
+    /// The current element where it starts (line and column 0 unless the
+    /// sink counts them), for an end tag that does not close it.
+    #[cold]
+    fn current_element_start(&mut self) -> Option<ElementStart> {
+        let qname = self.stack.last()?.qname;
+        let (offset, line, column) = self.sink.open_element_start(&mut self.checker.source)?;
+        Some(ElementStart {
+            name: self.sink.names().qname_data(qname).text.to_string(),
+            offset,
+            line,
+            column,
+        })
     }
 
     // ----- Text ----------------------------------------------------------
@@ -976,7 +1003,14 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             .filter(|q| self.open_counts.get(q.0 as usize).is_some_and(|&n| n > 0));
         match open {
             Some(target) => {
-                self.error(ErrorCode::MismatchedEndTag, span.start);
+                // The elements inside the innermost open `target`.
+                let implied_closes = self
+                    .stack
+                    .iter()
+                    .rev()
+                    .position(|open| open.qname == target)
+                    .unwrap_or(0);
+                self.end_tag_error(ErrorCode::MismatchedEndTag, name, span, implied_closes);
                 while let Some(top) = self.stack.last().map(|open| open.qname) {
                     if top == target {
                         self.pop(span.end, Some(span));
@@ -986,10 +1020,23 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 }
             }
             None => {
-                self.error(ErrorCode::StrayEndTag, span.start);
+                self.end_tag_error(ErrorCode::StrayEndTag, name, span, 0);
                 self.dropped(span);
             }
         }
+    }
+
+    /// Reports an end tag that does not close the current element, naming
+    /// that element.
+    #[cold]
+    fn end_tag_error(&mut self, code: ErrorCode, name: &str, span: Span, implied_closes: usize) {
+        let context = ErrorContext {
+            end_tag: name.to_owned(),
+            open: self.current_element_start(),
+            implied_closes,
+        };
+        let error = self.located(code, span.start);
+        self.sink.error_with_context(error, context);
     }
 
     /// An empty CDATA section makes no token; outside the root element it

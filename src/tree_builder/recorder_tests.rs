@@ -3,7 +3,7 @@
 //! (and that [`TreeSink`] is usable without a [`Document`](crate::dom::Document)).
 
 use crate::dom::{LineIndex, NameId, Names, XMLNS_NS};
-use crate::error::ParseError;
+use crate::error::{ErrorContext, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{self, Doctype, XmlDecl};
 
@@ -18,6 +18,8 @@ struct Recorder {
     events: Vec<String>,
     /// The names of the open elements, to say which one an end closes.
     open: Vec<String>,
+    /// Where the open elements start.
+    starts: Vec<usize>,
 }
 
 impl Recorder {
@@ -28,6 +30,7 @@ impl Recorder {
             storage: String::new(),
             events: Vec::new(),
             open: Vec::new(),
+            starts: Vec::new(),
         }
     }
 
@@ -92,12 +95,14 @@ impl TreeSink for Recorder {
             line.push_str(" (empty)");
         } else {
             self.open.push(self.name(element.name));
+            self.starts.push(span.start);
         }
         self.events.push(line);
     }
 
     fn end_element(&mut self, end: usize, end_tag: Option<Span>) {
         let name = self.open.pop().unwrap_or_default();
+        self.starts.pop();
         let how = match end_tag {
             Some(_) => "",
             None => " (implied)",
@@ -163,6 +168,21 @@ impl TreeSink for Recorder {
         self.events.push(format!("error {code} {line}:{column}"));
     }
 
+    fn error_with_context(&mut self, error: ParseError, context: ErrorContext) {
+        self.error(error);
+        let open = context
+            .open
+            .map(|open| format!(" open {}@{}", open.name, open.offset))
+            .unwrap_or_default();
+        let (end_tag, closes) = (context.end_tag, context.implied_closes);
+        self.events
+            .push(format!("context </{end_tag}>{open} closes {closes}"));
+    }
+
+    fn open_element_start(&mut self, _: &mut super::Source<'_>) -> Option<(usize, u32, u32)> {
+        Some((*self.starts.last()?, 0, 0))
+    }
+
     fn finish(self) -> Vec<String> {
         self.events
     }
@@ -217,6 +237,7 @@ fn implied_end_tags_from_broken_input() {
             "start a @3..6",
             "start b @6..9",
             "error mismatched-end-tag 1:11",
+            "context </a> open b@6 closes 1",
             "text \"t\"",
             "end b ..10 (implied)",
             "end a ..14",
@@ -250,6 +271,7 @@ fn entity_expansion_and_its_errors() {
             "expanded unbalanced",
             "error unbalanced-entity-reference 1:65",
             "error mismatched-end-tag 1:71",
+            "context </r> open u@64 closes 1",
             "end u ..70 (implied)",
             "end r ..74",
         ]
@@ -265,6 +287,7 @@ fn errors_and_dropped_markup() {
             "error unquoted-attribute-value 1:27",
             "start a x=\"1\" @21..28",
             "error stray-end-tag 1:29",
+            "context </b> open a@21 closes 0",
             "dropped @28..32",
             "end a ..36",
             "error element-after-root-element 1:37",

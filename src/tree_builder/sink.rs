@@ -12,7 +12,7 @@
 use std::borrow::Cow;
 
 use crate::dom::{LineIndex, NameId, Names};
-use crate::error::ParseError;
+use crate::error::{ErrorContext, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{Doctype, XmlDecl};
 
@@ -114,6 +114,27 @@ pub(crate) trait TreeSink {
     /// A parse error (the tokenizer's or the builder's), as found: not
     /// sorted by offset.
     fn error(&mut self, error: ParseError);
+
+    /// A parse error the builder knows more of (a mismatched or stray end
+    /// tag: the element that was open), which the sink hands on with it.
+    /// The context's element position is the sink's to count, as the
+    /// error's own is for a sink that orders errors: the builder leaves
+    /// line and column 0 there.
+    fn error_with_context(&mut self, error: ParseError, context: ErrorContext);
+
+    /// Where the element last opened and not yet closed starts: its start
+    /// tag's offset (the reference's, for one an expansion made), and its
+    /// line and column where the sink counts them itself (one that
+    /// [orders errors](Self::ORDERS_ERRORS)), else 0 and 0. `source`
+    /// holds every offset from the earliest the stream still reads.
+    fn open_element_start(&mut self, source: &mut Source<'_>) -> Option<(usize, u32, u32)>;
+
+    /// A stream is about to let go of the source before `offset`: a sink
+    /// that needs positions there counts them now.
+    #[inline]
+    fn before_release(&mut self, offset: usize, source: &mut Source<'_>) {
+        let _ = (offset, source);
+    }
 
     /// Whether the sink hands errors on in source order, and so wants
     /// [`errors_settled`](Self::errors_settled) (a constant, so that a sink

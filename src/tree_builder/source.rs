@@ -25,6 +25,10 @@ pub(crate) struct Source<'i> {
     counted: LineCount,
     /// The line and column at `base` (what a count back starts from).
     at_base: LineCount,
+    /// The line and column counted up to the last offset asked for in
+    /// order ([`position_in_order`](Self::position_in_order)): the start
+    /// tags of open elements, apart from the errors' count.
+    in_order: LineCount,
 }
 
 /// A line and column (both from 1, the column in characters) at an
@@ -54,6 +58,7 @@ impl<'i> Source<'i> {
             base: 0,
             counted: LineCount::default(),
             at_base: LineCount::default(),
+            in_order: LineCount::default(),
         }
     }
 
@@ -65,6 +70,7 @@ impl<'i> Source<'i> {
             base: 0,
             counted: LineCount::default(),
             at_base: LineCount::default(),
+            in_order: LineCount::default(),
         }
     }
 
@@ -158,7 +164,12 @@ impl<'i> Source<'i> {
             return;
         }
         let at_offset = if self.counted.offset <= offset {
-            self.counted = count(text, self.base, self.counted, offset);
+            // On from the count in order where that got further.
+            let from = match self.in_order {
+                o if o.offset <= offset && o.offset > self.counted.offset => o,
+                _ => self.counted,
+            };
+            self.counted = count(text, self.base, from, offset);
             self.counted
         } else {
             count(text, self.base, self.at_base, offset)
@@ -180,6 +191,23 @@ impl<'i> Source<'i> {
             count(&self.text, self.base, self.at_base, offset)
         };
         (found.line, found.column)
+    }
+
+    /// The line and column of an absolute offset in the window, for offsets
+    /// asked for in order (the start tags of open elements): counted on from
+    /// the last one, or from the errors' count or the window's start where
+    /// that is nearer, leaving the errors' count where it is (so neither
+    /// count goes back over what the other passed).
+    pub(crate) fn position_in_order(&mut self, offset: usize) -> (u32, u32) {
+        let offset = offset.clamp(self.base, self.end());
+        let mut from = self.at_base;
+        for candidate in [self.in_order, self.counted] {
+            if candidate.offset <= offset && candidate.offset > from.offset {
+                from = candidate;
+            }
+        }
+        self.in_order = count(&self.text, self.base, from, offset);
+        (self.in_order.line, self.in_order.column)
     }
 }
 
