@@ -15,6 +15,7 @@
 //! xml5dom canon FILE      a canonical form (C14N 1.0, 1.1, Exclusive, or
 //!                         xmltest's two), of the document or of an XPath subset
 //! xml5dom query EXPR FILE an XPath 1.0 query: matching nodes, or its value
+//!                         (exit status 1 when it matched nothing)
 //! xml5dom stats FILE...   counts, depth, namespaces, encoding, errors by code
 //! xml5dom completions SHELL a completion script
 //! ```
@@ -31,7 +32,9 @@ use xml5dom::serializer::{
     CanonicalForm, CanonicalOptions, InclusiveNamespaces, OutputEncoding, SerializeOptions,
 };
 use xml5dom::tokenizer::{tokenize_reader, SuiteJsonWriter};
-use xml5dom::{Document, Encoding, EncodingSource, ErrorCode, ParseError, ParseOptions, Severity};
+use xml5dom::{
+    Document, Encoding, EncodingSource, ErrorCode, ErrorContext, ParseError, ParseOptions, Severity,
+};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -40,8 +43,11 @@ use xml5dom::{Document, Encoding, EncodingSource, ErrorCode, ParseError, ParseOp
     about = "Load any XML, however broken, the way XML5 recovers, and show what came out.",
     after_help = "Every subcommand takes files, directories (with -r) or - for standard \
                   input, works on them in parallel, and reports them in the order given.\n\
-                  Exit status: 0 done (and clean, for check and fmt --check), 1 findings, \
-                  2 a file could not be read or an option is wrong."
+                  Exit status: 0 done (and clean, for check and fmt --check; something \
+                  found, for query), 1 findings (parse errors for check, files to change \
+                  for fmt --check, only empty node-sets for query), 2 a file could not be \
+                  read or an option or expression is wrong.\n\
+                  `xml5dom help SUBCOMMAND` shows a subcommand's options and examples."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -71,10 +77,12 @@ struct Cli {
 enum Command {
     /// Print the token stream as one JSON array in the xml5lib-tests format.
     ///
-    /// Example: `xml5dom tokens feed.xml` prints
-    /// `[["StartTag", "feed", {}], ["Character", "\n"], ...]`, with a
-    /// "ParseError" marker wherever the input breaks the rules. With several
-    /// files, each one's output follows a `==> FILE <==` line.
+    /// The array reads `[["StartTag", "feed", {}], ["Character", "\n"],
+    /// ...]`, with a "ParseError" marker wherever the input breaks the
+    /// rules. With several files, each one's output follows a `==> FILE <==`
+    /// line. Exits with status 0, or 2 when a file cannot be read.
+    #[command(after_help = "Example: xml5dom tokens feed.xml\n         \
+                            xml5dom tokens -r tests/")]
     Tokens {
         /// Files, directories (with `-r`) or `-` for standard input.
         /// Example: `feed.xml`.
@@ -83,8 +91,11 @@ enum Command {
     },
     /// Print the document tree in the xml5lib-tests `#document` format.
     ///
-    /// Example: `xml5dom tree feed.xml` prints `| <feed>`, then its
-    /// attributes and children indented two spaces per level.
+    /// Each node is a line: `| <feed>`, then its attributes and children
+    /// indented two spaces per level. Exits with status 0, or 2 when a file
+    /// cannot be read.
+    #[command(after_help = "Example: xml5dom tree feed.xml\n         \
+                            xml5dom tree - < feed.xml")]
     Tree {
         /// Files, directories (with `-r`) or `-` for standard input.
         /// Example: `feed.xml`.
@@ -95,20 +106,27 @@ enum Command {
     /// (or `warning:` for what XML allows but XML5 flags), then the source
     /// line with a caret under the place.
     ///
+    /// An end tag that does not close the current element names the element
+    /// that was open and where it starts: `mismatched-end-tag: end tag </a>
+    /// does not match the open element <key> (line 1, column 4); <key> is
+    /// closed`.
+    ///
     /// Exits with status 0 when every file is well-formed (warnings
     /// allowed), 1 when any has an error, 2 when a file cannot be read (the
-    /// others are still checked). Example:
-    /// `xml5dom check -r exports/`, or `xml5dom check --format json
-    /// feed.xml`.
+    /// others are still checked).
+    #[command(after_help = "Example: xml5dom check feed.xml\n         \
+                            xml5dom check -r exports/\n         \
+                            xml5dom check --format json feed.xml")]
     Check {
         /// Files, directories (with `-r`) or `-` for standard input.
         /// Example: `feed.xml config/`.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// `human` for people; `json` for tools: one JSON object per error
-        /// and line (file, line, column, offset, code, severity, message).
-        /// Example:
-        /// `--format json`.
+        /// and line (file, line, column, offset, code, severity, message;
+        /// for an end tag that does not close the current element also
+        /// end_tag, implied_closes and open: the open element's name, line,
+        /// column and offset). Example: `--format json`.
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         /// Colour the human format: `auto` when writing to a terminal (and
@@ -127,8 +145,13 @@ enum Command {
     /// errors, as repaired well-formed XML if not.
     ///
     /// Repairs (what XML could not carry) are listed on standard error.
-    /// Example: `xml5dom fmt --pretty=4 feed.xml > feed.pretty.xml`, or
-    /// `xml5dom fmt --in-place -r site/`.
+    /// Exits with status 0, 1 with `--check` when a file would change, 2
+    /// when a file cannot be read or written.
+    #[command(
+        after_help = "Example: xml5dom fmt --pretty=4 feed.xml > feed.pretty.xml\n         \
+                            xml5dom fmt --in-place -r site/\n         \
+                            xml5dom fmt --check -r ."
+    )]
     Fmt {
         /// Indent element-only content, by N spaces per level (2 if `=N` is
         /// left out). Example: `--pretty=4`.
@@ -169,10 +192,11 @@ enum Command {
     /// libxml2's (`xmllint --c14n`, `--exc-c14n`, `--c14n11`) byte for
     /// byte.
     ///
-    /// Example: `xml5dom canon --form c14n-comments signed.xml`, or
-    /// `xml5dom canon --form exc-c14n --inclusive-ns 'soap #default'
-    /// --xpath '(//. | //@* | //namespace::*)[ancestor-or-self::soap:Body]'
-    /// message.xml`.
+    /// Exits with status 0, or 2 when a file cannot be read.
+    #[command(after_help = "Example: xml5dom canon signed.xml\n         \
+                            xml5dom canon --form c14n-comments signed.xml\n         \
+                            xml5dom canon --form exc-c14n --inclusive-ns 'soap #default' \\\n           \
+                            --xpath '(//. | //@* | //namespace::*)[ancestor-or-self::soap:Body]' message.xml")]
     Canon {
         /// Which canonical form. Example: `--form exc-c14n`.
         #[arg(long, value_enum, default_value = "c14n")]
@@ -207,9 +231,18 @@ enum Command {
     /// with the file's path and `: `. Prefixes declared on the document
     /// element are bound unless `--ns` binds them otherwise.
     ///
-    /// Example: `xml5dom query --ns a=http://www.w3.org/2005/Atom
-    /// '//a:entry/a:title' feed.xml`, or `xml5dom query 'count(//item)'
-    /// data.xml`.
+    /// Exits, as grep does, with status 0 when the expression found
+    /// something in some file: a node-set with a node, or any number,
+    /// boolean or string (even `0`, `false` or an empty string: a value is
+    /// a result); 1 when every result was an empty node-set (xmllint's
+    /// "XPath set is empty"), printing nothing; 2 when the expression does
+    /// not compile, cannot be evaluated (an unbound prefix), or a file
+    /// cannot be read.
+    #[command(
+        after_help = "Example: xml5dom query '//item[@id]/title' data.xml\n         \
+                            xml5dom query 'count(//item)' data.xml\n         \
+                            xml5dom query --ns a=http://www.w3.org/2005/Atom '//a:entry/a:title' feed.xml"
+    )]
     Query {
         /// Bind a namespace prefix for the expression, as PREFIX=URI
         /// (repeatable). Example: `--ns a=http://www.w3.org/2005/Atom`.
@@ -225,7 +258,9 @@ enum Command {
     /// Print what each document holds: nodes by kind, attributes, depth,
     /// namespaces, the encoding and the parse errors by code.
     ///
-    /// Example: `xml5dom stats feed.xml config.xml`.
+    /// Exits with status 0, or 2 when a file cannot be read.
+    #[command(after_help = "Example: xml5dom stats feed.xml config.xml\n         \
+                            xml5dom stats -r exports/")]
     Stats {
         /// Files, directories (with `-r`) or `-` for standard input.
         /// Example: `feed.xml config.xml`.
@@ -234,12 +269,30 @@ enum Command {
     },
     /// Print a completion script for a shell, generated from these
     /// arguments.
-    ///
-    /// Example: `xml5dom completions bash > ~/.local/share/bash-completion/completions/xml5dom`.
+    #[command(
+        after_help = "Example: xml5dom completions bash > ~/.local/share/bash-completion/completions/xml5dom"
+    )]
     Completions {
         /// The shell. Example: `zsh`.
         shell: clap_complete::Shell,
     },
+}
+
+impl Command {
+    /// The subcommand's name, and what it does to files, for hints (`use
+    /// xml5dom fmt -r to format the XML files in it`).
+    fn hint_words(&self) -> (&'static str, &'static str) {
+        match self {
+            Command::Tokens { .. } => ("tokens", "tokenize"),
+            Command::Tree { .. } => ("tree", "print the trees of"),
+            Command::Check { .. } => ("check", "check"),
+            Command::Fmt { .. } => ("fmt", "format"),
+            Command::Canon { .. } => ("canon", "canonicalize"),
+            Command::Query { .. } => ("query", "query"),
+            Command::Stats { .. } => ("stats", "count what is in"),
+            Command::Completions { .. } => ("completions", "complete"),
+        }
+    }
 }
 
 /// `PREFIX=URI` for `--ns`.
@@ -338,7 +391,11 @@ fn main() -> ExitCode {
             };
         }
     };
+    let (command_name, verb) = cli.command.hint_words();
     let settings = Settings {
+        command_name,
+        verb,
+        search: matches!(cli.command, Command::Query { .. }),
         recursive: cli.recursive,
         jobs: cli.jobs,
         quiet: cli.quiet,
@@ -357,6 +414,11 @@ fn main() -> ExitCode {
 
 /// The options every subcommand shares.
 struct Settings {
+    /// The subcommand's name and what it does to files, for hints.
+    command_name: &'static str,
+    verb: &'static str,
+    /// The subcommand searches (`query`): finding nothing is exit status 1.
+    search: bool,
     recursive: bool,
     jobs: Option<usize>,
     quiet: bool,
@@ -375,6 +437,8 @@ struct Outcome {
     findings: bool,
     /// The file could not be worked on (read, or written back).
     failure: Option<String>,
+    /// A query found something: a node, or a value.
+    matched: bool,
 }
 
 impl Outcome {
@@ -712,21 +776,31 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                     } else {
                         String::new()
                     };
-                    match xpath.evaluate_with(doc.root(), &bindings) {
+                    let matched = match xpath.evaluate_with(doc.root(), &bindings) {
                         Ok(Value::NodeSet(nodes)) => {
+                            let found = !nodes.is_empty();
                             for node in nodes {
                                 out.write_all(prefix.as_bytes())?;
                                 write_node(node, out)?;
                                 out.write_all(b"\n")?;
                             }
+                            found
                         }
-                        Ok(other) => writeln!(out, "{prefix}{}", other.to_xpath_string())?,
+                        // A number, boolean or string is a result, even
+                        // `0`, `false` or "".
+                        Ok(other) => {
+                            writeln!(out, "{prefix}{}", other.to_xpath_string())?;
+                            true
+                        }
                         Err(error) if many => {
                             return Ok(Outcome::failed(format!("{}: {error}", path.display())))
                         }
                         Err(error) => return Ok(Outcome::failed(error.to_string())),
-                    }
-                    Ok(Outcome::default())
+                    };
+                    Ok(Outcome {
+                        matched,
+                        ..Outcome::default()
+                    })
                 },
             )
         }
@@ -759,15 +833,15 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
 /// standard error after each file's output. One file, or one job, is worked
 /// on straight into standard output; several are worked on in parallel, each
 /// into a buffer written out in turn, with at most two per job in hand at a
-/// time. Exit status: 2 if any file failed, else 1 if any had findings, else
-/// 0.
+/// time. Exit status: 2 if any file failed, else 1 if any had findings (or,
+/// for `query`, none matched), else 0.
 fn batch(
     paths: &[PathBuf],
     settings: &Settings,
     layout: Layout,
     job: &Job<'_>,
 ) -> Result<ExitCode, Error> {
-    let inputs = expand_paths(paths, settings.recursive);
+    let inputs = expand_paths(paths, settings);
     let many = inputs.len() > 1;
     let progress = progress_bar(&inputs, settings.quiet);
     let threads = settings
@@ -821,7 +895,7 @@ fn batch(
     };
     progress.bar.finish_and_clear();
     result.and_then(|()| stdout.flush())?;
-    Ok(status.exit_code())
+    Ok(status.exit_code(settings.search))
 }
 
 /// Runs `work` on `inputs` on `threads` threads, each input's output into
@@ -950,6 +1024,8 @@ impl Write for Section<'_> {
 struct Status {
     findings: bool,
     failures: bool,
+    /// Some file's query found something.
+    matched: bool,
 }
 
 impl Status {
@@ -957,6 +1033,7 @@ impl Status {
     /// error, after its output (`stdout`, flushed first).
     fn report(&mut self, outcome: Outcome, stdout: &mut dyn Write) -> io::Result<()> {
         self.findings |= outcome.findings;
+        self.matched |= outcome.matched;
         if outcome.notes.is_empty() && outcome.failure.is_none() {
             return Ok(());
         }
@@ -970,10 +1047,13 @@ impl Status {
         Ok(())
     }
 
-    fn exit_code(&self) -> ExitCode {
+    /// 2 if a file failed; else 1 for findings (`check`, `fmt --check`),
+    /// or for a search that found nothing in any file (`query`); else 0.
+    fn exit_code(&self, search: bool) -> ExitCode {
+        let nothing_found = search && !self.matched;
         if self.failures {
             ExitCode::from(2)
-        } else if self.findings {
+        } else if self.findings || nothing_found {
             ExitCode::from(1)
         } else {
             ExitCode::SUCCESS
@@ -1140,19 +1220,21 @@ const XML_EXTENSIONS: &[&str] = &[
 ];
 
 /// The files `paths` name, in order: files as given, the XML files of
-/// directories (with `recursive`) in name order, depth first, without
-/// recursion.
-fn expand_paths(paths: &[PathBuf], recursive: bool) -> Vec<Input> {
+/// directories (with `-r`) in name order, depth first, without recursion.
+/// A directory without `-r` is a hint in the subcommand's own words.
+fn expand_paths(paths: &[PathBuf], settings: &Settings) -> Vec<Input> {
     let mut inputs = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" || !path.is_dir() {
             inputs.push(Input::File(path.clone()));
             continue;
         }
-        if !recursive {
+        if !settings.recursive {
             inputs.push(Input::Unusable(format!(
-                "{} is a directory (use -r to check the files in it)",
-                path.display()
+                "{} is a directory (use `xml5dom {} -r` to {} the XML files in it)",
+                path.display(),
+                settings.command_name,
+                settings.verb
             )));
             continue;
         }
@@ -1242,21 +1324,29 @@ impl Report {
                     found.label = declaration.encoding.map(str::to_owned);
                 }
                 Event::Error(error) => {
+                    let found = &mut *found;
+                    found.write_json(&shown_path);
                     let shown = found.errors + found.warnings < cap;
                     match error.is_error() {
                         true => found.errors += 1,
                         false => found.warnings += 1,
                     }
+                    found.last_shown = shown;
                     if shown && human {
-                        found.waiting.push_back(error);
+                        found.waiting.push_back((error, None));
                     } else if shown {
-                        let found = &mut *found;
-                        json_line(
-                            &mut found.lines,
-                            &shown_path,
-                            found.label.as_deref(),
-                            &error,
-                        );
+                        // Written once it is known whether context follows.
+                        found.json = Some((error, None));
+                    }
+                }
+                // Right after the error it tells more of.
+                Event::ErrorContext(context) if found.last_shown => {
+                    let last = match human {
+                        true => found.waiting.back_mut(),
+                        false => found.json.as_mut(),
+                    };
+                    if let Some((_, slot)) = last {
+                        *slot = Some(context.clone());
                     }
                 }
                 _ => {}
@@ -1280,25 +1370,29 @@ impl Report {
                 false => parser.feed(&buffer[..read]),
             }
             let mut found = found.borrow_mut();
+            // (An error's context comes in the same piece as the error.)
+            found.write_json(&shown_path);
             out.write_all(found.lines.as_bytes())?;
             found.lines.clear();
             // Each error once the text after it is in (or the input ended).
             let text_read = parser.text_read();
-            while let Some(error) = found.waiting.front().copied() {
+            while let Some((error, _)) = found.waiting.front() {
                 if !ended && error.offset.saturating_add(SNIPPET_BYTES) >= text_read {
                     break;
                 }
-                found.waiting.pop_front();
+                let Some((error, context)) = found.waiting.pop_front() else {
+                    break;
+                };
                 line.clear();
-                let label = found.label.as_deref();
-                self.human_lines(&mut line, &shown_path, label, &error, &mut parser, ended);
+                let said = message(found.label.as_deref(), &error, context.as_ref());
+                self.human_lines(&mut line, &shown_path, &said, &error, &mut parser, ended);
                 out.write_all(line.as_bytes())?;
             }
             parser.hold(
                 found
                     .waiting
                     .front()
-                    .map(|e| e.offset.saturating_sub(SNIPPET_BYTES)),
+                    .map(|(e, _)| e.offset.saturating_sub(SNIPPET_BYTES)),
             );
             if ended {
                 break;
@@ -1339,7 +1433,7 @@ impl Report {
         &self,
         out: &mut String,
         path: &str,
-        label: Option<&str>,
+        said: &str,
         error: &ParseError,
         reader: &mut events::Parser<F>,
         ended: bool,
@@ -1358,7 +1452,7 @@ impl Report {
             error.column,
             error.severity(),
             error.code,
-            message(label, error)
+            said
         );
         // The text around the error, as much as the reader holds of the
         // stretch the snippet looks at.
@@ -1399,28 +1493,67 @@ struct Found {
     label: Option<String>,
     errors: usize,
     warnings: usize,
-    /// Errors to show in the human format, once the text after them is in.
-    waiting: std::collections::VecDeque<ParseError>,
+    /// Errors to show in the human format, once the text after them is in,
+    /// with their context.
+    waiting: std::collections::VecDeque<(ParseError, Option<ErrorContext>)>,
+    /// The last error is shown (it is under `--max-errors`).
+    last_shown: bool,
+    /// The error to write as JSON, waiting for its context.
+    json: Option<(ParseError, Option<ErrorContext>)>,
     /// JSON lines to write.
     lines: String,
 }
 
-/// One error as a line of JSON.
-fn json_line(out: &mut String, path: &str, label: Option<&str>, error: &ParseError) {
+impl Found {
+    /// Writes the error waiting for its context as a JSON line.
+    fn write_json(&mut self, path: &str) {
+        if let Some((error, context)) = self.json.take() {
+            let label = self.label.as_deref();
+            json_line(&mut self.lines, path, label, &error, context.as_ref());
+        }
+    }
+}
+
+/// One error as a line of JSON: `file`, `line`, `column`, `offset`, `code`,
+/// `severity`, `message`, and for an end tag that does not close the
+/// current element `end_tag`, `implied_closes` and `open` (the element that
+/// was open: `name`, `line`, `column`, `offset`).
+fn json_line(
+    out: &mut String,
+    path: &str,
+    label: Option<&str>,
+    error: &ParseError,
+    context: Option<&ErrorContext>,
+) {
     use std::fmt::Write as _;
+    use xml5dom::tokenizer::push_json_string;
 
     out.push_str("{\"file\": ");
-    xml5dom::tokenizer::push_json_string(out, path);
+    push_json_string(out, path);
     let _ = write!(
         out,
         ", \"line\": {}, \"column\": {}, \"offset\": {}, \"code\": ",
         error.line, error.column, error.offset
     );
-    xml5dom::tokenizer::push_json_string(out, error.code.as_str());
+    push_json_string(out, error.code.as_str());
     out.push_str(", \"severity\": ");
-    xml5dom::tokenizer::push_json_string(out, error.severity().as_str());
+    push_json_string(out, error.severity().as_str());
     out.push_str(", \"message\": ");
-    xml5dom::tokenizer::push_json_string(out, &message(label, error));
+    push_json_string(out, &message(label, error, context));
+    if let Some(context) = context {
+        out.push_str(", \"end_tag\": ");
+        push_json_string(out, &context.end_tag);
+        let _ = write!(out, ", \"implied_closes\": {}", context.implied_closes);
+        if let Some(open) = &context.open {
+            out.push_str(", \"open\": {\"name\": ");
+            push_json_string(out, &open.name);
+            let _ = write!(
+                out,
+                ", \"line\": {}, \"column\": {}, \"offset\": {}}}",
+                open.line, open.column, open.offset
+            );
+        }
+    }
     out.push_str("}\n");
 }
 
@@ -1455,9 +1588,13 @@ fn decoding_loss(doc: &Document) -> Option<String> {
     ))
 }
 
-/// The message for `error`: its code's, naming the label (of the XML
-/// declaration's encoding) for an unknown encoding.
-fn message(label: Option<&str>, error: &ParseError) -> String {
+/// The message for `error`: its context's where it has one (the element
+/// a mismatched or stray end tag leaves open), else its code's, naming the
+/// label (of the XML declaration's encoding) for an unknown encoding.
+fn message(label: Option<&str>, error: &ParseError, context: Option<&ErrorContext>) -> String {
+    if let Some(context) = context {
+        return context.message();
+    }
     match (error.code, label) {
         (ErrorCode::UnknownEncoding, Some(label)) => {
             format!("the declared encoding {label:?} is not known; read as UTF-8")

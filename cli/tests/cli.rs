@@ -374,7 +374,7 @@ fn check_prints_each_error_with_its_position_and_exits_1() {
              |\n\
              2 |   <b x='1' x='2'>\n  \
              |            ^\n\
-             {shown}:3:1: error: mismatched-end-tag: end tag does not match the current element; the elements inside it are closed\n  \
+             {shown}:3:1: error: mismatched-end-tag: end tag </a> does not match the open element <b> (line 2, column 3); <b> is closed\n  \
              |\n\
              3 | </a>\n  \
              | ^\n\
@@ -411,7 +411,7 @@ fn check_diagnostics_snapshot() {
   |
 2 | \t<entry id=1 id=2>Tom & Jérôme</entry>
   | \t                     ^
-{p}:3:11: error: stray-end-tag: end tag for an element that is not open; ignored
+{p}:3:11: error: stray-end-tag: end tag </titel> matches no open element (the current one is <title>, line 3, column 3); ignored
   |
 3 |   <title>a</titel>
   |           ^
@@ -505,9 +505,88 @@ fn check_json_has_one_object_per_error() {
         assert_eq!(object["code"], error.code.as_str());
         assert_eq!(object["severity"], error.severity().as_str());
         assert_eq!(object["message"], error.code.message());
+        assert!(object.get("open").is_none() && object.get("end_tag").is_none());
     }
     assert_eq!(objects[0]["code"], "unquoted-attribute-value");
     assert_eq!(objects[0]["severity"], "error");
+}
+
+/// An end tag that does not close the current element names the element
+/// that was open and where it starts, as xmllint does ("Opening and
+/// ending tag mismatch: key line 1 and a"), in both formats.
+#[test]
+fn check_names_the_open_element_of_a_mismatched_or_stray_end_tag() {
+    let dir = TempDir::new("check-mismatch");
+    let path = dir.write("m.xml", "<a><key>x</a>");
+    let output = run_paths(&["check", "--color", "never"], &[&path]);
+    assert_eq!(output.status.code(), Some(1));
+    let p = path.display();
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "{p}:1:10: error: mismatched-end-tag: end tag </a> does not match the open element \
+             <key> (line 1, column 4); <key> is closed\n  \
+             |\n\
+             1 | <a><key>x</a>\n  \
+             |          ^\n\
+             {p}: 1 error, 0 warnings\n"
+        )
+    );
+    let json = run_paths(&["check", "--format", "json"], &[&path]);
+    assert_eq!(json.status.code(), Some(1));
+    assert_eq!(
+        stdout(&json),
+        format!(
+            "{{\"file\": \"{p}\", \"line\": 1, \"column\": 10, \"offset\": 9, \
+             \"code\": \"mismatched-end-tag\", \"severity\": \"error\", \"message\": \
+             \"end tag </a> does not match the open element <key> (line 1, column 4); <key> is closed\", \
+             \"end_tag\": \"a\", \"implied_closes\": 1, \
+             \"open\": {{\"name\": \"key\", \"line\": 1, \"column\": 4, \"offset\": 3}}}}\n"
+        )
+    );
+
+    // Several elements closed at once, a stray end tag, on several lines.
+    let path = dir.write("n.xml", "<r>\n <a>\n  <b><c>\n</a>\n <d></x></d></r>\n");
+    let json = run_paths(&["check", "--format", "json"], &[&path]);
+    let objects: Vec<Value> = stdout(&json)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(objects.len(), 2, "{}", stdout(&json));
+    let (mismatch, stray) = (&objects[0], &objects[1]);
+    assert_eq!(mismatch["code"], "mismatched-end-tag");
+    assert_eq!(
+        (&mismatch["line"], &mismatch["column"]),
+        (&4.into(), &1.into())
+    );
+    assert_eq!(mismatch["end_tag"], "a");
+    assert_eq!(mismatch["implied_closes"], 2);
+    let open = &mismatch["open"];
+    assert_eq!(
+        (
+            &open["name"],
+            &open["line"],
+            &open["column"],
+            &open["offset"]
+        ),
+        (&"c".into(), &3.into(), &6.into(), &14.into())
+    );
+    assert_eq!(
+        mismatch["message"],
+        "end tag </a> does not match the open element <c> (line 3, column 6); \
+         <c> and 1 more element inside <a> are closed"
+    );
+    assert_eq!(stray["code"], "stray-end-tag");
+    assert_eq!(stray["implied_closes"], 0);
+    assert_eq!(stray["open"]["name"], "d");
+    assert_eq!(
+        (&stray["open"]["line"], &stray["open"]["column"]),
+        (&5.into(), &2.into())
+    );
+    assert_eq!(
+        stray["message"],
+        "end tag </x> matches no open element (the current one is <d>, line 5, column 2); ignored"
+    );
 }
 
 /// What XML allows but XML5 flags is a warning: shown as one, and a file
@@ -578,7 +657,13 @@ fn check_walks_a_directory_tree_with_r() {
     dir.write("b/notes.txt", "<not xml");
     let without = run_on("check", &dir.path);
     assert_eq!(without.status.code(), Some(2));
-    assert!(stderr(&without).contains("-r"));
+    assert_eq!(
+        stderr(&without),
+        format!(
+            "xml5dom: {} is a directory (use `xml5dom check -r` to check the XML files in it)\n",
+            dir.path.display()
+        )
+    );
     let output = run_paths(&["check", "-r", "--jobs", "2"], &[&dir.path]);
     assert_eq!(output.status.code(), Some(1));
     let files: Vec<String> = stdout(&output)
@@ -985,6 +1070,80 @@ fn query_prints_a_run_of_adjacent_text_as_one_text_node() {
     }
 }
 
+/// Like grep and `xmllint --xpath` ("XPath set is empty"): status 1 when
+/// the result is an empty node-set in every file, 0 when some file gave a
+/// node or any value (a number, boolean or string, even `0`, `false` or
+/// an empty string), 2 for an expression that is wrong.
+#[test]
+fn query_exits_1_for_an_empty_node_set_and_0_for_any_result() {
+    let dir = TempDir::new("query-status");
+    let path = dir.write("feed.xml", FEED);
+    let other = dir.write("other.xml", "<other/>");
+    let path = path.to_str().expect("UTF-8 temp path");
+    let other = other.to_str().expect("UTF-8 temp path");
+    let cases: [(&[&str], Option<i32>, &str); 10] = [
+        (&["//nothing", path], Some(1), ""),
+        (&["//@nothing", path], Some(1), ""),
+        (&["/*[2]", path], Some(1), ""),
+        (&["//@id", path], Some(0), "id=\"e1\"\nid=\"e2\"\n"),
+        (&["count(//nothing)", path], Some(0), "0\n"),
+        (&["boolean(//nothing)", path], Some(0), "false\n"),
+        (&["string(//nothing)", path], Some(0), "\n"),
+        (&["1 div 0", path], Some(0), "Infinity\n"),
+        (&["//entry[", path], Some(2), ""),
+        (&["//nothing", path, "/no/such/file.xml"], Some(2), ""),
+    ];
+    for (args, status, expected) in cases {
+        let mut all = vec!["query"];
+        all.extend_from_slice(args);
+        let output = run(&all);
+        assert_eq!(
+            output.status.code(),
+            status,
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(stdout(&output), expected, "{args:?}");
+    }
+    // Several files: 0 when any file matched, 1 when none did.
+    let one_matches = run(&["query", "/other", path, other]);
+    assert_eq!(one_matches.status.code(), Some(0));
+    assert_eq!(stdout(&one_matches), format!("{other}: <other/>\n"));
+    let none_match = run(&["query", "/none", path, other]);
+    assert_eq!(none_match.status.code(), Some(1));
+    assert_eq!(stdout(&none_match), "");
+}
+
+/// A directory without `-r` is a hint in the subcommand's own words.
+#[test]
+fn each_subcommand_hints_at_r_for_a_directory_in_its_own_words() {
+    let dir = TempDir::new("directory-hints");
+    dir.write("a.xml", "<a/>");
+    let shown = dir.path.display().to_string();
+    for (args, verb) in [
+        (&["tokens"][..], "tokenize"),
+        (&["tree"], "print the trees of"),
+        (&["check"], "check"),
+        (&["fmt"], "format"),
+        (&["fmt", "--check"], "format"),
+        (&["canon"], "canonicalize"),
+        (&["query", "/a"], "query"),
+        (&["stats"], "count what is in"),
+    ] {
+        let output = run_paths(args, &[&dir.path]);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&output),
+            format!(
+                "xml5dom: {shown} is a directory (use `xml5dom {} -r` to {verb} the XML files in it)\n",
+                args[0]
+            ),
+            "{args:?}"
+        );
+        assert_eq!(stdout(&output), "", "{args:?}");
+    }
+}
+
 #[test]
 fn query_reports_bad_expressions_and_bindings_as_caller_errors() {
     let dir = TempDir::new("query-errors");
@@ -1209,10 +1368,31 @@ fn every_subcommand_has_help_with_an_example_and_there_are_completions() {
         "stats",
         "completions",
     ] {
-        let output = run(&[subcommand, "--help"]);
-        assert_eq!(output.status.code(), Some(0), "{subcommand}");
-        assert!(stdout(&output).contains("Example"), "{subcommand} --help");
+        // Short help, long help and `help SUBCOMMAND`: each shows the
+        // subcommand's own usage and an example of it.
+        for args in [
+            &[subcommand, "-h"][..],
+            &[subcommand, "--help"],
+            &["help", subcommand],
+        ] {
+            let output = run(args);
+            assert_eq!(output.status.code(), Some(0), "{args:?}");
+            let help = stdout(&output);
+            assert!(
+                help.contains(&format!("Usage: xml5dom {subcommand} ")),
+                "{args:?}: {help}"
+            );
+            assert!(
+                help.contains(&format!("Example: xml5dom {subcommand} ")),
+                "{args:?}: {help}"
+            );
+        }
     }
+    // The exit statuses are in the help of the commands that have more
+    // than 0 and 2.
+    let query = stdout(&run(&["query", "--help"]));
+    assert!(query.contains("XPath set is empty"), "{query}");
+    assert!(stdout(&run(&["--help"])).contains("only empty node-sets for query"));
     let version = run(&["--version"]);
     assert_eq!(
         stdout(&version),

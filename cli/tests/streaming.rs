@@ -86,29 +86,52 @@ fn check_streams_the_errors_of_the_whole_document() {
         let file = TempFile::new(&format!("check-{seed}.xml"), &text);
         let doc = Document::parse(&text);
         assert!(doc.errors().len() > 1000, "{} errors", doc.errors().len());
+        let with_context = (0..doc.errors().len())
+            .filter(|&i| doc.error_context(i).is_some())
+            .count();
+        assert!(with_context > 100, "{with_context} errors with context");
         let json = run(&["check", "--format", "json"], &file);
-        let got: Vec<(u64, u64, u64, String)> = json
+        let got: Vec<Value> = json
             .lines()
-            .map(|line| {
-                let v: Value = serde_json::from_str(line).expect("a JSON line");
-                (
-                    v["line"].as_u64().unwrap_or(0),
-                    v["column"].as_u64().unwrap_or(0),
-                    v["offset"].as_u64().unwrap_or(0),
-                    v["code"].as_str().unwrap_or("").to_owned(),
-                )
-            })
+            .map(|line| serde_json::from_str(line).expect("a JSON line"))
             .collect();
-        let expected: Vec<(u64, u64, u64, String)> = doc
+        // The document's errors as `check` writes them (without the file).
+        let expected: Vec<Value> = doc
             .errors()
             .iter()
-            .map(|e| {
-                (
-                    e.line as u64,
-                    e.column as u64,
-                    e.offset as u64,
-                    e.code.as_str().to_owned(),
-                )
+            .enumerate()
+            .map(|(i, e)| {
+                let mut v = serde_json::json!({
+                    "line": e.line,
+                    "column": e.column,
+                    "offset": e.offset,
+                    "code": e.code.as_str(),
+                    "severity": e.severity().as_str(),
+                    "message": e.code.message(),
+                });
+                if let Some(context) = doc.error_context(i) {
+                    v["message"] = context.message().into();
+                    v["end_tag"] = context.end_tag.clone().into();
+                    v["implied_closes"] = context.implied_closes.into();
+                    if let Some(open) = &context.open {
+                        v["open"] = serde_json::json!({
+                            "name": open.name,
+                            "line": open.line,
+                            "column": open.column,
+                            "offset": open.offset,
+                        });
+                    }
+                }
+                v
+            })
+            .collect();
+        let got: Vec<Value> = got
+            .into_iter()
+            .map(|mut v| {
+                if let Some(object) = v.as_object_mut() {
+                    object.remove("file");
+                }
+                v
             })
             .collect();
         assert!(
@@ -119,14 +142,17 @@ fn check_streams_the_errors_of_the_whole_document() {
         let human = run(&["check", "--color", "never"], &file);
         let path = file.0.display().to_string();
         let mut expected = String::new();
-        for error in doc.errors() {
+        for (i, error) in doc.errors().iter().enumerate() {
+            let message = match doc.error_context(i) {
+                Some(context) => context.message(),
+                None => error.code.message().to_owned(),
+            };
             expected.push_str(&format!(
-                "{path}:{}:{}: {}: {}: {}\n",
+                "{path}:{}:{}: {}: {}: {message}\n",
                 error.line,
                 error.column,
                 error.severity(),
                 error.code,
-                error.code.message()
             ));
             whole_source_snippet(
                 &mut expected,
