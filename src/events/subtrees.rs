@@ -243,11 +243,16 @@ impl<R: Read> Subtrees<R> {
             let Some(event) = self.reader.next_event()? else {
                 return Ok(None);
             };
-            if let Event::Error(error) = &event {
-                if let Some(handler) = &mut self.on_error {
-                    handler(error);
+            match &event {
+                Event::Error(error) => {
+                    if let Some(handler) = &mut self.on_error {
+                        handler(error);
+                    }
+                    continue;
                 }
-                continue;
+                // (A subtree's document has no errors to give it to.)
+                Event::ErrorContext(_) => continue,
+                _ => {}
             }
             let complete = match (&mut self.collecting, event) {
                 (Some(collecting), event) => {
