@@ -1170,7 +1170,9 @@ fn write_in_place<T>(
     }
 
     if path.as_os_str() == "-" {
-        return Err("cannot write standard input in place".to_owned());
+        return Err("cannot write standard input in place \
+                    (`xml5dom fmt -` writes it to standard output)"
+            .to_owned());
     }
     let fail = |what: &str, error: io::Error| format!("cannot {what} {}: {error}", path.display());
     let permissions = std::fs::metadata(path)

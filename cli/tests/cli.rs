@@ -1114,6 +1114,29 @@ fn query_exits_1_for_an_empty_node_set_and_0_for_any_result() {
     assert_eq!(stdout(&none_match), "");
 }
 
+/// Standard input cannot be written back in place: `fmt` says where its
+/// output goes instead.
+#[test]
+fn fmt_in_place_of_standard_input_says_how_to_format_it() {
+    let mut child = Command::new(BIN)
+        .args(["fmt", "--in-place", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(b"<a>x</a>").expect("a pipe");
+    }
+    let output = child.wait_with_output().expect("the binary ends");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "xml5dom: cannot write standard input in place (`xml5dom fmt -` writes it to standard output)\n"
+    );
+    assert_eq!(stdout(&output), "");
+}
+
 /// A directory without `-r` is a hint in the subcommand's own words.
 #[test]
 fn each_subcommand_hints_at_r_for_a_directory_in_its_own_words() {
