@@ -300,3 +300,39 @@ fn a_stream_names_elements_whose_start_it_has_let_go_of() {
         }
     }
 }
+
+/// libxml2's first error on each document of tests/error_context/libxml2.txt
+/// (written by its generate.py through lxml) is "Opening and ending tag
+/// mismatch: NAME line N and END": xml5dom's first error context names the
+/// same element (libxml2 gives its local name), on the same line, for the
+/// same end tag. (libxml2 recovers otherwise after that, so only the first
+/// is compared.)
+#[test]
+fn the_first_context_names_what_libxml2_names() {
+    let cases = include_str!("error_context/libxml2.txt");
+    let mut compared = 0;
+    for case in cases.lines() {
+        let fields: Vec<&str> = case.splitn(4, '\t').collect();
+        let [name, line, end_tag, document] = fields[..] else {
+            panic!("a malformed line: {case:?}");
+        };
+        let document = document.replace("\\n", "\n").replace("\\r", "\r");
+        let doc = Document::parse(&document);
+        let context = (0..doc.errors().len())
+            .find_map(|i| doc.error_context(i))
+            .unwrap_or_else(|| panic!("no context for {document:?}"));
+        let (open_name, _, open_line, _) = open(context).expect("an open element");
+        let local = open_name.rsplit(':').next().unwrap_or(open_name);
+        assert_eq!(
+            (
+                local,
+                open_line.to_string().as_str(),
+                context.end_tag.as_str()
+            ),
+            (name, line, end_tag),
+            "{document:?}"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 12);
+}
