@@ -336,3 +336,47 @@ fn the_first_context_names_what_libxml2_names() {
     }
     assert_eq!(compared, 12);
 }
+
+/// A hang detector, as tests/linear_audit.rs's: a hundred thousand stray
+/// end tags on one line of a megabyte, each naming an element that starts
+/// on that line (counted from the line's start each, its column would take
+/// minutes), and one mismatch closing a hundred thousand elements.
+#[test]
+fn contexts_cost_what_the_input_does() {
+    use std::time::{Duration, Instant};
+
+    let n = 100_000;
+    let text = format!("<r>{}</r>", "<a></x></a>".repeat(n));
+    let deep = format!("<r>{}</r>", "<a></x>".repeat(n));
+    for text in [&text, &deep] {
+        let started = Instant::now();
+        let expected = with_contexts(&Document::parse(text));
+        let got = streamed(text, 1 << 16);
+        let elapsed = started.elapsed();
+        assert!(
+            elapsed < Duration::from_secs(60),
+            "{elapsed:?}: some step grows with more than the input"
+        );
+        assert!(got == expected);
+        let strays = expected
+            .iter()
+            .filter(|(e, _)| e.code == ErrorCode::StrayEndTag);
+        assert_eq!(strays.count(), n);
+        let (_, last) = expected
+            .iter()
+            .rev()
+            .find(|(e, _)| e.code == ErrorCode::StrayEndTag)
+            .expect("a stray end tag");
+        let last = last.as_ref().expect("a context");
+        // The last `<a>` starts one unit before the end.
+        let unit = (text.len() - "<r></r>".len()) / n;
+        let column = 4 + (n - 1) * unit;
+        assert_eq!(open(last), Some(("a", column - 1, 1, column as u32)));
+    }
+    let deep_mismatch = with_contexts(&Document::parse(&deep))
+        .into_iter()
+        .find_map(|(e, c)| (e.code == ErrorCode::MismatchedEndTag).then_some(c))
+        .flatten()
+        .expect("`</r>` closes every `a`");
+    assert_eq!(deep_mismatch.implied_closes, n);
+}
