@@ -39,6 +39,9 @@
 //! for error in doc.errors() {
 //!     println!("{}:{}: {}", error.line, error.column, error.code);
 //! }
+//! // An end tag that does not close the current element names the one open.
+//! let context = doc.error_context(2).unwrap();
+//! assert_eq!(context.open.as_ref().unwrap().name, "item");
 //!
 //! // Walk: the second item ended up inside the first, as XML5 recovers.
 //! let list = doc.root_element().unwrap();
