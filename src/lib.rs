@@ -79,6 +79,7 @@ pub mod dom;
 pub mod dtd;
 mod error;
 pub mod events;
+pub mod fragment;
 mod limits;
 mod notation;
 mod output;
@@ -91,10 +92,11 @@ mod tree_builder;
 
 pub use decoding::{Encoding, EncodingSource, ParseOptions};
 pub use dom::{
-    Attribute, Attributes, Document, Edge, Node, NodeId, NodeType, XmlDeclaration, XMLNS_NAMESPACE,
-    XML_NAMESPACE,
+    Attribute, Attributes, Document, Edge, Node, NodeId, NodeMut, NodeType, XmlDeclaration,
+    XMLNS_NAMESPACE, XML_NAMESPACE,
 };
 pub use error::{ElementStart, Error, ErrorCode, ErrorContext, ParseError, Severity};
+pub use fragment::Fragment;
 pub use limits::{Limits, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES};
 pub use parse::Parser;
 pub use query::{XPath, XPathError};

@@ -706,7 +706,7 @@ fn node_ids_handles_and_equality() {
     // Handles into two documents differ even at the same position.
     let other = Document::parse("<a><b/></a>");
     assert_ne!(other.root_element().unwrap(), a);
-    assert_eq!(format!("{a:?}"), "Element(a)");
+    assert_eq!(format!("{a:?}"), "Element(a @ 1:1)");
     assert_eq!(format!("{:?}", doc.root()), "Document");
 }
 

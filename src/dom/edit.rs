@@ -130,7 +130,7 @@ impl Document {
         NodeId(self.arena.new_node(data))
     }
 
-    fn live(&self, id: NodeId) -> Result<indextree::NodeId> {
+    pub(super) fn live(&self, id: NodeId) -> Result<indextree::NodeId> {
         match self.arena.get(id.0) {
             Some(node) if !node.is_removed() => Ok(id.0),
             _ => Err(refused("the node was removed")),
@@ -557,6 +557,73 @@ impl Document {
                 self.unchecked = self.unchecked.saturating_sub(1);
             }
         }
+    }
+
+    /// The namespace bindings in scope at `element` as the output will have
+    /// them, nearest first: for each prefix (`""` for the default), the
+    /// namespace the nearest element using it gives it (`""`: none).
+    pub(crate) fn scope_at(&self, element: NodeId) -> Vec<(String, String)> {
+        let mut scope: Vec<(String, String)> = Vec::new();
+        let Some(node) = self.node(element) else {
+            return scope;
+        };
+        for ancestor in std::iter::once(node).chain(node.ancestors()) {
+            if !ancestor.is_element() {
+                continue;
+            }
+            for (prefix, uri) in prefix_uses(ancestor) {
+                if scope.iter().all(|(p, _)| p != prefix) {
+                    scope.push((prefix.to_owned(), uri.to_owned()));
+                }
+            }
+        }
+        scope
+    }
+
+    /// Puts the detached `nodes`, in order, under the element `parent`
+    /// (before `before`, one of its children, or at the end): all of them
+    /// or, if one may not go there, none.
+    pub(crate) fn insert_all(
+        &mut self,
+        parent: NodeId,
+        before: Option<NodeId>,
+        nodes: &[NodeId],
+    ) -> Result<()> {
+        let parent = self.live(parent)?;
+        if !matches!(self.arena[parent].get().kind, NodeKind::Element { .. }) {
+            return Err(refused("a fragment is the content of an element"));
+        }
+        let before = match before {
+            Some(sibling) => {
+                let sibling = self.live(sibling)?;
+                if sibling.parent(&self.arena) != Some(parent) {
+                    return Err(refused("the node is not a child of the element"));
+                }
+                Some(sibling)
+            }
+            None => None,
+        };
+        let place = before.map_or(Place::Append, Place::Before);
+        let mut landings = Vec::with_capacity(nodes.len());
+        for &node in nodes {
+            let node = self.live(node)?;
+            if node.parent(&self.arena).is_some() {
+                return Err(refused("only detached nodes are inserted together"));
+            }
+            landings.push((node, self.check_landing(parent, node, place)?));
+        }
+        if !landings.is_empty() {
+            self.mark_dirty(parent, DIRTY_CHILDREN);
+        }
+        for (node, resolved) in landings {
+            match before {
+                Some(sibling) => sibling.checked_insert_before(node, &mut self.arena),
+                None => parent.checked_append(node, &mut self.arena),
+            }
+            .map_err(tree_error)?;
+            self.landed(node, resolved);
+        }
+        Ok(())
     }
 
     // ----- Creating ------------------------------------------------------

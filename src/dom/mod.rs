@@ -22,15 +22,18 @@
 //! ```
 
 mod axes;
+mod copy;
 mod dump;
 mod edit;
 mod errors;
+mod handle;
 mod node;
 
 pub use axes::{
     Ancestors, Children, Descendants, Elements, FollowingSiblings, PrecedingSiblings, Traverse,
 };
 pub use dump::DUMP_DEPTH;
+pub use handle::NodeMut;
 pub use node::{Attribute, Attributes, Edge, Node, NodeType};
 
 use std::collections::HashMap;
@@ -106,6 +109,7 @@ pub(crate) struct QNameId(pub(crate) u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct NameId(pub(crate) u32);
 
+#[derive(Clone)]
 pub(crate) struct QNameData {
     pub(crate) text: Box<str>,
     /// Where the prefix ends, for a valid prefixed QName.
@@ -131,6 +135,7 @@ impl QNameData {
     }
 }
 
+#[derive(Clone)]
 pub(crate) struct NameData {
     pub(crate) qname: QNameId,
     pub(crate) namespace: Option<NsId>,
@@ -142,7 +147,7 @@ pub(crate) struct NameData {
 /// interning slow; in front of the qualified-name map sits a small
 /// two-way cache, verified by comparing the text, which answers the
 /// common case (a document's few names, over and over) without hashing.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Names {
     qnames: Vec<QNameData>,
     qname_index: HashMap<Box<str>, QNameId>,
@@ -339,6 +344,7 @@ const QNAME_CACHE_SLOTS: usize = 256;
 /// How many times a table looks qualified names up before it caches them.
 const QNAME_CACHE_AFTER: u32 = 64;
 
+#[derive(Clone)]
 struct QNameCache([CacheEntry; QNAME_CACHE_SLOTS]);
 
 /// A cached name: `id` is `QNameId + 1` (0: empty), `len` and `key` are of
@@ -429,6 +435,7 @@ pub(crate) fn qname_colon(name: &str) -> Option<usize> {
 /// `Limits::max_input_bytes` (never more than `u32::MAX` bytes), so every
 /// offset of a parsed node fits. Stored text is addressed by [`StrRange`]s,
 /// which stay `usize`: edits may store any amount of text.
+#[derive(Clone)]
 pub(crate) struct NodeData {
     pub(crate) kind: NodeKind,
     /// The source this node was parsed from, `start..end` (meaningless
@@ -584,6 +591,7 @@ impl ItemRange {
     }
 }
 
+#[derive(Clone)]
 pub(crate) enum NodeKind {
     Document,
     /// An index into [`Document`]'s DOCTYPE storage.
@@ -631,6 +639,7 @@ impl NodeKind {
     }
 }
 
+#[derive(Clone)]
 pub(crate) struct DoctypeData {
     pub(crate) name: Option<StrRange>,
     pub(crate) public_id: Option<StrRange>,
@@ -1214,7 +1223,7 @@ impl Document {
 /// asked, and positions counted from them. The tree builder counts its
 /// errors' positions with the index its sink lends it, so a [`Document`]
 /// keeps the index its parse built.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct LineIndex {
     starts: OnceLock<Vec<usize>>,
 }

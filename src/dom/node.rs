@@ -57,13 +57,46 @@ impl PartialEq for Node<'_> {
 
 impl Eq for Node<'_> {}
 
+/// Compact: the kind, the name or the start of the text, and where the
+/// node starts in the source as `line:column` (nodes made by edits have no
+/// position). [`Display`](std::fmt::Display) writes the node's XML.
+///
+/// ```
+/// use xml5dom::Document;
+/// let mut doc = Document::parse("<feed>\n  <item id='3'>new</item><!-- c --></feed>");
+/// let feed = doc.root_element().unwrap();
+/// let item = feed.first_element_child().unwrap();
+/// assert_eq!(format!("{item:?}"), "Element(item @ 2:3)");
+/// assert_eq!(format!("{:?}", item.first_child().unwrap()), "Text(\"new\" @ 2:16)");
+/// assert_eq!(format!("{:?}", feed.last_child().unwrap()), "Comment(\" c \" @ 2:26)");
+/// assert_eq!(format!("{:?}", doc.root()), "Document");
+/// let id = doc.create_element("made");
+/// assert_eq!(format!("{:?}", doc.node(id).unwrap()), "Element(made)");
+/// ```
 impl std::fmt::Debug for Node<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.node_type() {
-            NodeType::Element => write!(f, "Element({})", self.name()),
-            NodeType::Text => write!(f, "Text({:?})", self.text().unwrap_or("")),
-            other => write!(f, "{other:?}"),
+        /// Text shown in full up to this many characters, then cut.
+        const SHOWN: usize = 32;
+        let shown = |text: &str| {
+            let mut cut: String = text.chars().take(SHOWN).collect();
+            if cut.len() < text.len() {
+                cut.push('\u{2026}');
+            }
+            format!("{cut:?}")
+        };
+        let what = match self.node_type() {
+            NodeType::Document => return f.write_str("Document"),
+            NodeType::Element | NodeType::ProcessingInstruction | NodeType::Doctype => {
+                self.name().to_owned()
+            }
+            NodeType::Text | NodeType::Comment => shown(self.text().unwrap_or("")),
+        };
+        write!(f, "{:?}({what}", self.node_type())?;
+        if let Some(span) = self.span() {
+            let (line, column) = self.doc.position(span.start);
+            write!(f, " @ {line}:{column}")?;
         }
+        f.write_str(")")
     }
 }
 

@@ -141,3 +141,18 @@ impl Node<'_> {
         write_subtree(*self, writer)
     }
 }
+
+/// The node's XML, as [`Node::to_xml`] writes it.
+///
+/// ```
+/// use xml5dom::Document;
+/// let doc = Document::parse("<r xmlns:p='urn:p'><p:a>x &amp; y</p:a></r>");
+/// let a = doc.root_element().unwrap().first_child().unwrap();
+/// assert_eq!(a.to_string(), "<p:a xmlns:p=\"urn:p\">x &amp; y</p:a>");
+/// assert_eq!(format!("{}", a.first_child().unwrap()), "x &amp; y");
+/// ```
+impl std::fmt::Display for Node<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_xml())
+    }
+}

@@ -67,6 +67,27 @@ impl<'i> DocumentSink<'i> {
         sink
     }
 
+    /// A sink for a fragment of `input`: its nodes go into an element
+    /// (named `fragment`, made for them) that stands for the element the
+    /// fragment is the content of.
+    pub(crate) fn for_fragment(input: &'i str) -> DocumentSink<'i> {
+        let mut sink = DocumentSink::new(input);
+        let qname = sink.doc.names.qname("fragment");
+        let name = sink.doc.names.name(qname, None);
+        let kind = NodeKind::Element {
+            name,
+            attributes: ItemRange::default(),
+            tag_end: 0,
+            end_tag: crate::dom::NO_END_TAG,
+        };
+        let context = sink
+            .doc
+            .root
+            .append_value(NodeData::created(kind), &mut sink.doc.arena);
+        sink.open.push(context);
+        sink
+    }
+
     fn for_document(input: &'i str, doc: Document) -> DocumentSink<'i> {
         DocumentSink {
             input,

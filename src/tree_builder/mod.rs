@@ -42,6 +42,20 @@ pub(crate) fn build(text: &str, options: &crate::decoding::ParseOptions) -> Docu
     tokenizer::tokenize_with(text, builder, &options.limits).finish()
 }
 
+/// Parses `text` as the content of an element whose namespace `bindings`
+/// are in scope (see [`TreeBuilder::for_fragment`]): a document whose root
+/// element stands for that element and holds what `text` makes, and whose
+/// errors are the fragment's.
+pub(crate) fn build_fragment(
+    text: &str,
+    bindings: &[(String, String)],
+    options: &crate::decoding::ParseOptions,
+) -> Document {
+    let sink = DocumentSink::for_fragment(text);
+    let builder = TreeBuilder::for_fragment(text, options.limits.clone(), sink, bindings);
+    tokenizer::tokenize_with(text, builder, &options.limits).finish()
+}
+
 /// Parses `text` into a document, which takes `text` itself as its source
 /// (no copy): the same document as [`build`] makes.
 pub(crate) fn build_owned(text: String, options: &crate::decoding::ParseOptions) -> Document {
@@ -249,6 +263,9 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
     entities_may_be_external: bool,
     /// Where the last token of the source ended.
     last_token_end: usize,
+    /// Parsing a fragment: the content of an element outside the parse
+    /// (the sink's context element), which stays open whatever comes.
+    fragment: bool,
 }
 
 impl<'i, S: TreeSink> TreeBuilder<'i, S> {
@@ -302,7 +319,35 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             reference_errors: HashSet::new(),
             entities_may_be_external: false,
             last_token_end: 0,
+            fragment: false,
         }
+    }
+
+    /// A builder for a fragment of content (`input`) of an element outside
+    /// the parse, in scope of its namespace `bindings` (prefix, `""` for the
+    /// default, and URI): it starts in the main phase with no element of
+    /// its own open, as if inside the root element, and no end tag, `</>`
+    /// or the end of input closes what is outside (an end tag that matches
+    /// nothing open in the fragment is stray). The sink's nodes go to its
+    /// context element.
+    pub(crate) fn for_fragment(
+        input: &'i str,
+        limits: crate::limits::Limits,
+        sink: S,
+        bindings: &[(String, String)],
+    ) -> TreeBuilder<'i, S> {
+        let mut builder = TreeBuilder::new(input, limits, sink);
+        builder.fragment = true;
+        builder.phase = Phase::Main;
+        // An XML declaration is not at the start of a document here.
+        builder.seen_token = true;
+        for (prefix, uri) in bindings {
+            if prefix != "xml" && !uri.is_empty() {
+                let namespace = builder.sink.names_mut().namespace(uri);
+                builder.scopes.bind(prefix, Some(namespace));
+            }
+        }
+        builder
     }
 
     /// `code`, or the warning that replaces it where the entity may be
@@ -984,7 +1029,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             self.scopes.unwind(open.bindings as usize);
             self.sink.end_element(end, end_tag);
         }
-        if self.stack.is_empty() {
+        if self.stack.is_empty() && !self.fragment {
             self.phase = Phase::End;
         }
     }
@@ -1333,6 +1378,11 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
                 }
             },
             Token::ShortEndTag(span) => match self.phase {
+                Phase::Main if self.stack.is_empty() => {
+                    // In a fragment: `</>` would close the element outside.
+                    self.error(ErrorCode::StrayEndTag, span.start);
+                    self.dropped(span);
+                }
                 Phase::Main => {
                     self.error(ErrorCode::ShortEndTag, span.start);
                     self.pop(span.end, Some(span));
@@ -1417,7 +1467,9 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
                     self.phase = Phase::End;
                 }
                 Phase::Main => {
-                    self.error(ErrorCode::EofInElement, offset);
+                    if !self.stack.is_empty() {
+                        self.error(ErrorCode::EofInElement, offset);
+                    }
                     while !self.stack.is_empty() {
                         self.pop(offset, None);
                     }

@@ -1,0 +1,336 @@
+//! Copying: a whole document ([`Clone`]), a subtree within a document
+//! ([`Document::deep_copy`]) and a subtree from another document
+//! ([`Document::import`]).
+//!
+//! A copied subtree is made of new, detached nodes, written anew by the
+//! serializer (they have no source). Names keep their namespace URIs: the
+//! serializer declares whatever prefixes they need where the copy lands,
+//! as it does for moved nodes, so a copy under an element that binds its
+//! prefix to another namespace still reads back in its own. Nothing here
+//! recurses: a subtree is walked with the arena's links.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use super::{
+    AttributeData, Document, ItemRange, NameId, NodeData, NodeId, NodeKind, PositionCursor, QNameId,
+};
+use crate::error::Error;
+
+type Result<T> = std::result::Result<T, Error>;
+
+fn refused(why: &str) -> Error {
+    Error::InvalidEdit(why.to_owned())
+}
+
+/// A document's attributes end at most here (see `ItemRange`).
+const MAX_ATTRIBUTE_END: usize = u32::MAX as usize;
+
+/// A deep, independent copy: the arena, the source, the stored strings,
+/// the interned names and everything else are copied, nothing is shared.
+/// Node ids of the original name the same nodes in the copy.
+///
+/// Cloning costs a copy of the document's vectors (node data holds no
+/// heap memory of its own).
+///
+/// ```
+/// use xml5dom::Document;
+/// let original = Document::parse("<a><b/></a>");
+/// let b = original.root_element().unwrap().first_child().unwrap().id();
+/// let mut copy = original.clone();
+/// copy.set_attribute(b, "x", "1").unwrap();
+/// assert_eq!(copy.to_xml(), "<a><b x=\"1\"/></a>");
+/// assert_eq!(original.to_xml(), "<a><b/></a>");
+/// ```
+impl Clone for Document {
+    fn clone(&self) -> Document {
+        Document {
+            arena: self.arena.clone(),
+            root: self.root,
+            text: self.text.clone(),
+            source_len: self.source_len,
+            stored: self.stored.clone(),
+            names: self.names.clone(),
+            attributes: self.attributes.clone(),
+            cdata: self.cdata.clone(),
+            cdata_runs: self.cdata_runs.clone(),
+            doctypes: self.doctypes.clone(),
+            declaration: self.declaration.clone(),
+            errors: self.errors.clone(),
+            error_contexts: self.error_contexts.clone(),
+            edited: self.edited,
+            unchecked: self.unchecked,
+            attribute_defaults: self.attribute_defaults.clone(),
+            encoding: self.encoding,
+            encoding_source: self.encoding_source,
+            bom: self.bom,
+            input_map: self.input_map.clone(),
+            lines: self.lines.clone(),
+            // A cache of where positions were last asked: a fresh one
+            // answers the same.
+            last_position: Mutex::new(PositionCursor::default()),
+            entity_expansions: self.entity_expansions.clone(),
+            dropped: self.dropped.clone(),
+            depth_dropped: self.depth_dropped.clone(),
+        }
+    }
+}
+
+/// Where the nodes of a copy come from.
+enum From<'o> {
+    /// This document: names, strings and CDATA runs are shared.
+    Same,
+    /// Another document: names are interned again, strings stored again.
+    Other {
+        doc: &'o Document,
+        names: HashMap<NameId, NameId>,
+    },
+}
+
+impl Document {
+    /// A detached copy of `node` and all its descendants, attributes and
+    /// namespace declarations, ready to be inserted (with
+    /// [`append`](Self::append) and the like). Elements, text, comments and
+    /// processing instructions can be copied; the document node and a
+    /// DOCTYPE cannot.
+    ///
+    /// The copy is written anew by the serializer, with the namespace
+    /// declarations its names need where it lands.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<list><item n='1'>one</item></list>");
+    /// let list = doc.root_element().unwrap().id();
+    /// let item = doc.root_element().unwrap().first_child().unwrap().id();
+    /// let copy = doc.deep_copy(item).unwrap();
+    /// doc.set_attribute(copy, "n", "2").unwrap();
+    /// doc.append(list, copy).unwrap();
+    /// assert_eq!(doc.to_xml(), "<list><item n='1'>one</item><item n=\"2\">one</item></list>");
+    /// ```
+    pub fn deep_copy(&mut self, node: NodeId) -> Result<NodeId> {
+        self.copy_subtree(From::Same, node)
+    }
+
+    /// A detached copy in this document of `node` of `other` and all its
+    /// descendants, attributes and namespace declarations, ready to be
+    /// inserted. Names keep their namespace URIs: inserted where a prefix
+    /// means another namespace, the copy is written with declarations (or
+    /// other prefixes) that keep every name in its own.
+    ///
+    /// The copy is checked where it lands like a node created by an edit
+    /// (docs/editing.md): what the output could not carry as it is (a
+    /// prefix bound to nothing in `other`, text XML cannot hold) is
+    /// refused there.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let other = Document::parse("<feed xmlns:a='urn:A'><a:entry a:id='1'>hi</a:entry></feed>");
+    /// let entry = other.root_element().unwrap().first_child().unwrap().id();
+    ///
+    /// let mut doc = Document::parse("<feed xmlns:a='urn:B'/>");
+    /// let feed = doc.root_element().unwrap().id();
+    /// let copy = doc.import(&other, entry).unwrap();
+    /// doc.append(feed, copy).unwrap();
+    /// // `a` means urn:B here: the copy declares it again for its names.
+    /// assert_eq!(
+    ///     doc.to_xml(),
+    ///     "<feed xmlns:a='urn:B'><a:entry a:id=\"1\" xmlns:a=\"urn:A\">hi</a:entry></feed>"
+    /// );
+    /// ```
+    pub fn import(&mut self, other: &Document, node: NodeId) -> Result<NodeId> {
+        let from = From::Other {
+            doc: other,
+            names: HashMap::new(),
+        };
+        self.copy_subtree(from, node)
+    }
+
+    fn copy_subtree(&mut self, mut from: From<'_>, node: NodeId) -> Result<NodeId> {
+        let source = match &from {
+            From::Same => &*self,
+            From::Other { doc, .. } => *doc,
+        };
+        let top = source.live(node)?;
+        if matches!(
+            source.arena[top].get().kind,
+            NodeKind::Document | NodeKind::Doctype(_)
+        ) {
+            return Err(refused(
+                "only elements, text, comments and processing instructions can be copied",
+            ));
+        }
+        // The source's nodes in tree order, each with how many levels to
+        // climb before it (a copy of this document's nodes cannot walk the
+        // arena it grows).
+        let mut order = Vec::new();
+        let mut climb = 0usize;
+        for edge in top.traverse(&source.arena) {
+            match edge {
+                indextree::NodeEdge::Start(id) => {
+                    order.push((id, climb));
+                    climb = 0;
+                }
+                indextree::NodeEdge::End(_) => climb += 1,
+            }
+        }
+        let mut parents: Vec<indextree::NodeId> = Vec::new();
+        let mut copy_top = None;
+        for (id, climb) in order {
+            for _ in 0..climb {
+                parents.pop();
+            }
+            let made = self.copy_node(&mut from, id);
+            let data = match made {
+                Ok(data) => data,
+                Err(error) => {
+                    if let Some(copy) = copy_top {
+                        self.drop_copy(copy);
+                    }
+                    return Err(error);
+                }
+            };
+            let new = match parents.last() {
+                Some(&parent) => parent.append_value(data, &mut self.arena),
+                None => self.arena.new_node(data),
+            };
+            copy_top.get_or_insert(new);
+            parents.push(new);
+        }
+        copy_top
+            .map(NodeId)
+            .ok_or_else(|| refused("the node was removed"))
+    }
+
+    /// Removes a copy that could not be finished.
+    fn drop_copy(&mut self, copy: indextree::NodeId) {
+        let unchecked = copy
+            .descendants(&self.arena)
+            .filter(|&id| self.arena[id].get().unchecked())
+            .count();
+        self.unchecked = self.unchecked.saturating_sub(unchecked);
+        copy.remove_subtree(&mut self.arena);
+    }
+
+    /// The data of a copy of `id` (of this document or `from`'s).
+    fn copy_node(&mut self, from: &mut From<'_>, id: indextree::NodeId) -> Result<NodeData> {
+        let (kind, unchecked) = match from {
+            From::Same => {
+                let data = self.arena[id].get();
+                let (kind, unchecked) = (data.kind.clone(), data.unchecked());
+                let kind = match kind {
+                    NodeKind::Element {
+                        name, attributes, ..
+                    } => {
+                        // Attributes are edited in place: the copy's are its
+                        // own.
+                        let own: Vec<AttributeData> = self
+                            .attributes
+                            .get(attributes.range())
+                            .unwrap_or_default()
+                            .iter()
+                            .map(|a| copied_attribute(a.name, a.value, a.is_id()))
+                            .collect();
+                        self.element_copy(name, &own)?
+                    }
+                    other => other,
+                };
+                (kind, unchecked)
+            }
+            From::Other { doc, names } => {
+                let kind = match &doc.arena[id].get().kind {
+                    NodeKind::Element {
+                        name, attributes, ..
+                    } => {
+                        let name = self.imported_name(doc, names, *name);
+                        let mut own = Vec::with_capacity(attributes.len as usize);
+                        for a in doc.attributes.get(attributes.range()).unwrap_or_default() {
+                            let name = self.imported_name(doc, names, a.name);
+                            let value = self.store(doc.str(a.value));
+                            // Whether it is an ID is the other DTD's say.
+                            own.push(copied_attribute(name, value, false));
+                        }
+                        self.element_copy(name, &own)?
+                    }
+                    NodeKind::Text { text, cdata } => {
+                        let text = self.store(doc.str(*text));
+                        let cdata = self.add_cdata(doc.cdata_parts(*cdata));
+                        NodeKind::Text { text, cdata }
+                    }
+                    NodeKind::Comment(text) => NodeKind::Comment(self.store(doc.str(*text))),
+                    NodeKind::ProcessingInstruction { target, data } => {
+                        NodeKind::ProcessingInstruction {
+                            target: self.imported_qname(doc, *target),
+                            data: self.store(doc.str(*data)),
+                        }
+                    }
+                    NodeKind::Document | NodeKind::Doctype(_) => {
+                        return Err(refused("a DOCTYPE cannot be copied"))
+                    }
+                };
+                // Checked where it lands, as a created node is.
+                (kind, true)
+            }
+        };
+        let mut data = NodeData::created(kind);
+        if unchecked {
+            data.set_unchecked(true);
+            self.unchecked += 1;
+        }
+        Ok(data)
+    }
+
+    /// An element named `name` holding the attributes `own`, appended to
+    /// the attribute storage.
+    fn element_copy(&mut self, name: NameId, own: &[AttributeData]) -> Result<NodeKind> {
+        let start = self.attributes.len();
+        if start + own.len() > MAX_ATTRIBUTE_END {
+            return Err(refused(
+                "the document holds as many attributes as it can (4,294,967,295)",
+            ));
+        }
+        let attributes = ItemRange::new(start, own.len())
+            .ok_or_else(|| refused("the document holds as many attributes as it can"))?;
+        self.attributes.extend_from_slice(own);
+        Ok(NodeKind::Element {
+            name,
+            attributes,
+            tag_end: 0,
+            end_tag: super::NO_END_TAG,
+        })
+    }
+
+    /// `other`'s name `name`, interned here with the same qualified name
+    /// and namespace URI.
+    fn imported_name(
+        &mut self,
+        other: &Document,
+        seen: &mut HashMap<NameId, NameId>,
+        name: NameId,
+    ) -> NameId {
+        if let Some(&known) = seen.get(&name) {
+            return known;
+        }
+        let (qualified, _, _, namespace) = other.names.parts(name);
+        let qname = self.names.qname(qualified);
+        let namespace = namespace.map(|uri| self.names.namespace(uri));
+        let new = self.names.name(qname, namespace);
+        seen.insert(name, new);
+        new
+    }
+
+    fn imported_qname(&mut self, other: &Document, qname: QNameId) -> QNameId {
+        let text = &other.names.qname_data(qname).text;
+        self.names.qname(text)
+    }
+}
+
+/// A copied attribute named `name` with the value `value`: an attribute of
+/// a created element (a DTD default is written out: the copy may go where
+/// the DTD does not supply it).
+fn copied_attribute(name: NameId, value: super::StrRange, is_id: bool) -> AttributeData {
+    let mut copy = AttributeData::created(name, value);
+    if is_id {
+        copy.set_id();
+    }
+    copy
+}
