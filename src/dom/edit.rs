@@ -466,6 +466,22 @@ impl Document {
                     if !is_qname(qualified) {
                         return Err(refused(format!("{qualified:?} is not a qualified name")));
                     }
+                    let declaration = qualified == "xmlns" || qualified.starts_with("xmlns:");
+                    if let (Some(i), true) = (attribute, declaration) {
+                        // (Copied from a parse that found it no declaration,
+                        // it is not one either.)
+                        if self.names.name_data(name).namespace != Some(XMLNS_NS) {
+                            return Err(refused(format!(
+                                "{qualified:?} is not a namespace declaration"
+                            )));
+                        }
+                        let value = self
+                            .attributes
+                            .get(attributes.range().start + i)
+                            .map_or("", |a| self.str(a.value));
+                        check_declaration(qualified, value)?;
+                        continue;
+                    }
                     let Some(prefix) = self.names.prefix(name) else {
                         continue;
                     };
@@ -1065,29 +1081,7 @@ impl Document {
 
     /// Sets the namespace declaration `name` (`xmlns` or `xmlns:p`).
     fn set_declaration(&mut self, id: indextree::NodeId, name: &str, uri: &str) -> Result<()> {
-        let prefix = name.strip_prefix("xmlns:").unwrap_or("");
-        if !is_qname(name) || prefix.contains(':') {
-            return Err(refused(format!("{name:?} is not a qualified name")));
-        }
-        match (prefix, uri) {
-            ("xmlns", _) | (_, XMLNS_NAMESPACE) => {
-                return Err(refused(
-                    "the prefix `xmlns` and its namespace cannot be declared",
-                ))
-            }
-            ("xml", XML_NAMESPACE) => {}
-            ("xml", _) | (_, XML_NAMESPACE) => {
-                return Err(refused(
-                    "the prefix `xml` is bound to the XML namespace, and only it",
-                ))
-            }
-            (p, "") if !p.is_empty() => {
-                return Err(refused(format!(
-                    "xmlns:{p}=\"\" undeclares a prefix, which Namespaces in XML 1.0 does not allow"
-                )))
-            }
-            _ => {}
-        }
+        let prefix = check_declaration(name, uri)?;
         let what = format!("{name}={uri:?} would change a name's namespace");
         self.prefix_conflict(id, prefix, uri, &what, |a| {
             a.is_some_and(|a| a.declared_prefix() == Some((!prefix.is_empty()).then_some(prefix)))
@@ -1476,6 +1470,28 @@ impl Document {
             }
             NodeKind::Document | NodeKind::Doctype(_) => Ok(()),
         }
+    }
+}
+
+/// Checks the namespace declaration `name` (`xmlns` or `xmlns:p`) of
+/// `uri`; returns the prefix it declares (`""` for the default).
+fn check_declaration<'n>(name: &'n str, uri: &str) -> Result<&'n str> {
+    let prefix = name.strip_prefix("xmlns:").unwrap_or("");
+    if !is_qname(name) || prefix.contains(':') {
+        return Err(refused(format!("{name:?} is not a qualified name")));
+    }
+    match (prefix, uri) {
+        ("xmlns", _) | (_, XMLNS_NAMESPACE) => Err(refused(
+            "the prefix `xmlns` and its namespace cannot be declared",
+        )),
+        ("xml", XML_NAMESPACE) => Ok(prefix),
+        ("xml", _) | (_, XML_NAMESPACE) => Err(refused(
+            "the prefix `xml` is bound to the XML namespace, and only it",
+        )),
+        (p, "") if !p.is_empty() => Err(refused(format!(
+            "xmlns:{p}=\"\" undeclares a prefix, which Namespaces in XML 1.0 does not allow"
+        ))),
+        _ => Ok(prefix),
     }
 }
 

@@ -181,6 +181,58 @@ const TEXTS: &[&str] = &[
     "日本語",
 ];
 
+/// Fragments to parse into an element: well-formed and broken (unclosed
+/// tags, stray end tags, bare `&`, misplaced declarations), with and
+/// without namespaces; `P` is replaced by a prefix.
+const FRAGMENTS: &[&str] = &[
+    "<item id=3>new</item> text <b>x",
+    "plain & text",
+    "</r></a>stray",
+    "<P:a P:b='1'>t</P:a>",
+    "<a><b></a>c",
+    "<!-- c --><?pi d?>",
+    "<![CDATA[x<y]]>z",
+    "<x xmlns='urn:one'><y/><z xmlns=''/></x>",
+    "<x xmlns:P='urn:two'><P:y P:z='1'/></x>",
+    "&amp;&lt;&#60;&e;",
+    "<a b='1' b='2'>",
+    "</>",
+    "<a/><b/>",
+    "",
+    "<!DOCTYPE x><q/>",
+    "<?xml version='1.0'?><z/>",
+    "<a>\u{1}</a>",
+    "x]]>y",
+    "<b\n",
+];
+
+/// A fragment of [`FRAGMENTS`], its `P` a prefix the document uses or
+/// another.
+fn fragment(choose: &mut impl Choose, doc: &Document) -> String {
+    let template = pick(choose, FRAGMENTS).copied().unwrap_or("");
+    let used: Vec<&str> = doc
+        .root()
+        .descendants()
+        .filter_map(|n| n.prefix())
+        .take(16)
+        .collect();
+    let prefix = match pick(choose, &used) {
+        Some(prefix) if choose.below(4) != 0 => prefix,
+        _ => pick(choose, PREFIXES).copied().unwrap_or("p"),
+    };
+    template.replace('P', prefix)
+}
+
+/// A node of one of [`SHAPES`] (parsed anew) to import, and what it is.
+fn other_document(choose: &mut impl Choose) -> (Document, NodeId, String) {
+    let text = pick(choose, SHAPES).copied().unwrap_or(SHAPES[0]);
+    let other = Document::parse(text);
+    let nodes: Vec<NodeId> = other.root().descendants().map(|n| n.id()).collect();
+    let node = nodes[choose.below(nodes.len())];
+    let what = format!("{:?} of {text:?}", other.node(node));
+    (other, node, what)
+}
+
 /// What one edit does, for the report of a failing sequence.
 #[derive(Debug)]
 pub struct Step(pub String);
@@ -246,7 +298,7 @@ pub fn random_edits(doc: &mut Document, choose: &mut impl Choose, steps: usize) 
             .collect();
         let node = nodes[choose.below(nodes.len())];
         let element = pick(choose, &elements).copied().unwrap_or(node);
-        let step = match choose.below(16) {
+        let step = match choose.below(23) {
             0 => {
                 let n = name(choose, doc);
                 let id = doc.create_element(&n);
@@ -341,6 +393,80 @@ pub fn random_edits(doc: &mut Document, choose: &mut impl Choose, steps: usize) 
             13 | 14 => {
                 let t = text(choose);
                 format!("set_text({node:?}, {t:?}) = {:?}", doc.set_text(node, &t))
+            }
+            16 => {
+                let result = doc.deep_copy(node);
+                if let Ok(id) = result {
+                    loose.push(id);
+                }
+                format!("deep_copy({node:?}) = {result:?}")
+            }
+            17 | 18 => {
+                let (other, from, what) = other_document(choose);
+                let result = doc.import(&other, from);
+                if let Ok(id) = result {
+                    loose.push(id);
+                }
+                format!("import({what}) = {result:?}")
+            }
+            19 | 20 => {
+                let f = fragment(choose, doc);
+                let how = choose.below(3);
+                let result = match how {
+                    0 => doc.append_fragment(element, &f),
+                    1 => doc.insert_fragment_before(node, &f),
+                    _ => doc.parse_fragment(element, &f).inspect(|parsed| {
+                        loose.extend(&parsed.nodes);
+                    }),
+                };
+                let summary = result.map(|r| {
+                    let codes: Vec<_> = r.errors.iter().map(|e| e.code.as_str()).collect();
+                    (r.nodes, codes)
+                });
+                format!("fragment#{how}({element:?}/{node:?}, {f:?}) = {summary:?}")
+            }
+            21 => {
+                // Edits through a handle, chained.
+                let (n, a, v, t) = (
+                    name(choose, doc),
+                    name(choose, doc),
+                    text(choose),
+                    text(choose),
+                );
+                let how = choose.below(4);
+                let result = match doc.node_mut(element) {
+                    None => Err(None),
+                    Some(mut handle) => match how {
+                        0 => handle
+                            .append_element(&n)
+                            .and_then(|mut child| {
+                                child.set_attribute(&a, &v)?.append_text(&t).map(|_| ())
+                            })
+                            .map_err(Some),
+                        1 => handle
+                            .rename(&n)
+                            .and_then(|h| h.set_text(&t))
+                            .map(|_| ())
+                            .map_err(Some),
+                        2 => match handle.parent_mut() {
+                            Some(mut parent) => parent
+                                .insert_element_after(&n)
+                                .and_then(|mut e| e.append_comment(&t).map(|_| ()))
+                                .map_err(Some),
+                            None => Err(None),
+                        },
+                        _ => handle.append_copy(node).map(|_| ()).map_err(Some),
+                    },
+                };
+                format!("handle#{how}({element:?}, {n:?}, {a:?}, {v:?}, {t:?}) = {result:?}")
+            }
+            22 => {
+                // Go on with a copy of the document: it writes what the
+                // original writes, and the ids held stay good in it.
+                let copy = doc.clone();
+                assert_eq!(copy.to_xml(), doc.to_xml(), "a clone writes the same");
+                *doc = copy;
+                "clone".to_owned()
             }
             _ => {
                 let new = match pick(choose, &loose) {
