@@ -533,3 +533,19 @@ fn nodes_display_their_xml_and_debug_compactly() {
         format!("Text(\"{}\u{2026}\" @ 1:4)", "x".repeat(32))
     );
 }
+
+#[test]
+fn a_fragment_of_many_nodes_deep_in_a_document_lands_in_linear_time() {
+    // 20,000 nodes under an element 100,000 deep: each does not walk the
+    // element's ancestors again (that would be 2 billion steps).
+    let depth = 100_000;
+    let text = format!("{}{}", "<a>".repeat(depth), "</a>".repeat(depth));
+    let mut doc = Document::parse(&text);
+    let deepest = doc.root().descendants().last().unwrap().id();
+    let added = doc
+        .append_fragment(deepest, &"<b/>x".repeat(10_000))
+        .unwrap();
+    assert_eq!(added.nodes.len(), 20_000);
+    assert!(added.errors.is_empty());
+    assert_eq!(doc.node(deepest).unwrap().children().count(), 20_000);
+}

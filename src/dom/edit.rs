@@ -348,6 +348,19 @@ impl Document {
         child: indextree::NodeId,
         place: Place,
     ) -> Result<Vec<Resolved>> {
+        self.check_landing_known(parent, child, place, None)
+    }
+
+    /// [`check_landing`](Self::check_landing), told whether `parent` is in
+    /// the document if the caller knows (for many nodes landing under one
+    /// parent, so that each does not walk its ancestors again).
+    fn check_landing_known(
+        &self,
+        parent: indextree::NodeId,
+        child: indextree::NodeId,
+        place: Place,
+        attached: Option<bool>,
+    ) -> Result<Vec<Resolved>> {
         let child_kind = &self.arena[child].get().kind;
         match self.arena[parent].get().kind {
             NodeKind::Document => {
@@ -368,7 +381,7 @@ impl Document {
         }
         // Built up apart from the document, a subtree is checked when it
         // joins it.
-        if self.unchecked == 0 || !self.attached(parent) {
+        if self.unchecked == 0 || !attached.unwrap_or_else(|| self.attached(parent)) {
             return Ok(Vec::new());
         }
         let mut resolved = Vec::new();
@@ -542,6 +555,17 @@ impl Document {
     /// Sets the names resolved where a subtree landed, and marks its nodes
     /// checked.
     fn landed(&mut self, top: indextree::NodeId, resolved: Vec<Resolved>) {
+        self.landed_known(top, resolved, None)
+    }
+
+    /// [`landed`](Self::landed), told whether `top` is in the document if
+    /// the caller knows.
+    fn landed_known(
+        &mut self,
+        top: indextree::NodeId,
+        resolved: Vec<Resolved>,
+        attached: Option<bool>,
+    ) {
         for Resolved {
             element,
             attribute,
@@ -562,7 +586,7 @@ impl Document {
                 _ => {}
             }
         }
-        if self.unchecked == 0 || !self.attached(top) {
+        if self.unchecked == 0 || !attached.unwrap_or_else(|| self.attached(top)) {
             return;
         }
         let ids: Vec<indextree::NodeId> = top.descendants(&self.arena).collect();
@@ -620,13 +644,18 @@ impl Document {
             None => None,
         };
         let place = before.map_or(Place::Append, Place::Before);
+        // Walked once for all the nodes.
+        let attached = Some(self.attached(parent));
         let mut landings = Vec::with_capacity(nodes.len());
         for &node in nodes {
             let node = self.live(node)?;
             if node.parent(&self.arena).is_some() {
                 return Err(refused("only detached nodes are inserted together"));
             }
-            landings.push((node, self.check_landing(parent, node, place)?));
+            landings.push((
+                node,
+                self.check_landing_known(parent, node, place, attached)?,
+            ));
         }
         if !landings.is_empty() {
             self.mark_dirty(parent, DIRTY_CHILDREN);
@@ -637,7 +666,7 @@ impl Document {
                 None => parent.checked_append(node, &mut self.arena),
             }
             .map_err(tree_error)?;
-            self.landed(node, resolved);
+            self.landed_known(node, resolved, attached);
         }
         Ok(())
     }
