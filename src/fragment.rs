@@ -33,6 +33,7 @@
 use crate::decoding::ParseOptions;
 use crate::dom::{Document, NodeId};
 use crate::error::{Error, ParseError};
+use crate::tree_builder::FragmentDtd;
 
 /// What [`Document::append_fragment`] and its kin made: the new nodes (the
 /// fragment's top level, in order) and the fragment's parse errors, with
@@ -73,14 +74,25 @@ impl Document {
             ));
         }
         let bindings = self.scope_at(context);
-        let parsed = crate::tree_builder::build_fragment(text, &bindings, &ParseOptions::default());
+        // While the DOCTYPE is there, its entities and defaults apply.
+        let doctype = self.root().children().find(|n| n.is_doctype());
+        let declaration = self.xml_declaration();
+        let dtd = doctype.map(|doctype| FragmentDtd {
+            subset: doctype.internal_subset().unwrap_or(""),
+            name: doctype.name(),
+            external: doctype.system_id().is_some(),
+            xml11: declaration.is_some_and(|d| d.version.as_deref() == Some("1.1")),
+            standalone: declaration.is_some_and(|d| d.standalone.as_deref() == Some("yes")),
+        });
+        let parsed =
+            crate::tree_builder::build_fragment(text, &bindings, dtd, &ParseOptions::default());
         let mut nodes = Vec::new();
         let top: Vec<NodeId> = parsed
             .root_element()
             .map(|holder| holder.children().map(|n| n.id()).collect())
             .unwrap_or_default();
         for node in top {
-            match self.import(&parsed, node) {
+            match self.import_fragment_node(&parsed, node) {
                 Ok(copy) => nodes.push(copy),
                 Err(error) => {
                     self.remove_all(&nodes);

@@ -549,3 +549,38 @@ fn a_fragment_of_many_nodes_deep_in_a_document_lands_in_linear_time() {
     assert!(added.errors.is_empty());
     assert_eq!(doc.node(deepest).unwrap().children().count(), 20_000);
 }
+
+#[test]
+fn a_fragment_uses_the_entities_and_defaults_of_the_documents_dtd() {
+    let mut doc = Document::parse(
+        "<!DOCTYPE r [<!ENTITY e 'hi'><!ENTITY m '<b>x</b>'><!ATTLIST b d CDATA 'v'>]><r><b/></r>",
+    );
+    let r = root(&doc);
+    let added = doc.append_fragment(r, "&e;<b/>&m;<b d='w'/>").unwrap();
+    assert!(added.errors.is_empty(), "{:?}", added.errors);
+    let d: Vec<_> = doc
+        .root()
+        .descendants()
+        .filter_map(|n| n.attribute("d"))
+        .collect();
+    assert_eq!(d, ["v", "v", "v", "w"]);
+    // The defaults stay defaults: the DTD written out supplies them.
+    assert_eq!(
+        written(&doc),
+        "<!DOCTYPE r [<!ENTITY e 'hi'><!ENTITY m '<b>x</b>'><!ATTLIST b d CDATA 'v'>]><r><b/>hi<b/><b>x</b><b d=\"w\"/></r>"
+    );
+    // A copy of the document's own element keeps its default a default.
+    let b = at(&doc, &[0]);
+    let copy = doc.deep_copy(b).unwrap();
+    doc.append(r, copy).unwrap();
+    assert!(written(&doc).ends_with("<b d=\"w\"/><b/></r>"));
+    // Without the DOCTYPE, they are written out.
+    let mut plain = Document::parse("<r/>");
+    let r = root(&plain);
+    let added = plain.append_fragment(r, "&e;<b/>").unwrap();
+    assert_eq!(
+        added.errors.iter().map(|e| e.code).collect::<Vec<_>>(),
+        [ErrorCode::UnknownNamedCharacterReference]
+    );
+    assert_eq!(written(&plain), "<r>&amp;e;<b/></r>");
+}

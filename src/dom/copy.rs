@@ -84,6 +84,9 @@ enum From<'o> {
     Other {
         doc: &'o Document,
         names: HashMap<NameId, NameId>,
+        /// Its DTD is this document's (a fragment parsed for it): the
+        /// attributes it supplied, and its IDs, stay so.
+        same_dtd: bool,
     },
 }
 
@@ -141,6 +144,23 @@ impl Document {
         let from = From::Other {
             doc: other,
             names: HashMap::new(),
+            same_dtd: false,
+        };
+        self.copy_subtree(from, node)
+    }
+
+    /// [`import`](Self::import) of a node of a fragment parsed with this
+    /// document's DTD: attributes its defaults supplied stay defaulted (the
+    /// DTD written out supplies them again), IDs stay IDs.
+    pub(crate) fn import_fragment_node(
+        &mut self,
+        fragment: &Document,
+        node: NodeId,
+    ) -> Result<NodeId> {
+        let from = From::Other {
+            doc: fragment,
+            names: HashMap::new(),
+            same_dtd: true,
         };
         self.copy_subtree(from, node)
     }
@@ -228,7 +248,18 @@ impl Document {
                             .get(attributes.range())
                             .unwrap_or_default()
                             .iter()
-                            .map(|a| copied_attribute(a.name, a.value, a.is_id()))
+                            .map(|a| {
+                                // A default the DTD still supplies stays one.
+                                if a.is_defaulted() && !a.modified() {
+                                    let mut copy = AttributeData::defaulted(a.name, a.value);
+                                    if a.is_id() {
+                                        copy.set_id();
+                                    }
+                                    copy
+                                } else {
+                                    copied_attribute(a.name, a.value, a.is_id())
+                                }
+                            })
                             .collect();
                         self.element_copy(name, &own)?
                     }
@@ -236,7 +267,11 @@ impl Document {
                 };
                 (kind, unchecked)
             }
-            From::Other { doc, names } => {
+            From::Other {
+                doc,
+                names,
+                same_dtd,
+            } => {
                 let kind = match &doc.arena[id].get().kind {
                     NodeKind::Element {
                         name, attributes, ..
@@ -246,8 +281,19 @@ impl Document {
                         for a in doc.attributes.get(attributes.range()).unwrap_or_default() {
                             let name = self.imported_name(doc, names, a.name);
                             let value = self.store(doc.str(a.value));
-                            // Whether it is an ID is the other DTD's say.
-                            own.push(copied_attribute(name, value, false));
+                            // Whether it is an ID or a default is the
+                            // DTD's say.
+                            own.push(match *same_dtd {
+                                true if a.is_defaulted() => {
+                                    let mut copy = AttributeData::defaulted(name, value);
+                                    if a.is_id() {
+                                        copy.set_id();
+                                    }
+                                    copy
+                                }
+                                true => copied_attribute(name, value, a.is_id()),
+                                false => copied_attribute(name, value, false),
+                            });
                         }
                         self.element_copy(name, &own)?
                     }
@@ -324,9 +370,8 @@ impl Document {
     }
 }
 
-/// A copied attribute named `name` with the value `value`: an attribute of
-/// a created element (a DTD default is written out: the copy may go where
-/// the DTD does not supply it).
+/// A copied attribute named `name` with the value `value`, as an edit
+/// creates one (written out).
 fn copied_attribute(name: NameId, value: super::StrRange, is_id: bool) -> AttributeData {
     let mut copy = AttributeData::created(name, value);
     if is_id {

@@ -146,6 +146,29 @@ pub(crate) fn tokenize_entity<S: TokenSink>(text: &str, sink: S, declarations: D
     tokenizer.sink
 }
 
+/// Tokenizes a fragment of content (see `tree_builder::build_fragment`)
+/// with the declarations of the document it goes into, if it has any:
+/// references to its entities are recognized as in the document.
+pub(crate) fn tokenize_fragment<S: TokenSink>(
+    input: &str,
+    sink: S,
+    limits: &Limits,
+    declarations: Option<Declarations>,
+    xml11: bool,
+) -> S {
+    let mut tokenizer = Tokenizer::with_limits(sink, limits.clone());
+    tokenizer.input_len = Some(input.len());
+    tokenizer.declarations = declarations;
+    tokenizer.declarations_closed = true;
+    tokenizer.xml11 = xml11;
+    let window = Window {
+        text: input,
+        base: 0,
+    };
+    tokenizer.run(&window, true);
+    tokenizer.sink
+}
+
 /// [`tokenize`] with limits (those on entity expansion apply here).
 pub fn tokenize_with<S: TokenSink>(input: &str, sink: S, limits: &Limits) -> S {
     let mut tokenizer = Tokenizer::with_limits(sink, limits.clone());

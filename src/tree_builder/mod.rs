@@ -49,11 +49,31 @@ pub(crate) fn build(text: &str, options: &crate::decoding::ParseOptions) -> Docu
 pub(crate) fn build_fragment(
     text: &str,
     bindings: &[(String, String)],
+    dtd: Option<FragmentDtd<'_>>,
     options: &crate::decoding::ParseOptions,
 ) -> Document {
     let sink = DocumentSink::for_fragment(text);
-    let builder = TreeBuilder::for_fragment(text, options.limits.clone(), sink, bindings);
-    tokenizer::tokenize_with(text, builder, &options.limits).finish()
+    let mut builder = TreeBuilder::for_fragment(text, options.limits.clone(), sink, bindings);
+    let declarations = dtd
+        .as_ref()
+        .map(|dtd| builder.fragment_dtd(dtd, text.len()));
+    let xml11 = dtd.is_some_and(|dtd| dtd.xml11);
+    tokenizer::tokenize_fragment(text, builder, &options.limits, declarations, xml11).finish()
+}
+
+/// The DOCTYPE of the document a fragment is parsed into: its entities
+/// are expanded and its attribute defaults supplied in the fragment.
+pub(crate) struct FragmentDtd<'a> {
+    /// The internal subset's text.
+    pub(crate) subset: &'a str,
+    /// The DOCTYPE's name.
+    pub(crate) name: &'a str,
+    /// It names an external DTD.
+    pub(crate) external: bool,
+    /// The document is XML 1.1.
+    pub(crate) xml11: bool,
+    /// The document said `standalone="yes"`.
+    pub(crate) standalone: bool,
 }
 
 /// Parses `text` into a document, which takes `text` itself as its source
@@ -348,6 +368,27 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             }
         }
         builder
+    }
+
+    /// Reads the declarations of the document a fragment (`input_len`
+    /// bytes) is parsed into, as the DOCTYPE token would have given them;
+    /// returns them for the tokenizer.
+    fn fragment_dtd(
+        &mut self,
+        dtd: &FragmentDtd<'_>,
+        input_len: usize,
+    ) -> crate::dtd::Declarations {
+        let declarations =
+            crate::dtd::Declarations::parse(dtd.subset, 0, &self.limits, dtd.name, dtd.xml11);
+        declarations.set_input_len(input_len);
+        self.standalone = dtd.standalone;
+        self.xml11 = dtd.xml11;
+        self.checker.xml11 = dtd.xml11;
+        self.entities_may_be_external =
+            !dtd.standalone && (dtd.external || declarations.has_parameter_references());
+        self.set_declarations(&declarations);
+        self.checker.declarations = Some(declarations.clone());
+        declarations
     }
 
     /// `code`, or the warning that replaces it where the entity may be
