@@ -584,3 +584,21 @@ fn a_fragment_uses_the_entities_and_defaults_of_the_documents_dtd() {
     );
     assert_eq!(written(&plain), "<r>&amp;e;<b/></r>");
 }
+
+#[test]
+fn a_handle_whose_node_was_removed_reads_nothing_of_it() {
+    let mut doc = Document::parse("<r><a><b/></a></r>");
+    let a = at(&doc, &[0]);
+    let mut b = doc.node_mut(a).unwrap().into_first_child().unwrap();
+    b.parent_mut().unwrap().remove().unwrap();
+    // Removing <a> removed <b>: its handle edits nothing and has no
+    // relatives, and reads the document node rather than a stale one.
+    assert!(b.set_attribute("x", "1").is_err());
+    assert!(b.parent_mut().is_none());
+    assert!(b.as_node().is_document());
+    // (A node made now may reuse the slot: still not read as <b>.)
+    let made = doc.create_element("c");
+    let r = root(&doc);
+    doc.append(r, made).unwrap();
+    assert_eq!(written(&doc), "<r><c/></r>");
+}

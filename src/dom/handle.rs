@@ -121,7 +121,9 @@ impl<'a> NodeMut<'a> {
         self.id
     }
 
-    /// The node, to read.
+    /// The node, to read. (Should the node have been removed, by removing
+    /// an ancestor through a handle borrowed from this one, this is the
+    /// document node: a handle never reads a node that is gone.)
     ///
     /// ```
     /// use xml5dom::Document;
@@ -130,7 +132,12 @@ impl<'a> NodeMut<'a> {
     /// assert_eq!(a.as_node().attribute("x"), Some("1"));
     /// ```
     pub fn as_node(&self) -> Node<'_> {
-        Node::new(self.doc, self.id.0)
+        self.live_node().unwrap_or_else(|| self.doc.root())
+    }
+
+    /// The node, unless it was removed.
+    fn live_node(&self) -> Option<Node<'_>> {
+        self.doc.node(self.id)
     }
 
     /// The document, to read.
@@ -185,7 +192,7 @@ impl<'a> NodeMut<'a> {
     /// # Ok::<(), xml5dom::Error>(())
     /// ```
     pub fn parent_mut(&mut self) -> Option<NodeMut<'_>> {
-        let id = self.as_node().parent().map(|n| n.id());
+        let id = self.live_node().and_then(|n| n.parent()).map(|n| n.id());
         self.at(id)
     }
 
@@ -200,7 +207,10 @@ impl<'a> NodeMut<'a> {
     /// # Ok::<(), xml5dom::Error>(())
     /// ```
     pub fn first_child_mut(&mut self) -> Option<NodeMut<'_>> {
-        let id = self.as_node().first_child().map(|n| n.id());
+        let id = self
+            .live_node()
+            .and_then(|n| n.first_child())
+            .map(|n| n.id());
         self.at(id)
     }
 
@@ -214,7 +224,10 @@ impl<'a> NodeMut<'a> {
     /// # Ok::<(), xml5dom::Error>(())
     /// ```
     pub fn last_child_mut(&mut self) -> Option<NodeMut<'_>> {
-        let id = self.as_node().last_child().map(|n| n.id());
+        let id = self
+            .live_node()
+            .and_then(|n| n.last_child())
+            .map(|n| n.id());
         self.at(id)
     }
 
@@ -227,7 +240,10 @@ impl<'a> NodeMut<'a> {
     /// assert_eq!(b.next_sibling_mut().unwrap().as_node().name(), "c");
     /// ```
     pub fn next_sibling_mut(&mut self) -> Option<NodeMut<'_>> {
-        let id = self.as_node().next_sibling().map(|n| n.id());
+        let id = self
+            .live_node()
+            .and_then(|n| n.next_sibling())
+            .map(|n| n.id());
         self.at(id)
     }
 
@@ -240,7 +256,10 @@ impl<'a> NodeMut<'a> {
     /// assert_eq!(c.prev_sibling_mut().unwrap().as_node().name(), "b");
     /// ```
     pub fn prev_sibling_mut(&mut self) -> Option<NodeMut<'_>> {
-        let id = self.as_node().prev_sibling().map(|n| n.id());
+        let id = self
+            .live_node()
+            .and_then(|n| n.prev_sibling())
+            .map(|n| n.id());
         self.at(id)
     }
 
@@ -254,7 +273,7 @@ impl<'a> NodeMut<'a> {
     /// assert_eq!(a.as_node().name(), "a");
     /// ```
     pub fn into_parent(self) -> Option<NodeMut<'a>> {
-        let id = self.as_node().parent().map(|n| n.id());
+        let id = self.live_node().and_then(|n| n.parent()).map(|n| n.id());
         self.into_at(id)
     }
 
@@ -267,7 +286,10 @@ impl<'a> NodeMut<'a> {
     /// assert_eq!(b.as_node().name(), "b");
     /// ```
     pub fn into_first_child(self) -> Option<NodeMut<'a>> {
-        let id = self.as_node().first_child().map(|n| n.id());
+        let id = self
+            .live_node()
+            .and_then(|n| n.first_child())
+            .map(|n| n.id());
         self.into_at(id)
     }
 
@@ -280,7 +302,10 @@ impl<'a> NodeMut<'a> {
     /// assert_eq!(c.as_node().name(), "c");
     /// ```
     pub fn into_last_child(self) -> Option<NodeMut<'a>> {
-        let id = self.as_node().last_child().map(|n| n.id());
+        let id = self
+            .live_node()
+            .and_then(|n| n.last_child())
+            .map(|n| n.id());
         self.into_at(id)
     }
 
@@ -293,7 +318,10 @@ impl<'a> NodeMut<'a> {
     /// assert_eq!(b.into_next_sibling().unwrap().as_node().name(), "c");
     /// ```
     pub fn into_next_sibling(self) -> Option<NodeMut<'a>> {
-        let id = self.as_node().next_sibling().map(|n| n.id());
+        let id = self
+            .live_node()
+            .and_then(|n| n.next_sibling())
+            .map(|n| n.id());
         self.into_at(id)
     }
 
@@ -307,7 +335,10 @@ impl<'a> NodeMut<'a> {
     /// assert_eq!(c.into_prev_sibling().unwrap().as_node().name(), "b");
     /// ```
     pub fn into_prev_sibling(self) -> Option<NodeMut<'a>> {
-        let id = self.as_node().prev_sibling().map(|n| n.id());
+        let id = self
+            .live_node()
+            .and_then(|n| n.prev_sibling())
+            .map(|n| n.id());
         self.into_at(id)
     }
 
