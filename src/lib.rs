@@ -22,6 +22,12 @@
 //! package of its own (`cli/` in the repository), so depending on this
 //! crate compiles none of it.
 //!
+//! Edits go through [`NodeId`]s on `&mut Document` or through a mutable
+//! handle ([`NodeMut`], for chained edits); subtrees are copied within a
+//! document ([`Document::deep_copy`]) or between documents
+//! ([`Document::import`]) with their namespaces kept, and markup is parsed
+//! as an element's content ([`fragment`]). Documents are `Clone`.
+//!
 //! Parsing never fails: every input gives a document plus [`ParseError`]s.
 //! Caller mistakes (an unreadable file, an edit that could not be written
 //! back) are [`Error`]s.
