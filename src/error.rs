@@ -842,8 +842,8 @@ impl fmt::Display for ParseError {
 ///
 /// Given for `mismatched-end-tag` and `stray-end-tag`, by
 /// [`Document::error_context`](crate::Document::error_context) and, in a
-/// stream, by the [`Event::ErrorContext`](crate::events::Event::ErrorContext)
-/// that follows the error's event. It is kept beside the errors, not in
+/// stream, by the `Event::ErrorContext` (`xml5dom::events`, a stage above
+/// this one) that follows the error's event. It is kept beside the errors, not in
 /// [`ParseError`]: that type is `Copy`, and its fields are public, so a new
 /// field would break every caller that builds or destructures one; and an
 /// error without context (almost all of them) costs nothing more.

@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["dtd", "dom"],
     &["tokenizer", "query"],
     &["tree_builder", "serializer"],
-    &["parse", "events"],
+    &["parse", "events", "fragment"],
 ];
 
 fn layer(module: &str) -> Option<usize> {
