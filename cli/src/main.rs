@@ -296,6 +296,15 @@ impl Command {
 }
 
 /// `PREFIX=URI` for `--ns`.
+/// The namespace bindings `--ns` gave.
+fn bindings(namespaces: &[(String, String)]) -> Bindings<'_> {
+    let mut bindings = Bindings::new();
+    for (prefix, uri) in namespaces {
+        bindings.namespace(prefix, uri);
+    }
+    bindings
+}
+
 fn parse_binding(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((prefix, uri)) if !prefix.is_empty() => Ok((prefix.to_owned(), uri.to_owned())),
@@ -535,6 +544,14 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
     // The document takes the file's bytes as its source (no copy, when they
     // are UTF-8).
     let parse = |bytes: Vec<u8>| Document::parse_vec_with(bytes, &options);
+    // A file read whole into a document, or the outcome of one that could
+    // not be read.
+    let read_document = |opened: Opened<'_>| -> Result<Document, Outcome> {
+        opened
+            .bytes()
+            .map(parse)
+            .map_err(|error| Outcome::failed(error.to_string()))
+    };
     match command {
         Command::Tokens { paths } => {
             batch(
@@ -558,11 +575,10 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
         }
         Command::Tree { paths } => {
             batch(&paths, settings, Layout::Banners, &|_, opened, _, out| {
-                let bytes = match opened.bytes() {
-                    Ok(bytes) => bytes,
-                    Err(error) => return Ok(Outcome::failed(error.to_string())),
-                };
-                parse(bytes).write_tree_dump(out)?;
+                match read_document(opened) {
+                    Ok(doc) => doc.write_tree_dump(out)?,
+                    Err(outcome) => return Ok(outcome),
+                }
                 Ok(Outcome::default())
             })
         }
@@ -708,15 +724,11 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                     settings,
                     Layout::Banners,
                     &|path, opened, many, out| {
-                        let bytes = match opened.bytes() {
-                            Ok(bytes) => bytes,
-                            Err(error) => return Ok(Outcome::failed(error.to_string())),
+                        let doc = match read_document(opened) {
+                            Ok(doc) => doc,
+                            Err(outcome) => return Ok(outcome),
                         };
-                        let doc = parse(bytes);
-                        let mut bindings = Bindings::new();
-                        for (prefix, uri) in &namespaces {
-                            bindings.namespace(prefix, uri);
-                        }
+                        let bindings = bindings(&namespaces);
                         let nodes = match xpath.select_with(doc.root(), &bindings) {
                             Ok(nodes) => nodes,
                             Err(error) if many => {
@@ -762,15 +774,11 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 settings,
                 Layout::Plain,
                 &|path, opened, many, out| {
-                    let bytes = match opened.bytes() {
-                        Ok(bytes) => bytes,
-                        Err(error) => return Ok(Outcome::failed(error.to_string())),
+                    let doc = match read_document(opened) {
+                        Ok(doc) => doc,
+                        Err(outcome) => return Ok(outcome),
                     };
-                    let doc = parse(bytes);
-                    let mut bindings = Bindings::new();
-                    for (prefix, uri) in &namespaces {
-                        bindings.namespace(prefix, uri);
-                    }
+                    let bindings = bindings(&namespaces);
                     let prefix = if many {
                         format!("{}: ", path.display())
                     } else {
