@@ -1376,11 +1376,12 @@ fn char_ref_at(bytes: &[u8], at: usize, xml11: bool) -> CharRefAt {
 /// CR LF and lone CR become LF (XML 1.0 §2.11); with `xml11` also CR NEL,
 /// NEL and LINE SEPARATOR (XML 1.1 §2.11).
 fn normalize_line_ends(text: &str, xml11: bool) -> Box<str> {
-    let text = if xml11 && text.contains(['\u{85}', '\u{2028}']) {
+    let text: std::borrow::Cow<'_, str> = if xml11 && text.contains(['\u{85}', '\u{2028}']) {
         text.replace("\r\u{85}", "\n")
             .replace(['\u{85}', '\u{2028}'], "\n")
+            .into()
     } else {
-        text.to_owned()
+        text.into()
     };
     if !text.contains('\r') {
         return text.into();

@@ -27,6 +27,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use crate::dom::{Attribute, Document, Edge, NodeType};
 use crate::notation::Notation;
@@ -762,9 +763,8 @@ pub(crate) fn escape_xmltest(text: &str, xml11: bool, out: &mut String) {
         );
         if restricted {
             escape(&text[start..i], out, datachar);
-            out.push_str("&#");
-            out.push_str(&u32::from(c).to_string());
-            out.push(';');
+            // Writing to a `String` cannot fail.
+            let _ = write!(out, "&#{};", u32::from(c));
             start = i + c.len_utf8();
         }
     }
