@@ -202,3 +202,192 @@ fn edits_that_leave_no_document_are_refused() {
     assert!(doc.insert_after(a, doctype).is_err());
     writes_back(&doc);
 }
+
+// ----- Waiting prefixes (issue 30) ------------------------------------------
+//
+// On a node not in the document, a prefix bound to nothing waits and is
+// resolved where the node lands; docs/editing.md ("Waiting prefixes").
+
+/// `<b/>`, the first child of `<a>`, in `text`.
+fn b_of(doc: &Document) -> NodeId {
+    first_child(doc, root(doc))
+}
+
+#[test]
+fn renaming_an_element_whose_prefix_waits_does_not_panic() {
+    let mut doc = Document::parse("<a/>");
+    let e = doc.create_element("p:x");
+    doc.rename(e, "y").unwrap();
+    let node = doc.node(e).unwrap();
+    assert_eq!((node.name(), node.namespace()), ("y", None));
+    // Its attributes' waiting prefixes are not the element's name.
+    let e = doc.create_element("p:x");
+    doc.set_attribute(e, "q:a", "1").unwrap();
+    doc.rename(e, "y").unwrap();
+    doc.rename(e, "q:y").unwrap();
+    let a = root(&doc);
+    assert!(doc.append(a, e).is_err(), "q is bound to nothing here");
+    writes_back(&doc);
+}
+
+#[test]
+fn a_namespace_given_explicitly_does_not_take_a_waiting_prefix() {
+    let mut doc = Document::parse("<a xmlns:its=\"urn:its\"><b/></a>");
+    let b = b_of(&doc);
+    let e = doc.create_element("its:page");
+    doc.set_attribute_ns(e, "urn:mallard", "its:gui", "x")
+        .unwrap();
+    doc.prepend(b, e).unwrap();
+    let page = doc.node(e).unwrap();
+    assert_eq!(page.namespace(), Some("urn:its"));
+    assert_eq!(page.attribute_ns("urn:mallard", "gui"), Some("x"));
+    let gui = page.attributes().find(|a| a.local_name() == "gui").unwrap();
+    assert_ne!(gui.prefix(), Some("its"), "another prefix for urn:mallard");
+    writes_back(&doc);
+}
+
+#[test]
+fn a_waiting_attribute_that_would_repeat_another_is_refused_where_it_lands() {
+    let mut doc = Document::parse("<a xmlns:l=\"urn:l\"><b/></a>");
+    let b = b_of(&doc);
+    let e = doc.create_element("e");
+    doc.set_attribute(e, "l:x", "1").unwrap();
+    doc.set_attribute_ns(e, "urn:l", "ns1:x", "2").unwrap();
+    let before = doc.to_xml();
+    let refused = doc.append(b, e).unwrap_err().to_string();
+    assert!(
+        refused.contains("l:x") && refused.contains("{urn:l}x"),
+        "{refused}"
+    );
+    assert_eq!(doc.to_xml(), before, "a refused edit changes nothing");
+    assert!(doc.node(e).unwrap().parent().is_none());
+    writes_back(&doc);
+
+    let mut doc = Document::parse("<a xmlns:its=\"urn:its\"><b/></a>");
+    let b = b_of(&doc);
+    let e = doc.create_element("item");
+    doc.set_attribute(e, "its:a", "1").unwrap();
+    doc.set_attribute_ns(e, "urn:its", "a", "2").unwrap();
+    assert!(doc.append(b, e).is_err());
+    // Where `its` means something else, both can land.
+    let other = doc.create_element("o");
+    doc.set_attribute(other, "xmlns:its", "urn:other").unwrap();
+    doc.append(b, other).unwrap();
+    doc.append(other, e).unwrap();
+    let item = doc.node(e).unwrap();
+    assert_eq!(item.attribute_ns("urn:other", "a"), Some("1"));
+    assert_eq!(item.attribute_ns("urn:its", "a"), Some("2"));
+    writes_back(&doc);
+}
+
+#[test]
+fn a_waiting_name_written_alone_is_not_taken_by_its_attribute() {
+    const XSD: &str = "http://www.w3.org/2001/XMLSchema";
+    let mut doc = Document::parse("<a/>");
+    let v = doc.create_element("v");
+    doc.set_attribute_ns(v, XSD, "xs:x", "1").unwrap();
+    let c = doc.create_element("xs:y");
+    doc.append(v, c).unwrap();
+    doc.set_attribute_ns(c, "ns", "xs:z", "2").unwrap();
+    doc.detach(c).unwrap();
+    let alone = doc.node(c).unwrap().to_xml();
+    let again = Document::parse(&alone);
+    let y = again.root_element().unwrap();
+    assert_eq!(y.attribute_ns("ns", "z"), Some("2"), "{alone}");
+    assert_ne!(y.namespace(), Some("ns"), "{alone}");
+    // Landed where `xs` is bound, the name takes that namespace.
+    let a = root(&doc);
+    doc.set_attribute(a, "xmlns:xs", XSD).unwrap();
+    doc.append(a, c).unwrap();
+    assert_eq!(doc.node(c).unwrap().namespace(), Some(XSD));
+    assert_eq!(doc.node(c).unwrap().attribute_ns("ns", "z"), Some("2"));
+    writes_back(&doc);
+}
+
+#[test]
+fn waiting_prefixes_of_a_subtree_resolve_together_by_the_nearest_binding() {
+    let mut doc = Document::parse("<a xmlns:p=\"urn:outer\"><b/></a>");
+    let b = b_of(&doc);
+    // top declares p itself; mid uses p with a namespace given; the
+    // waiting names below resolve by the nearest element that binds p.
+    let top = doc.create_element("p:top");
+    let mid = doc.create_element_ns("urn:mid", "p:mid");
+    let low = doc.create_element("p:low");
+    doc.set_attribute(low, "p:at", "1").unwrap();
+    let side = doc.create_element("side");
+    doc.set_attribute(side, "p:at", "2").unwrap();
+    doc.append(top, mid).unwrap();
+    doc.append(mid, low).unwrap();
+    doc.append(top, side).unwrap();
+    doc.set_attribute(top, "xmlns:p", "urn:top").unwrap();
+    doc.append(b, top).unwrap();
+    let ns = |id| doc.node(id).unwrap().namespace();
+    assert_eq!(ns(top), Some("urn:top"));
+    assert_eq!(ns(mid), Some("urn:mid"));
+    assert_eq!(ns(low), Some("urn:mid"));
+    let low_at = doc.node(low).unwrap().attribute_ns("urn:mid", "at");
+    assert_eq!(low_at, Some("1"));
+    let side_at = doc.node(side).unwrap().attribute_ns("urn:top", "at");
+    assert_eq!(side_at, Some("2"));
+    writes_back(&doc);
+}
+
+#[test]
+fn a_created_parent_binds_its_prefix_for_what_lands_under_it() {
+    // The writer declares `p` on <p:x> for its name, so a child's `p`
+    // means the same there.
+    let mut doc = Document::parse("<a/>");
+    let a = root(&doc);
+    let x = doc.create_element_ns("urn:x", "p:x");
+    doc.append(a, x).unwrap();
+    let y = doc.create_element("p:y");
+    doc.append(x, y).unwrap();
+    assert_eq!(doc.node(y).unwrap().namespace(), Some("urn:x"));
+    doc.rename(y, "p:z").unwrap();
+    assert_eq!(doc.node(y).unwrap().namespace(), Some("urn:x"));
+    writes_back(&doc);
+}
+
+#[test]
+fn an_explicit_element_namespace_does_not_take_a_waiting_attribute_prefix() {
+    let mut doc = Document::parse("<a xmlns:p=\"urn:p\"/>");
+    let e = doc.create_element("e");
+    doc.set_attribute(e, "p:x", "1").unwrap();
+    let refused = doc.rename_ns(e, "urn:other", "p:e").unwrap_err();
+    assert!(refused.to_string().contains("p:x"), "{refused}");
+    doc.rename(e, "p:e").unwrap();
+    let a = root(&doc);
+    doc.append(a, e).unwrap();
+    let node = doc.node(e).unwrap();
+    assert_eq!(node.namespace(), Some("urn:p"));
+    assert_eq!(node.attribute_ns("urn:p", "x"), Some("1"));
+    writes_back(&doc);
+}
+
+#[test]
+fn the_root_element_cannot_go_into_a_detached_element() {
+    let mut doc = Document::parse("<!-- c --><a><b/></a>");
+    let a = root(&doc);
+    let loose = doc.create_element("x");
+    assert!(doc.prepend(loose, a).is_err());
+    assert!(doc.append(loose, a).is_err());
+    let inner = doc.create_element("y");
+    doc.append(loose, inner).unwrap();
+    assert!(doc.insert_before(inner, a).is_err());
+    assert!(doc.replace(inner, a).is_err());
+    assert_eq!(doc.root_element().map(|r| r.id()), Some(a));
+    writes_back(&doc);
+}
+
+#[test]
+fn a_copy_of_a_renamed_element_writes_the_defaults_its_new_name_lacks() {
+    let mut doc = Document::parse("<!DOCTYPE r [<!ATTLIST b d CDATA \"v\">]><r><b/></r>");
+    let b = first_child(&doc, root(&doc));
+    doc.rename(b, "c").unwrap();
+    let copy = doc.deep_copy(b).unwrap();
+    let r = root(&doc);
+    doc.append(r, copy).unwrap();
+    assert_eq!(doc.node(copy).unwrap().attribute("d"), Some("v"));
+    let out = writes_back(&doc);
+    assert!(out.ends_with("<c d=\"v\"/><c d=\"v\"/></r>"), "{out}");
+}

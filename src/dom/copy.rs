@@ -243,14 +243,19 @@ impl Document {
                     } => {
                         // Attributes are edited in place: the copy's are its
                         // own.
+                        let element = self.names.qualified(name);
                         let own: Vec<AttributeData> = self
                             .attributes
                             .get(attributes.range())
                             .unwrap_or_default()
                             .iter()
                             .map(|a| {
-                                // A default the DTD still supplies stays one.
-                                if a.is_defaulted() && !a.modified() {
+                                // A default the DTD still supplies stays one
+                                // (not once the element is renamed).
+                                let supplied = self
+                                    .defaults_for(element)
+                                    .any(|d| d == self.names.qualified(a.name));
+                                if a.is_defaulted() && !a.modified() && supplied {
                                     let mut copy = AttributeData::defaulted(a.name, a.value);
                                     if a.is_id() {
                                         copy.set_id();
@@ -279,12 +284,15 @@ impl Document {
                         let name = self.imported_name(doc, names, *name);
                         let mut own = Vec::with_capacity(attributes.len as usize);
                         for a in doc.attributes.get(attributes.range()).unwrap_or_default() {
+                            let supplied = self
+                                .defaults_for(self.names.qualified(name))
+                                .any(|d| d == doc.names.qualified(a.name));
                             let name = self.imported_name(doc, names, a.name);
                             let value = self.store(doc.str(a.value));
                             // Whether it is an ID or a default is the
                             // DTD's say.
                             own.push(match *same_dtd {
-                                true if a.is_defaulted() => {
+                                true if a.is_defaulted() && !a.modified() && supplied => {
                                     let mut copy = AttributeData::defaulted(name, value);
                                     if a.is_id() {
                                         copy.set_id();

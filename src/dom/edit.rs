@@ -148,7 +148,8 @@ impl Document {
     }
 
     /// What `prefix` means on `element` by the element's own name,
-    /// attributes and declarations, if they use it.
+    /// attributes and declarations, if they use it with a namespace (a
+    /// waiting use means nothing yet).
     fn own_binding(
         &self,
         element: indextree::NodeId,
@@ -156,17 +157,19 @@ impl Document {
         with_name: bool,
     ) -> Option<String> {
         let node = self.node(NodeId(element))?;
-        let mut uses = prefix_uses(node);
-        if !with_name {
-            uses.remove(0);
-        }
-        let found = uses.into_iter().find(|&(used, _)| used == prefix);
-        found.map(|(_, uri)| uri.to_owned())
+        prefix_uses(node)
+            .into_iter()
+            .filter(|u| with_name || u.by != UsedBy::Name)
+            .find(|u| u.prefix == prefix && u.uri.is_some())
+            .and_then(|u| u.uri.map(str::to_owned))
     }
 
     /// What `prefix` means at `element`: its own uses first (its name's
-    /// too if `with_name`), then the declarations in scope. `""` is the
-    /// default namespace (`Some("")` when there is none).
+    /// too if `with_name`), then, for a prefix, the nearest ancestor that
+    /// uses it with a namespace (as the output binds it: the writer
+    /// declares what a name needs), and for the default namespace the
+    /// nearest `xmlns` declaration. `""` is the default namespace
+    /// (`Some("")` when there is none).
     fn binding_at(
         &self,
         element: indextree::NodeId,
@@ -182,12 +185,19 @@ impl Document {
             return Some(uri);
         }
         let node = self.node(NodeId(element))?;
-        let found = node.lookup_namespace_uri((!prefix.is_empty()).then_some(prefix));
-        match (found, prefix) {
-            (Some(uri), _) => Some(uri.to_owned()),
-            (None, "") => Some(String::new()),
-            (None, _) => None,
+        if prefix.is_empty() {
+            return Some(node.lookup_namespace_uri(None).unwrap_or("").to_owned());
         }
+        node.ancestors()
+            .filter(|a| a.is_element())
+            .find_map(|a| {
+                prefix_uses(a)
+                    .into_iter()
+                    .find(|u| u.prefix == prefix && u.uri.is_some())
+            })
+            .and_then(|u| u.uri)
+            .filter(|uri| !uri.is_empty())
+            .map(str::to_owned)
     }
 
     /// The name `qualified` resolved at `element`; a prefix bound to
@@ -280,7 +290,10 @@ impl Document {
 
     /// The attributes the DTD, while it is written, gives elements named
     /// `element` a default for.
-    fn defaults_for<'s>(&'s self, element: &'s str) -> impl Iterator<Item = &'s str> + 's {
+    pub(super) fn defaults_for<'s>(
+        &'s self,
+        element: &'s str,
+    ) -> impl Iterator<Item = &'s str> + 's {
         let doctype = self
             .root
             .children(&self.arena)
@@ -348,18 +361,20 @@ impl Document {
         child: indextree::NodeId,
         place: Place,
     ) -> Result<Vec<Resolved>> {
-        self.check_landing_known(parent, child, place, None)
+        self.check_landing_known(parent, child, place, None, &mut OuterScope::default())
     }
 
     /// [`check_landing`](Self::check_landing), told whether `parent` is in
-    /// the document if the caller knows (for many nodes landing under one
-    /// parent, so that each does not walk its ancestors again).
+    /// the document if the caller knows, and given the bindings in scope
+    /// there once looked up (for many nodes landing under one parent, so
+    /// that each does not walk its ancestors again).
     fn check_landing_known(
         &self,
         parent: indextree::NodeId,
         child: indextree::NodeId,
         place: Place,
         attached: Option<bool>,
+        outer: &mut OuterScope,
     ) -> Result<Vec<Resolved>> {
         let child_kind = &self.arena[child].get().kind;
         match self.arena[parent].get().kind {
@@ -384,14 +399,7 @@ impl Document {
         if self.unchecked == 0 || !attached.unwrap_or_else(|| self.attached(parent)) {
             return Ok(Vec::new());
         }
-        let mut resolved = Vec::new();
-        for id in child.descendants(&self.arena) {
-            if !self.arena[id].get().unchecked() {
-                continue;
-            }
-            self.check_new_node(id, child, parent, &mut resolved)?;
-        }
-        Ok(resolved)
+        self.check_subtree(child, parent, outer)
     }
 
     /// The document's children with `child` at `place`: at most one
@@ -443,16 +451,141 @@ impl Document {
         }
     }
 
-    /// Checks a node created or named by an edit, inside the subtree
-    /// `top` about to go under `parent`, and notes its prefixed names to
-    /// resolve there.
-    fn check_new_node(
+    /// Checks the nodes created or named by edits in the subtree `top`
+    /// about to go under `parent` (in the document), and resolves their
+    /// waiting prefixes, all in one walk down: each by the nearest element
+    /// that binds it as the output will (the node's own declarations, the
+    /// names and declarations of its new ancestors, inside the subtree
+    /// first), so that an element's name, attributes and declarations
+    /// agree on every prefix. Refuses a prefix bound to nothing there, and
+    /// an element two of whose attributes would then have one expanded
+    /// name. Returns the names to set once it is there.
+    fn check_subtree(
         &self,
-        id: indextree::NodeId,
         top: indextree::NodeId,
         parent: indextree::NodeId,
-        resolved: &mut Vec<Resolved>,
+        outer: &mut OuterScope,
+    ) -> Result<Vec<Resolved>> {
+        let mut resolved = Vec::new();
+        let mut waiting = false;
+        for id in top.descendants(&self.arena) {
+            if self.arena[id].get().unchecked() {
+                self.check_new_node(id)?;
+                waiting |= self.node(NodeId(id)).is_some_and(|n| {
+                    n.is_element() && prefix_uses(n).iter().any(|u| u.uri.is_none())
+                });
+            }
+        }
+        if !waiting {
+            return Ok(resolved);
+        }
+        // The bindings of the subtree's elements above the walk, a stack
+        // per prefix, and how many each element pushed.
+        let mut scope: std::collections::HashMap<&str, Vec<&str>> = Default::default();
+        let mut pushed: Vec<Vec<&str>> = Vec::new();
+        let Some(top_node) = self.node(NodeId(top)) else {
+            return Ok(resolved);
+        };
+        for edge in top_node.traverse() {
+            let node = match edge {
+                super::Edge::Open(node) => node,
+                super::Edge::Close(node) => {
+                    if node.is_element() {
+                        for prefix in pushed.pop().unwrap_or_default() {
+                            if let Some(stack) = scope.get_mut(prefix) {
+                                stack.pop();
+                            }
+                        }
+                    }
+                    continue;
+                }
+            };
+            let id = node.id().0;
+            let unchecked = self.arena[id].get().unchecked();
+            if !node.is_element() {
+                continue;
+            }
+            let uses = prefix_uses(node);
+            let mut own = Vec::new();
+            for used in &uses {
+                if let Some(uri) = used.uri {
+                    scope.entry(used.prefix).or_default().push(uri);
+                    own.push(used.prefix);
+                }
+            }
+            pushed.push(own);
+            if !unchecked {
+                continue;
+            }
+            let first = resolved.len();
+            for used in uses.iter().filter(|u| u.uri.is_none()) {
+                let bound = scope
+                    .get(used.prefix)
+                    .and_then(|stack| stack.last().copied())
+                    .map(str::to_owned)
+                    .or_else(|| outer.binding(self, parent, used.prefix))
+                    .filter(|uri| !uri.is_empty());
+                let Some(uri) = bound else {
+                    let name = match used.by {
+                        UsedBy::Attribute(i) => node.attributes().nth(i).map(|a| a.name()),
+                        _ => Some(node.name()),
+                    };
+                    return Err(refused(format!(
+                        "the prefix {:?} of {:?} is not declared where the node would go",
+                        used.prefix,
+                        name.unwrap_or_default()
+                    )));
+                };
+                let attribute = match used.by {
+                    UsedBy::Attribute(i) => Some(i),
+                    _ => None,
+                };
+                resolved.push(Resolved {
+                    element: id,
+                    attribute,
+                    uri,
+                });
+            }
+            self.check_attributes_distinct(node, &resolved[first..])?;
+        }
+        Ok(resolved)
+    }
+
+    /// Refuses an element two of whose attributes would have one expanded
+    /// name once the waiting ones among them are `resolved`.
+    fn check_attributes_distinct(
+        &self,
+        node: super::Node<'_>,
+        resolved: &[Resolved],
     ) -> Result<()> {
+        if resolved.iter().all(|r| r.attribute.is_none()) {
+            return Ok(());
+        }
+        let mut seen: std::collections::HashMap<(&str, &str), &str> = Default::default();
+        for (i, attribute) in node.attributes().enumerate() {
+            if attribute.declared_prefix().is_some() {
+                continue;
+            }
+            let uri = resolved
+                .iter()
+                .find(|r| r.attribute == Some(i))
+                .map_or(attribute.namespace().unwrap_or(""), |r| r.uri.as_str());
+            let key = (uri, attribute.local_name());
+            if let Some(other) = seen.insert(key, attribute.name()) {
+                return Err(refused(format!(
+                    "the attributes {other:?} and {:?} of <{}> would both be {{{uri}}}{} where it would go",
+                    attribute.name(),
+                    node.name(),
+                    attribute.local_name()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a node created or named by an edit (its names, text and
+    /// declarations) before it joins the document.
+    fn check_new_node(&self, id: indextree::NodeId) -> Result<()> {
         match &self.arena[id].get().kind {
             NodeKind::Text { text, .. } => check_text(self.str(*text)),
             NodeKind::Comment(text) => check_comment(self.str(*text)),
@@ -464,16 +597,9 @@ impl Document {
                 name, attributes, ..
             } => {
                 self.check_defaults(id, self.names.qualified(*name))?;
-                let mut names = vec![(None, *name)];
-                for (i, attribute) in self
-                    .attributes
-                    .get(attributes.range())
-                    .unwrap_or_default()
-                    .iter()
-                    .enumerate()
-                {
-                    names.push((Some(i), attribute.name));
-                }
+                let own = self.attributes.get(attributes.range()).unwrap_or_default();
+                let names = std::iter::once((None, *name))
+                    .chain(own.iter().enumerate().map(|(i, a)| (Some(i), a.name)));
                 for (attribute, name) in names {
                     let qualified = self.names.qualified(name);
                     if !is_qname(qualified) {
@@ -488,68 +614,20 @@ impl Document {
                                 "{qualified:?} is not a namespace declaration"
                             )));
                         }
-                        let value = self
-                            .attributes
-                            .get(attributes.range().start + i)
-                            .map_or("", |a| self.str(a.value));
+                        let value = own.get(i).map_or("", |a| self.str(a.value));
                         check_declaration(qualified, value)?;
                         continue;
                     }
-                    let Some(prefix) = self.names.prefix(name) else {
-                        continue;
-                    };
-                    if prefix == "xmlns" && attribute.is_none() {
+                    if attribute.is_none() && self.names.prefix(name) == Some("xmlns") {
                         return Err(refused(
                             "the prefix `xmlns` is only for namespace declarations (attributes)",
                         ));
                     }
-                    if self.names.name_data(name).namespace.is_some() {
-                        continue;
-                    }
-                    let uri = self.landed_binding(id, top, parent, prefix).ok_or_else(|| {
-                        refused(format!(
-                            "the prefix {prefix:?} of {qualified:?} is not declared where the node would go"
-                        ))
-                    })?;
-                    resolved.push(Resolved {
-                        element: id,
-                        attribute,
-                        uri,
-                    });
                 }
                 Ok(())
             }
             NodeKind::Document | NodeKind::Doctype(_) => Ok(()),
         }
-    }
-
-    /// What `prefix` will mean at `id` (inside the subtree `top`) once
-    /// `top` is under `parent`.
-    fn landed_binding(
-        &self,
-        id: indextree::NodeId,
-        top: indextree::NodeId,
-        parent: indextree::NodeId,
-        prefix: &str,
-    ) -> Option<String> {
-        for ancestor in id.ancestors(&self.arena) {
-            if let Some(node) = self.node(NodeId(ancestor)).filter(|n| n.is_element()) {
-                for attribute in node.attributes() {
-                    if attribute.declared_prefix() == Some(Some(prefix)) {
-                        let value = attribute.value();
-                        return (!value.is_empty()).then(|| value.to_owned());
-                    }
-                }
-            }
-            if ancestor == top {
-                break;
-            }
-        }
-        if matches!(self.arena[parent].get().kind, NodeKind::Document) {
-            return (prefix == "xml").then(|| XML_NAMESPACE.to_owned());
-        }
-        self.binding_at(parent, prefix, false)
-            .filter(|uri| !uri.is_empty())
     }
 
     /// Sets the names resolved where a subtree landed, and marks its nodes
@@ -603,17 +681,27 @@ impl Document {
     /// them, nearest first: for each prefix (`""` for the default), the
     /// namespace the nearest element using it gives it (`""`: none).
     pub(crate) fn scope_at(&self, element: NodeId) -> Vec<(String, String)> {
-        let mut scope: Vec<(String, String)> = Vec::new();
-        let Some(node) = self.node(element) else {
+        self.output_scope(element.0)
+            .into_iter()
+            .map(|(prefix, uri)| (prefix.to_owned(), uri.to_owned()))
+            .collect()
+    }
+
+    /// [`scope_at`](Self::scope_at), borrowed: one walk up from `node`
+    /// (itself included if it is an element). Waiting uses bind nothing.
+    fn output_scope(&self, node: indextree::NodeId) -> Vec<(&str, &str)> {
+        let mut scope = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let Some(node) = self.node(NodeId(node)) else {
             return scope;
         };
         for ancestor in std::iter::once(node).chain(node.ancestors()) {
             if !ancestor.is_element() {
                 continue;
             }
-            for (prefix, uri) in prefix_uses(ancestor) {
-                if scope.iter().all(|(p, _)| p != prefix) {
-                    scope.push((prefix.to_owned(), uri.to_owned()));
+            for used in prefix_uses(ancestor) {
+                if let Some(uri) = used.uri.filter(|_| seen.insert(used.prefix)) {
+                    scope.push((used.prefix, uri));
                 }
             }
         }
@@ -646,6 +734,7 @@ impl Document {
         let place = before.map_or(Place::Append, Place::Before);
         // Walked once for all the nodes.
         let attached = Some(self.attached(parent));
+        let mut outer = OuterScope::default();
         let mut landings = Vec::with_capacity(nodes.len());
         for &node in nodes {
             let node = self.live(node)?;
@@ -654,7 +743,7 @@ impl Document {
             }
             landings.push((
                 node,
-                self.check_landing_known(parent, node, place, attached)?,
+                self.check_landing_known(parent, node, place, attached, &mut outer)?,
             ));
         }
         if !landings.is_empty() {
@@ -791,6 +880,11 @@ impl Document {
         }
         if child == parent || parent.ancestors(&self.arena).any(|a| a == child) {
             return Err(refused("a node cannot go inside itself"));
+        }
+        if parent != self.root {
+            // Into an element, detached or not: the document keeps its
+            // root element.
+            self.check_removable(child)?;
         }
         let resolved = self.check_landing(parent, child, place)?;
         if let Some(old_parent) = child.parent(&self.arena) {
@@ -939,6 +1033,9 @@ impl Document {
         let parent = old_id
             .parent(&self.arena)
             .ok_or_else(|| refused("the node has no parent"))?;
+        if parent != self.root {
+            self.check_removable(new_id)?;
+        }
         // Checked as if `old` were not there.
         let next = old_id.next_sibling(&self.arena);
         old_id.detach(&mut self.arena);
@@ -1035,47 +1132,47 @@ impl Document {
     }
 
     /// A use on `element` of `prefix` (`""`: the default namespace) for
-    /// another namespace than `uri`, but the uses `skip` tells apart.
+    /// another namespace than `uri`, or, if `waiting_too`, one waiting to
+    /// be bound where the element lands; but the uses `skip` tells apart.
     fn prefix_conflict(
         &self,
         element: indextree::NodeId,
         prefix: &str,
         uri: &str,
         what: &str,
-        skip: impl Fn(Option<super::Attribute<'_>>) -> bool,
+        waiting_too: bool,
+        skip: impl Fn(UsedBy) -> bool,
     ) -> Result<()> {
         let Some(node) = self.node(NodeId(element)) else {
             return Ok(());
         };
-        let name_use = match (node.prefix(), node.namespace()) {
-            (Some(p), Some(u)) => Some((p, u)),
-            (None, u) => Some(("", u.unwrap_or(""))),
-            _ => None,
+        let conflict = prefix_uses(node).into_iter().find(|u| {
+            u.prefix == prefix
+                && !skip(u.by)
+                && match u.uri {
+                    Some(used) => used != uri,
+                    None => waiting_too,
+                }
+        });
+        let Some(used) = conflict else {
+            return Ok(());
         };
-        if !skip(None) {
-            if let Some((p, u)) = name_use.filter(|&(p, u)| p == prefix && u != uri) {
-                return Err(refused(format!(
-                    "{what}: the element's name {:?} uses the prefix {p:?} for {u:?}",
-                    node.name()
-                )));
-            }
-        }
-        for attribute in node.attributes() {
-            if skip(Some(attribute)) {
-                continue;
-            }
-            let used = match attribute.declared_prefix() {
-                Some(p) => Some((p.unwrap_or(""), attribute.value())),
-                None => attribute.prefix().zip(attribute.namespace()),
-            };
-            if let Some((_, u)) = used.filter(|&(p, u)| p == prefix && u != uri) {
-                return Err(refused(format!(
-                    "{what}: the element's attribute {:?} uses the prefix {prefix:?} for {u:?}",
-                    attribute.name()
-                )));
-            }
-        }
-        Ok(())
+        let waits = if used.uri.is_none() {
+            " (bound to nothing yet: it is to mean what it means where the element lands)"
+        } else {
+            ""
+        };
+        let meaning = used.uri.map_or(String::new(), |u| format!(" for {u:?}"));
+        Err(refused(match used.by {
+            UsedBy::Name => format!(
+                "{what}: the element's name {:?} uses the prefix {prefix:?}{meaning}{waits}",
+                node.name()
+            ),
+            UsedBy::Attribute(i) | UsedBy::Declaration(i) => format!(
+                "{what}: the element's attribute {:?} uses the prefix {prefix:?}{meaning}{waits}",
+                node.attributes().nth(i).map_or("", |a| a.name())
+            ),
+        }))
     }
 
     /// Sets the attribute `name` (a qualified name; its prefix is resolved in
@@ -1112,8 +1209,10 @@ impl Document {
     fn set_declaration(&mut self, id: indextree::NodeId, name: &str, uri: &str) -> Result<()> {
         let prefix = check_declaration(name, uri)?;
         let what = format!("{name}={uri:?} would change a name's namespace");
-        self.prefix_conflict(id, prefix, uri, &what, |a| {
-            a.is_some_and(|a| a.declared_prefix() == Some((!prefix.is_empty()).then_some(prefix)))
+        // (A waiting use of the prefix takes its meaning from declarations:
+        // this one gives it.)
+        self.prefix_conflict(id, prefix, uri, &what, false, |by| {
+            matches!(by, UsedBy::Declaration(_))
         })?;
         let qname = self.names.qname(name);
         let name = self.names.name(qname, Some(XMLNS_NS));
@@ -1172,7 +1271,9 @@ impl Document {
 
     /// The prefix for an attribute in `namespace` on `element`: `given`
     /// if the element uses it for that namespace or not at all, else one
-    /// the element or its scope binds to it, else a new one.
+    /// the element or its scope binds to it, else a new one. A prefix
+    /// waiting on the element (bound to nothing yet) is not free: it is
+    /// to mean what it means where the element lands.
     fn attribute_prefix(
         &self,
         element: indextree::NodeId,
@@ -1181,12 +1282,18 @@ impl Document {
     ) -> String {
         let node = self.node(NodeId(element));
         let uses = node.map(prefix_uses).unwrap_or_default();
-        let free = |prefix: &str| uses.iter().all(|&(p, u)| p != prefix || u == namespace);
+        let free = |prefix: &str| {
+            uses.iter()
+                .all(|u| u.prefix != prefix || u.uri == Some(namespace))
+        };
         if let Some(given) = given.filter(|&p| p != "xml" && p != "xmlns" && free(p)) {
             return given.to_owned();
         }
-        if let Some(&(p, _)) = uses.iter().find(|&&(p, u)| !p.is_empty() && u == namespace) {
-            return p.to_owned();
+        let own = uses
+            .iter()
+            .find(|u| !u.prefix.is_empty() && u.uri == Some(namespace) && free(u.prefix));
+        if let Some(used) = own {
+            return used.prefix.to_owned();
         }
         if let Some(p) = node
             .and_then(|n| n.lookup_prefix(namespace))
@@ -1366,7 +1473,7 @@ impl Document {
         match self.arena[id].get().kind {
             NodeKind::Element { .. } => {
                 let new = self.resolve(id, name, true)?;
-                self.set_element_name(id, new)
+                self.set_element_name(id, new, false)
             }
             NodeKind::ProcessingInstruction { .. } => {
                 check_pi_target(name)?;
@@ -1383,7 +1490,15 @@ impl Document {
 
     /// Gives an element the name `new`, if its own declarations and
     /// attributes agree on what its prefix means.
-    fn set_element_name(&mut self, id: indextree::NodeId, new: NameId) -> Result<()> {
+    /// `explicit`: the caller gave the namespace (`rename_ns`), so an
+    /// attribute whose prefix waits to be bound where the element lands
+    /// must not be bound by it instead.
+    fn set_element_name(
+        &mut self,
+        id: indextree::NodeId,
+        new: NameId,
+        explicit: bool,
+    ) -> Result<()> {
         let prefix = self.names.prefix(new).unwrap_or("").to_owned();
         let uri = self.names.namespace_of(new).map(str::to_owned);
         let what = format!(
@@ -1394,7 +1509,7 @@ impl Document {
         );
         if uri.is_some() || prefix.is_empty() {
             let uri = uri.unwrap_or_default();
-            self.prefix_conflict(id, &prefix, &uri, &what, |a| a.is_none())?;
+            self.prefix_conflict(id, &prefix, &uri, &what, explicit, |by| by == UsedBy::Name)?;
         }
         if self.attached(id) {
             self.check_defaults(id, self.names.qualified(new))?;
@@ -1429,7 +1544,7 @@ impl Document {
             return Err(refused("only elements have namespaces"));
         }
         let new = self.name_ns(namespace, name)?;
-        self.set_element_name(id, new)
+        self.set_element_name(id, new, true)
     }
 
     /// Sets the text of a text node, a comment or a PI's data; for an
@@ -1532,24 +1647,87 @@ struct Resolved {
     uri: String,
 }
 
-/// The prefixes an element's own name, attributes and declarations use,
-/// with the namespace each gives it (`""` for the element's unprefixed
-/// name in no namespace). Names still to be resolved use none.
-fn prefix_uses(node: super::Node<'_>) -> Vec<(&str, &str)> {
-    let mut uses = Vec::new();
-    match (node.prefix(), node.namespace()) {
-        (Some(prefix), Some(uri)) => uses.push((prefix, uri)),
-        (None, uri) => uses.push(("", uri.unwrap_or(""))),
-        (Some(_), None) => {}
+/// The namespace bindings in scope where a subtree lands, as the output
+/// will have them: looked up once, on the first prefix a landing subtree
+/// needs from outside itself, and kept for the other nodes landing there.
+#[derive(Default)]
+struct OuterScope {
+    bindings: Option<std::collections::HashMap<String, String>>,
+}
+
+impl OuterScope {
+    /// What `prefix` means at `parent` (nothing at the document node but
+    /// `xml`).
+    fn binding(
+        &mut self,
+        doc: &Document,
+        parent: indextree::NodeId,
+        prefix: &str,
+    ) -> Option<String> {
+        match prefix {
+            "xml" => return Some(XML_NAMESPACE.to_owned()),
+            "xmlns" => return None,
+            _ => {}
+        }
+        let bindings = self.bindings.get_or_insert_with(|| {
+            doc.output_scope(parent)
+                .into_iter()
+                .map(|(prefix, uri)| (prefix.to_owned(), uri.to_owned()))
+                .collect()
+        });
+        bindings.get(prefix).cloned()
     }
-    for attribute in node.attributes() {
-        match attribute.declared_prefix() {
-            Some(prefix) => uses.push((prefix.unwrap_or(""), attribute.value())),
-            None => {
-                if let (Some(prefix), Some(uri)) = (attribute.prefix(), attribute.namespace()) {
-                    uses.push((prefix, uri));
-                }
-            }
+}
+
+/// What uses a prefix on an element.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum UsedBy {
+    Name,
+    /// The attribute at this index (not a declaration).
+    Attribute(usize),
+    /// The namespace declaration at this index among the attributes.
+    Declaration(usize),
+}
+
+/// One use of a prefix (`""`: the default namespace) on an element, and
+/// the namespace it gives the prefix: `None` while it waits (a prefixed
+/// name bound to nothing yet, on a node not in the document, or parsed
+/// with an undeclared prefix).
+#[derive(Clone, Copy, Debug)]
+struct PrefixUse<'d> {
+    prefix: &'d str,
+    uri: Option<&'d str>,
+    by: UsedBy,
+}
+
+/// The prefixes an element's own name, attributes and declarations use,
+/// name first, then in attribute order (`""` with `Some("")` for an
+/// unprefixed name in no namespace).
+fn prefix_uses(node: super::Node<'_>) -> Vec<PrefixUse<'_>> {
+    let mut uses = Vec::new();
+    let (prefix, uri) = match (node.prefix(), node.namespace()) {
+        (Some(prefix), uri) => (prefix, uri),
+        (None, uri) => ("", Some(uri.unwrap_or(""))),
+    };
+    uses.push(PrefixUse {
+        prefix,
+        uri,
+        by: UsedBy::Name,
+    });
+    for (i, attribute) in node.attributes().enumerate() {
+        let used = match attribute.declared_prefix() {
+            Some(prefix) => Some((
+                prefix.unwrap_or(""),
+                Some(attribute.value()),
+                UsedBy::Declaration(i),
+            )),
+            None => attribute
+                .prefix()
+                .filter(|&p| p != "xmlns")
+                .map(|p| (p, attribute.namespace(), UsedBy::Attribute(i))),
+        };
+        if let Some((prefix, uri, by)) = used {
+            uses.push(PrefixUse { prefix, uri, by });
         }
     }
     uses

@@ -68,6 +68,20 @@ pub fn dump(node: Node<'_>) -> String {
 /// Checks the promise on `doc`; `Err` says what broke. `elements` bounds
 /// how many elements are also written alone (all of them if `None`).
 pub fn check_written_back(doc: &Document, elements: Option<usize>) -> Result<String, String> {
+    let out = check_whole(doc)?;
+    let all: Vec<Node<'_>> = doc
+        .root()
+        .descendants()
+        .filter(|n| n.is_element())
+        .collect();
+    let step = elements.map_or(1, |n| (all.len() / n.max(1)).max(1));
+    check_alone(all.into_iter().step_by(step))?;
+    Ok(out)
+}
+
+/// The document written out is well-formed and reads back, without
+/// errors, to the same tree; returns it.
+fn check_whole(doc: &Document) -> Result<String, String> {
     let out = doc.to_xml();
     let again = Document::parse(&out);
     if !again.is_well_formed() {
@@ -80,13 +94,12 @@ pub fn check_written_back(doc: &Document, elements: Option<usize>) -> Result<Str
             first_difference(&before, &after)
         ));
     }
-    let all: Vec<Node<'_>> = doc
-        .root()
-        .descendants()
-        .filter(|n| n.is_element())
-        .collect();
-    let step = elements.map_or(1, |n| (all.len() / n.max(1)).max(1));
-    for node in all.iter().step_by(step) {
+    Ok(out)
+}
+
+/// Each of `elements`, written alone, reads back to its subtree.
+fn check_alone<'d>(elements: impl Iterator<Item = Node<'d>>) -> Result<(), String> {
+    for node in elements {
         let alone = node.to_xml();
         let again = Document::parse(&alone);
         if !again.is_well_formed() {
@@ -98,7 +111,7 @@ pub fn check_written_back(doc: &Document, elements: Option<usize>) -> Result<Str
         let Some(root) = again.root_element() else {
             return Err(format!("element written alone:\n{alone}\nno root element"));
         };
-        let (before, after) = (dump(*node), dump(root));
+        let (before, after) = (dump(node), dump(root));
         if before != after {
             return Err(format!(
                 "element written alone:\n{alone}\n{}",
@@ -106,7 +119,7 @@ pub fn check_written_back(doc: &Document, elements: Option<usize>) -> Result<Str
             ));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Where two dumps part, with a few lines around.
@@ -129,6 +142,9 @@ pub const SHAPES: &[&str] = &[
     "<!DOCTYPE r [<!ENTITY e \"hi\"><!ENTITY m \"<b>x</b>\"><!ATTLIST b d CDATA \"v\">]><r>&e;<b/>&m;<c a=\"&e;\"/></r>",
     "<?xml version=\"1.0\"?>\n<!-- c -->\n<a xml:lang=\"en\">x]]<b/>>y<![CDATA[z]]><?pi d?></a>\n",
     "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><g><use xlink:href=\"#a\"/></g><p:x xmlns:p=\"urn:p\"><p:y/></p:x></svg>",
+    // One prefix bound to other URIs in other scopes, and one URI under
+    // two prefixes.
+    "<r xmlns:p=\"urn:1\" xmlns:l=\"urn:l\"><a xmlns:p=\"urn:2\"><b p:x=\"1\"/></a><c l:x=\"2\"/><d xmlns:q=\"urn:1\" xmlns:its=\"urn:its\"><q:e/></d></r>",
 ];
 
 /// A source of choices.
@@ -145,12 +161,16 @@ fn pick<'a, T>(choose: &mut impl Choose, items: &'a [T]) -> Option<&'a T> {
     }
 }
 
-const PREFIXES: &[&str] = &["p", "q", "dc", "rdf", "xml", "xmlns", "svg", "ns1"];
+const PREFIXES: &[&str] = &[
+    "p", "q", "dc", "rdf", "xml", "xmlns", "svg", "ns1", "l", "its", "w",
+];
 const LOCALS: &[&str] = &[
     "a", "b", "item", "lang", "x", "title", "é", "space", "about",
 ];
 const NEW_URIS: &[&str] = &[
     "urn:one",
+    "urn:1",
+    "urn:l",
     "urn:two",
     "",
     XML_NAMESPACE,
@@ -282,23 +302,72 @@ fn text(choose: &mut impl Choose) -> String {
     out
 }
 
+/// The nodes of the detached subtrees among `loose` (those not removed
+/// and not put back), each subtree's top first.
+pub fn detached_nodes(doc: &Document, loose: &[NodeId]) -> Vec<NodeId> {
+    let mut tops: Vec<NodeId> = loose
+        .iter()
+        .copied()
+        .filter(|&id| {
+            doc.node(id)
+                .is_some_and(|n| n.parent().is_none() && !n.is_document())
+        })
+        .collect();
+    tops.sort_unstable_by_key(|id| format!("{id:?}"));
+    tops.dedup();
+    tops.iter()
+        .filter_map(|&id| doc.node(id))
+        .flat_map(|n| std::iter::once(n).chain(n.descendants()).map(|d| d.id()))
+        .collect()
+}
+
+/// A name for a node not in the document: often with a prefix bound to
+/// nothing yet (it waits), or one the document binds.
+fn waiting_name(choose: &mut impl Choose, doc: &Document) -> String {
+    match choose.below(3) {
+        0 => name(choose, doc),
+        _ => format!(
+            "{}:{}",
+            pick(choose, &["p", "q", "l", "its", "w", "ns1", "xs"])
+                .copied()
+                .unwrap_or("p"),
+            pick(choose, LOCALS).copied().unwrap_or("a")
+        ),
+    }
+}
+
 /// Applies `steps` random edits to `doc`, through the public API, and
-/// returns what was tried (refused edits included).
-pub fn random_edits(doc: &mut Document, choose: &mut impl Choose, steps: usize) -> Vec<Step> {
+/// returns what was tried (refused edits included) and the nodes made or
+/// taken out on the way (some of them put back since).
+///
+/// The node an edit works on is often one of a detached subtree, where
+/// prefixes bound to nothing wait to be resolved where the subtree lands:
+/// every edit is tried there too.
+pub fn random_edits(
+    doc: &mut Document,
+    choose: &mut impl Choose,
+    steps: usize,
+) -> (Vec<Step>, Vec<NodeId>) {
     let mut log = Vec::new();
     // Detached nodes, created or taken out, to put back later.
     let mut loose: Vec<NodeId> = Vec::new();
     for _ in 0..steps {
-        let nodes: Vec<NodeId> = doc.root().descendants().map(|n| n.id()).collect();
-        let elements: Vec<NodeId> = doc
-            .root()
-            .descendants()
-            .filter(|n| n.is_element())
-            .map(|n| n.id())
+        let attached: Vec<NodeId> = doc.root().descendants().map(|n| n.id()).collect();
+        let detached = detached_nodes(doc, &loose);
+        let pool = if !detached.is_empty() && choose.below(3) == 0 {
+            &detached
+        } else {
+            &attached
+        };
+        let nodes = pool.clone();
+        let elements: Vec<NodeId> = pool
+            .iter()
+            .copied()
+            .filter(|&id| doc.node(id).is_some_and(|n| n.is_element()))
             .collect();
         let node = nodes[choose.below(nodes.len())];
         let element = pick(choose, &elements).copied().unwrap_or(node);
-        let step = match choose.below(23) {
+        let step = match choose.below(24) {
             0 => {
                 let n = name(choose, doc);
                 let id = doc.create_element(&n);
@@ -394,6 +463,42 @@ pub fn random_edits(doc: &mut Document, choose: &mut impl Choose, steps: usize) 
                 let t = text(choose);
                 format!("set_text({node:?}, {t:?}) = {:?}", doc.set_text(node, &t))
             }
+            15 => {
+                // A detached element with waiting prefixes on its name and
+                // attributes, set with and without namespaces, put under
+                // another detached element or left alone.
+                let n = waiting_name(choose, doc);
+                let id = doc.create_element(&n);
+                let mut done = vec![format!("create_element({n:?}) = {id:?}")];
+                for _ in 0..=choose.below(3) {
+                    let a = waiting_name(choose, doc);
+                    let v = text(choose);
+                    if choose.below(2) == 0 {
+                        let r = doc.set_attribute(id, &a, &v);
+                        done.push(format!("set_attribute({id:?}, {a:?}, {v:?}) = {r:?}"));
+                    } else {
+                        let u = uri(choose, doc);
+                        let r = doc.set_attribute_ns(id, &u, &a, &v);
+                        done.push(format!(
+                            "set_attribute_ns({id:?}, {u:?}, {a:?}, {v:?}) = {r:?}"
+                        ));
+                    }
+                }
+                let tops: Vec<NodeId> = detached
+                    .iter()
+                    .copied()
+                    .filter(|&d| doc.node(d).is_some_and(|n| n.is_element()))
+                    .collect();
+                match pick(choose, &tops) {
+                    Some(&under) if choose.below(2) == 0 => {
+                        let r = doc.append(under, id);
+                        done.push(format!("append({under:?}, {id:?}) = {r:?}"));
+                    }
+                    _ => {}
+                }
+                loose.push(id);
+                done.join("; ")
+            }
             16 => {
                 let result = doc.deep_copy(node);
                 if let Ok(id) = result {
@@ -479,7 +584,7 @@ pub fn random_edits(doc: &mut Document, choose: &mut impl Choose, steps: usize) 
         };
         log.push(Step(step));
     }
-    log
+    (log, loose)
 }
 
 /// Parses `text`; if it is well-formed, applies `steps` random edits and
@@ -489,10 +594,67 @@ pub fn edit_sequence(text: &str, choose: &mut impl Choose, steps: usize, element
     if !doc.is_well_formed() {
         return;
     }
-    let log = random_edits(&mut doc, choose, steps);
-    if let Err(broken) = check_written_back(&doc, elements) {
+    let (log, loose) = random_edits(&mut doc, choose, steps);
+    let checked = check_written_back(&doc, elements)
+        .and_then(|_| check_detached(&doc, &loose, choose, elements));
+    if let Err(broken) = checked {
         let steps: Vec<&str> = log.iter().map(|s| s.0.as_str()).collect();
         let input: String = text.chars().take(2000).collect();
         panic!("input:\n{input}\nedits:\n{}\n{broken}", steps.join("\n"));
     }
+}
+
+/// The detached subtrees among `loose`: each element can be written alone
+/// (what cannot be written as it is, such as a prefix still bound to
+/// nothing or text not yet checked, is the writer's to repair: such a
+/// subtree cannot land either); and each subtree put under an element of
+/// the document (of a copy of it), where that is accepted, keeps the
+/// promise there.
+pub fn check_detached(
+    doc: &Document,
+    loose: &[NodeId],
+    choose: &mut impl Choose,
+    elements: Option<usize>,
+) -> Result<(), String> {
+    let detached = detached_nodes(doc, loose);
+    let all: Vec<NodeId> = detached
+        .iter()
+        .copied()
+        .filter(|&id| doc.node(id).is_some_and(|n| n.is_element()))
+        .collect();
+    let step = (all.len() / elements.unwrap_or(20).max(1)).max(1);
+    for &id in all.iter().step_by(step) {
+        if let Some(node) = doc.node(id) {
+            Document::parse(&node.to_xml());
+        }
+    }
+    let targets: Vec<NodeId> = doc
+        .root()
+        .descendants()
+        .filter(|n| n.is_element())
+        .map(|n| n.id())
+        .collect();
+    // (Two at the most: each landing copies the document.)
+    let tops = detached
+        .iter()
+        .copied()
+        .filter(|&id| doc.node(id).is_some_and(|n| n.parent().is_none()))
+        .take(2);
+    for top in tops {
+        let Some(&target) = pick(choose, &targets) else {
+            break;
+        };
+        let mut landed = doc.clone();
+        if landed.append(target, top).is_ok() {
+            let written = landed.node(top).into_iter().flat_map(|n| {
+                std::iter::once(n)
+                    .chain(n.descendants())
+                    .filter(|n| n.is_element())
+            });
+            check_whole(&landed)
+                .and_then(|_| check_alone(written.take(elements.unwrap_or(usize::MAX))))
+                .map_err(|broken| format!("detached {top:?} put under {target:?}:\n{broken}"))?;
+        }
+    }
+    Ok(())
 }
