@@ -841,7 +841,7 @@ impl fmt::Display for ParseError {
 /// names it) and how many elements the end tag closed without theirs.
 ///
 /// Given for `mismatched-end-tag` and `stray-end-tag`, by
-/// [`Document::error_context`](crate::Document::error_context) and, in a
+/// `Document::error_context` (`xml5dom::dom`, a stage above) and, in a
 /// stream, by the `Event::ErrorContext` (`xml5dom::events`, a stage above
 /// this one) that follows the error's event. It is kept beside the errors, not in
 /// [`ParseError`]: that type is `Copy`, and its fields are public, so a new

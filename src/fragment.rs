@@ -11,6 +11,12 @@
 //! [`Document::import`] copies, and land checked like nodes created by an
 //! edit (docs/editing.md). Linear in the fragment; nothing recurses.
 //!
+//! The entry points are methods of the DOM's types defined here, beside
+//! the parse driver, since the DOM knows nothing of parsing:
+//! [`Document::parse_fragment`], [`Document::append_fragment`],
+//! [`Document::insert_fragment_before`] and, on a handle,
+//! [`NodeMut::append_fragment`].
+//!
 //! ```
 //! use xml5dom::Document;
 //! let mut doc = Document::parse("<list xmlns:x='urn:x'><item id='1'>old</item></list>");
@@ -31,7 +37,7 @@
 //! ```
 
 use crate::decoding::ParseOptions;
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, NodeId, NodeMut};
 use crate::error::{Error, ParseError};
 use crate::tree_builder::FragmentDtd;
 
@@ -173,5 +179,26 @@ impl Document {
             // the error being reported.
             let _ = self.remove(node);
         }
+    }
+}
+
+/// The handle's side of fragment parsing: a method of [`NodeMut`] defined
+/// here, beside the parse driver, because the DOM names nothing of parsing.
+impl NodeMut<'_> {
+    /// Parses `text` as content of this element and appends the nodes it
+    /// makes (see [`Document::append_fragment`]); returns them and the
+    /// fragment's parse errors.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<a/>");
+    /// let added = doc.root_element_mut().unwrap().append_fragment("<b>x &amp; y</b>z")?;
+    /// assert!(added.errors.is_empty());
+    /// assert_eq!(doc.to_xml(), "<a><b>x &amp; y</b>z</a>");
+    /// # Ok::<(), xml5dom::Error>(())
+    /// ```
+    pub fn append_fragment(&mut self, text: &str) -> Result<Fragment, Error> {
+        let element = self.id();
+        self.document_mut().append_fragment(element, text)
     }
 }

@@ -1,7 +1,9 @@
 //! The iterators of [`Node`]'s axes, as named types: [`Children`],
 //! [`Ancestors`], [`Descendants`], [`FollowingSiblings`],
 //! [`PrecedingSiblings`], [`Traverse`], and [`Elements`], which keeps the
-//! elements of any of them.
+//! elements of any of them; and the methods of [`Node`] that make them,
+//! here rather than in `node.rs` so that the node names its iterators
+//! nowhere and the iterators, which hand out nodes, can name it.
 //!
 //! Each wraps the arena's own iterator (no allocation, no recursion: the
 //! arena's links are followed one step per item) and hands out [`Node`]
@@ -70,7 +72,7 @@ impl DoubleEndedIterator for Children<'_> {
 }
 
 impl<'a> Children<'a> {
-    pub(super) fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
+    fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
         Children {
             doc,
             inner: id.children(&doc.arena),
@@ -80,7 +82,7 @@ impl<'a> Children<'a> {
 
 impl<'a> Ancestors<'a> {
     /// Without the node itself.
-    pub(super) fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
+    fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
         let mut inner = id.ancestors(&doc.arena);
         inner.next();
         Ancestors { doc, inner }
@@ -89,7 +91,7 @@ impl<'a> Ancestors<'a> {
 
 impl<'a> Descendants<'a> {
     /// Without the node itself.
-    pub(super) fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
+    fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
         let mut inner = id.descendants(&doc.arena);
         inner.next();
         Descendants { doc, inner }
@@ -98,7 +100,7 @@ impl<'a> Descendants<'a> {
 
 impl<'a> FollowingSiblings<'a> {
     /// Without the node itself.
-    pub(super) fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
+    fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
         let mut inner = id.following_siblings(&doc.arena);
         inner.next();
         FollowingSiblings { doc, inner }
@@ -107,7 +109,7 @@ impl<'a> FollowingSiblings<'a> {
 
 impl<'a> PrecedingSiblings<'a> {
     /// Without the node itself.
-    pub(super) fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
+    fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
         let mut inner = id.preceding_siblings(&doc.arena);
         inner.next();
         PrecedingSiblings { doc, inner }
@@ -121,7 +123,7 @@ pub struct Traverse<'a> {
 }
 
 impl<'a> Traverse<'a> {
-    pub(super) fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
+    fn new(doc: &'a Document, id: indextree::NodeId) -> Self {
         Traverse {
             doc,
             inner: id.traverse(&doc.arena),
@@ -146,7 +148,7 @@ impl FusedIterator for Traverse<'_> {}
 /// The elements among the nodes of another axis: [`Node::child_elements`],
 /// [`Node::descendant_elements`] and the other `*_elements` methods.
 #[derive(Clone)]
-pub struct Elements<I>(pub(super) I);
+pub struct Elements<I>(I);
 
 impl<'a, I: Iterator<Item = Node<'a>>> Iterator for Elements<I> {
     type Item = Node<'a>;
@@ -165,3 +167,149 @@ impl<'a, I: DoubleEndedIterator<Item = Node<'a>>> DoubleEndedIterator for Elemen
 }
 
 impl<'a, I: FusedIterator<Item = Node<'a>>> FusedIterator for Elements<I> {}
+
+/// The axes of a node.
+impl<'a> Node<'a> {
+    /// The children, in order.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<c/></a>");
+    /// let n: Vec<_> = doc.root_element().unwrap().children().map(|c| c.name()).collect();
+    /// assert_eq!(n, ["b", "", "c"]);
+    /// ```
+    pub fn children(&self) -> Children<'a> {
+        Children::new(self.document(), self.id().0)
+    }
+
+    /// The ancestors, nearest first (the document last); not the node
+    /// itself.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b><c/></b></a>");
+    /// let c = doc.root_element().unwrap().descendants().last().unwrap();
+    /// let n: Vec<_> = c.ancestors().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["b", "a", ""]);
+    /// ```
+    pub fn ancestors(&self) -> Ancestors<'a> {
+        Ancestors::new(self.document(), self.id().0)
+    }
+
+    /// The descendants in document order; not the node itself.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b><c/></b><d/></a>");
+    /// let n: Vec<_> = doc.root_element().unwrap().descendants().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["b", "c", "d"]);
+    /// ```
+    pub fn descendants(&self) -> Descendants<'a> {
+        Descendants::new(self.document(), self.id().0)
+    }
+
+    /// The siblings after this node, nearest first.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<c/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// let n: Vec<_> = b.following_siblings().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["", "c"]);
+    /// ```
+    pub fn following_siblings(&self) -> FollowingSiblings<'a> {
+        FollowingSiblings::new(self.document(), self.id().0)
+    }
+
+    /// The siblings before this node, nearest first.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<c/></a>");
+    /// let c = doc.root_element().unwrap().last_child().unwrap();
+    /// let n: Vec<_> = c.preceding_siblings().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["", "b"]);
+    /// ```
+    pub fn preceding_siblings(&self) -> PrecedingSiblings<'a> {
+        PrecedingSiblings::new(self.document(), self.id().0)
+    }
+
+    /// The subtree as open and close edges, in document order, starting with
+    /// `Open(self)` and ending with `Close(self)`.
+    ///
+    /// ```
+    /// use xml5dom::{Document, Edge};
+    /// let doc = Document::parse("<a><b/></a>");
+    /// let edges: Vec<String> = doc.root_element().unwrap().traverse().map(|e| match e {
+    ///     Edge::Open(n) => format!("<{}>", n.name()),
+    ///     Edge::Close(n) => format!("</{}>", n.name()),
+    /// }).collect();
+    /// assert_eq!(edges.concat(), "<a><b></b></a>");
+    /// ```
+    pub fn traverse(&self) -> Traverse<'a> {
+        Traverse::new(self.document(), self.id().0)
+    }
+
+    /// The element children.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<!--c--><d/></a>");
+    /// let n: Vec<_> = doc.root_element().unwrap().child_elements().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["b", "d"]);
+    /// ```
+    pub fn child_elements(&self) -> Elements<Children<'a>> {
+        Elements(self.children())
+    }
+
+    /// The element ancestors, nearest first.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b>t</b></a>");
+    /// let t = doc.root_element().unwrap().descendants().last().unwrap();
+    /// let n: Vec<_> = t.ancestor_elements().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["b", "a"]);
+    /// ```
+    pub fn ancestor_elements(&self) -> Elements<Ancestors<'a>> {
+        Elements(self.ancestors())
+    }
+
+    /// The element descendants, in document order.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b>t<c/></b><!--x--><d/></a>");
+    /// let n: Vec<_> = doc.root_element().unwrap().descendant_elements().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["b", "c", "d"]);
+    /// ```
+    pub fn descendant_elements(&self) -> Elements<Descendants<'a>> {
+        Elements(self.descendants())
+    }
+
+    /// The element siblings after this node, nearest first.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/>t<c/><d/></a>");
+    /// let b = doc.root_element().unwrap().first_child().unwrap();
+    /// let n: Vec<_> = b.following_sibling_elements().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["c", "d"]);
+    /// ```
+    pub fn following_sibling_elements(&self) -> Elements<FollowingSiblings<'a>> {
+        Elements(self.following_siblings())
+    }
+
+    /// The element siblings before this node, nearest first.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<a><b/><c/>t<d/></a>");
+    /// let d = doc.root_element().unwrap().last_child().unwrap();
+    /// let n: Vec<_> = d.preceding_sibling_elements().map(|x| x.name()).collect();
+    /// assert_eq!(n, ["c", "b"]);
+    /// ```
+    pub fn preceding_sibling_elements(&self) -> Elements<PrecedingSiblings<'a>> {
+        Elements(self.preceding_siblings())
+    }
+}

@@ -152,6 +152,13 @@ impl<'a> NodeMut<'a> {
         self.doc
     }
 
+    /// The document, to edit through ids while the handle lives: for the
+    /// handle's methods that other modules add (fragment parsing adds
+    /// `append_fragment`, the DOM knowing nothing of parsing).
+    pub(crate) fn document_mut(&mut self) -> &mut Document {
+        self.doc
+    }
+
     /// The document, to edit through ids (the handle is given up).
     ///
     /// ```
@@ -608,22 +615,6 @@ impl<'a> NodeMut<'a> {
     pub fn append_import(&mut self, other: &Document, node: NodeId) -> Result<NodeMut<'_>> {
         let new = self.doc.import(other, node)?;
         self.put_mut(new, Place::Append)
-    }
-
-    /// Parses `text` as content of this element and appends the nodes it
-    /// makes (see [`Document::append_fragment`]); returns them and the
-    /// fragment's parse errors.
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let mut doc = Document::parse("<a/>");
-    /// let added = doc.root_element_mut().unwrap().append_fragment("<b>x &amp; y</b>z")?;
-    /// assert!(added.errors.is_empty());
-    /// assert_eq!(doc.to_xml(), "<a><b>x &amp; y</b>z</a>");
-    /// # Ok::<(), xml5dom::Error>(())
-    /// ```
-    pub fn append_fragment(&mut self, text: &str) -> Result<crate::Fragment> {
-        self.doc.append_fragment(self.id, text)
     }
 
     /// Sets the attribute `name` (see [`Document::set_attribute`]).

@@ -1,10 +1,8 @@
-//! Reading the tree: [`Node`] handles and their iterators.
+//! Reading the tree: [`Node`] handles and their attributes. (The axes that
+//! walk from a node, and their iterators, are `axes.rs`'s.)
 
 use std::collections::HashSet;
 
-use super::axes::{
-    Ancestors, Children, Descendants, Elements, FollowingSiblings, PrecedingSiblings, Traverse,
-};
 use super::{AttributeData, Document, NodeId, NodeKind, XMLNS_NAMESPACE, XML_NAMESPACE};
 use crate::span::Span;
 
@@ -744,150 +742,7 @@ impl<'a> Node<'a> {
         self.id.first_child(&self.doc.arena).is_some()
     }
 
-    /// The children, in order.
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let doc = Document::parse("<a><b/>t<c/></a>");
-    /// let n: Vec<_> = doc.root_element().unwrap().children().map(|c| c.name()).collect();
-    /// assert_eq!(n, ["b", "", "c"]);
-    /// ```
-    pub fn children(&self) -> Children<'a> {
-        Children::new(self.doc, self.id)
-    }
-
-    /// The ancestors, nearest first (the document last); not the node
-    /// itself.
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let doc = Document::parse("<a><b><c/></b></a>");
-    /// let c = doc.root_element().unwrap().descendants().last().unwrap();
-    /// let n: Vec<_> = c.ancestors().map(|x| x.name()).collect();
-    /// assert_eq!(n, ["b", "a", ""]);
-    /// ```
-    pub fn ancestors(&self) -> Ancestors<'a> {
-        Ancestors::new(self.doc, self.id)
-    }
-
-    /// The descendants in document order; not the node itself.
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let doc = Document::parse("<a><b><c/></b><d/></a>");
-    /// let n: Vec<_> = doc.root_element().unwrap().descendants().map(|x| x.name()).collect();
-    /// assert_eq!(n, ["b", "c", "d"]);
-    /// ```
-    pub fn descendants(&self) -> Descendants<'a> {
-        Descendants::new(self.doc, self.id)
-    }
-
-    /// The siblings after this node, nearest first.
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let doc = Document::parse("<a><b/>t<c/></a>");
-    /// let b = doc.root_element().unwrap().first_child().unwrap();
-    /// let n: Vec<_> = b.following_siblings().map(|x| x.name()).collect();
-    /// assert_eq!(n, ["", "c"]);
-    /// ```
-    pub fn following_siblings(&self) -> FollowingSiblings<'a> {
-        FollowingSiblings::new(self.doc, self.id)
-    }
-
-    /// The siblings before this node, nearest first.
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let doc = Document::parse("<a><b/>t<c/></a>");
-    /// let c = doc.root_element().unwrap().last_child().unwrap();
-    /// let n: Vec<_> = c.preceding_siblings().map(|x| x.name()).collect();
-    /// assert_eq!(n, ["", "b"]);
-    /// ```
-    pub fn preceding_siblings(&self) -> PrecedingSiblings<'a> {
-        PrecedingSiblings::new(self.doc, self.id)
-    }
-
-    /// The subtree as open and close edges, in document order, starting with
-    /// `Open(self)` and ending with `Close(self)`.
-    ///
-    /// ```
-    /// use xml5dom::{Document, Edge};
-    /// let doc = Document::parse("<a><b/></a>");
-    /// let edges: Vec<String> = doc.root_element().unwrap().traverse().map(|e| match e {
-    ///     Edge::Open(n) => format!("<{}>", n.name()),
-    ///     Edge::Close(n) => format!("</{}>", n.name()),
-    /// }).collect();
-    /// assert_eq!(edges.concat(), "<a><b></b></a>");
-    /// ```
-    pub fn traverse(&self) -> Traverse<'a> {
-        Traverse::new(self.doc, self.id)
-    }
-
     // ----- Elements only -------------------------------------------------
-
-    /// The element children.
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let doc = Document::parse("<a><b/>t<!--c--><d/></a>");
-    /// let n: Vec<_> = doc.root_element().unwrap().child_elements().map(|x| x.name()).collect();
-    /// assert_eq!(n, ["b", "d"]);
-    /// ```
-    pub fn child_elements(&self) -> Elements<Children<'a>> {
-        Elements(self.children())
-    }
-
-    /// The element ancestors, nearest first.
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let doc = Document::parse("<a><b>t</b></a>");
-    /// let t = doc.root_element().unwrap().descendants().last().unwrap();
-    /// let n: Vec<_> = t.ancestor_elements().map(|x| x.name()).collect();
-    /// assert_eq!(n, ["b", "a"]);
-    /// ```
-    pub fn ancestor_elements(&self) -> Elements<Ancestors<'a>> {
-        Elements(self.ancestors())
-    }
-
-    /// The element descendants, in document order.
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let doc = Document::parse("<a><b>t<c/></b><!--x--><d/></a>");
-    /// let n: Vec<_> = doc.root_element().unwrap().descendant_elements().map(|x| x.name()).collect();
-    /// assert_eq!(n, ["b", "c", "d"]);
-    /// ```
-    pub fn descendant_elements(&self) -> Elements<Descendants<'a>> {
-        Elements(self.descendants())
-    }
-
-    /// The element siblings after this node, nearest first.
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let doc = Document::parse("<a><b/>t<c/><d/></a>");
-    /// let b = doc.root_element().unwrap().first_child().unwrap();
-    /// let n: Vec<_> = b.following_sibling_elements().map(|x| x.name()).collect();
-    /// assert_eq!(n, ["c", "d"]);
-    /// ```
-    pub fn following_sibling_elements(&self) -> Elements<FollowingSiblings<'a>> {
-        Elements(self.following_siblings())
-    }
-
-    /// The element siblings before this node, nearest first.
-    ///
-    /// ```
-    /// use xml5dom::Document;
-    /// let doc = Document::parse("<a><b/><c/>t<d/></a>");
-    /// let d = doc.root_element().unwrap().last_child().unwrap();
-    /// let n: Vec<_> = d.preceding_sibling_elements().map(|x| x.name()).collect();
-    /// assert_eq!(n, ["c", "b"]);
-    /// ```
-    pub fn preceding_sibling_elements(&self) -> Elements<PrecedingSiblings<'a>> {
-        Elements(self.preceding_siblings())
-    }
 
     /// The first element child.
     ///

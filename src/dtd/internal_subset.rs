@@ -2049,7 +2049,7 @@ mod tests {
         assert_eq!(out.errors, [(DuplicateNotationDeclaration, 3 + 40)]);
         assert_eq!(
             DuplicateNotationDeclaration.severity(),
-            crate::Severity::Warning
+            crate::error::Severity::Warning
         );
         assert_eq!(out.notations.len(), 1);
         assert_eq!(out.notations[0].system_id(), Some("first"));

@@ -13,8 +13,9 @@
 //! one piece of output; never the document.
 //!
 //! What is written, and how, is the DOM writer's: the escaping, the
-//! ordering key of attributes and the writing of PIs and top-level markup
-//! are its helpers, shared, and the rest follows its walk step for step,
+//! ordering key of attributes and the writing of start tags, PIs and
+//! top-level markup are the serializer's `canonical_markup.rs`, shared, and
+//! the rest follows its walk step for step,
 //! so that both write the same bytes for every input (this module's tests
 //! compare them on the suites' tree cases, the corpus and damaged copies of
 //! it).
@@ -27,9 +28,11 @@ use crate::dom::XML_NAMESPACE;
 use crate::error::Error;
 use crate::output::PIECE;
 use crate::serializer::canonical::{
-    c14n_order, document_level, escape_c14n_text, escape_xmltest, is_xml11, write_c14n_start_tag,
-    write_pi, write_second_form_doctype, CanonicalForm, InclusiveNamespaces,
-    XMLTEST_1_1_DECLARATION,
+    escape_xmltest, is_xml11, write_second_form_doctype, CanonicalForm, XMLTEST_1_1_DECLARATION,
+};
+use crate::serializer::canonical_markup::{
+    c14n_order, document_level, escape_c14n_text, write_c14n_start_tag, write_pi,
+    InclusiveNamespaces,
 };
 
 use super::sink::Handler;

@@ -4,7 +4,7 @@
 //! [`parse`] runs the whole pipeline (tokenizer, XML5 tree construction,
 //! namespaces, entity expansion, the well-formedness checks) and hands each
 //! thing built to a handler as an [`Event`], in document order, instead of
-//! making a [`Document`](crate::Document) of it: what the handler keeps is
+//! making a [`Document`](crate::dom::Document) of it: what the handler keeps is
 //! all the memory the events cost. The events are the tree, exactly:
 //! replaying them builds the document [`Document::parse`] builds (this
 //! module's tests do that for every tree case of the suites and every
@@ -29,7 +29,7 @@
 //! assert_eq!(errors, 1); // `</feed>` closes two `entry` elements
 //! ```
 //!
-//! [`Document::parse`]: crate::Document::parse
+//! [`Document::parse`]: crate::dom::Document::parse
 
 mod canonical;
 mod parser;
@@ -140,7 +140,7 @@ pub enum Event<'e> {
     /// [`Error`](Event::Error) event this one follows at once): for
     /// `mismatched-end-tag` and `stray-end-tag`, the element that was open
     /// and where it starts, as
-    /// [`Document::error_context`](crate::Document::error_context) has it.
+    /// [`Document::error_context`](crate::dom::Document::error_context) has it.
     ///
     /// ```
     /// use xml5dom::events::{self, Event};
@@ -408,14 +408,14 @@ pub fn parse_with(text: &str, options: &ParseOptions, handler: impl FnMut(Event<
 /// assert_eq!(entries, 2);
 /// ```
 ///
-/// [`Document::parse_bytes`]: crate::Document::parse_bytes
-/// [`Limits::max_input_bytes`]: crate::Limits::max_input_bytes
-/// [`MAX_INPUT_BYTES`]: crate::MAX_INPUT_BYTES
+/// [`Document::parse_bytes`]: crate::dom::Document::parse_bytes
+/// [`Limits::max_input_bytes`]: crate::limits::Limits::max_input_bytes
+/// [`MAX_INPUT_BYTES`]: crate::limits::MAX_INPUT_BYTES
 pub fn parse_reader<R: std::io::Read>(
     mut reader: R,
     options: &ParseOptions,
     handler: impl FnMut(Event<'_>),
-) -> Result<(), crate::Error> {
+) -> Result<(), crate::error::Error> {
     let mut parser = Parser::new(options, handler);
     let mut buffer = vec![0; stream::READ_SIZE];
     loop {
@@ -424,7 +424,7 @@ pub fn parse_reader<R: std::io::Read>(
             Ok(read) => parser.feed(&buffer[..read]),
             Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
             Err(source) => {
-                return Err(crate::Error::Read {
+                return Err(crate::error::Error::Read {
                     path: "input".to_owned(),
                     source,
                 })

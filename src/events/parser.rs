@@ -35,7 +35,7 @@ pub struct Parser<F: FnMut(Event<'_>)> {
 
 impl<F: FnMut(Event<'_>)> Parser<F> {
     /// A parser of bytes (the encoding sniffed as
-    /// [`Document::parse_bytes`](crate::Document::parse_bytes) does),
+    /// [`Document::parse_bytes`](crate::dom::Document::parse_bytes) does),
     /// handing its events to `handler`.
     pub fn new(options: &ParseOptions, handler: F) -> Parser<F> {
         Parser {

@@ -342,7 +342,7 @@ pub struct Reader<R> {
 
 impl<R: Read> Reader<R> {
     /// A reader of `input`'s bytes, with the default options (the encoding
-    /// sniffed as [`Document::parse_bytes`](crate::Document::parse_bytes)
+    /// sniffed as [`Document::parse_bytes`](crate::dom::Document::parse_bytes)
     /// does).
     pub fn new(input: R) -> Reader<R> {
         Reader::with_options(input, &ParseOptions::default())
@@ -423,8 +423,8 @@ impl<R: Read> Reader<R> {
     /// The encoding the input is read in and how it was found, once
     /// sniffing could tell (for text: UTF-8, [`EncodingSource::Default`]).
     ///
-    /// [`EncodingSource::Default`]: crate::EncodingSource::Default
-    pub fn encoding(&self) -> Option<(crate::Encoding, crate::EncodingSource)> {
+    /// [`EncodingSource::Default`]: crate::decoding::EncodingSource::Default
+    pub fn encoding(&self) -> Option<(crate::decoding::Encoding, crate::decoding::EncodingSource)> {
         self.stream.encoding()
     }
 

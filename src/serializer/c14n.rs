@@ -2,8 +2,8 @@
 //! Exclusive XML Canonicalization 1.0, of a whole document or of a document
 //! subset (an XPath node-set), as libxml2's C14N module writes them.
 //!
-//! The whole-document Canonical XML 1.0 of [`super::canonical`] is the
-//! special case that streams; this writer covers the rest. Its steps follow
+//! The whole-document Canonical XML 1.0 of `canonical.rs` (which hands
+//! the rest here) is the special case that streams; this writer covers the rest. Its steps follow
 //! libxml2's, because its output must be byte-identical to libxml2's, quirks
 //! included (docs/conformance.md, "Canonical forms (issue 20)"):
 //!
@@ -21,6 +21,9 @@
 //!   only `xml:lang` and `xml:space` from the ancestors left out and joins
 //!   their `xml:base` values into one; Exclusive copies none.
 //!
+//! The markup itself (escapes, attribute order, start tags, PIs) is
+//! `canonical_markup.rs`'s, which every canonical writer shares.
+//!
 //! Nothing recurses: the tree is walked with [`Node::traverse`], and what
 //! each open element changed is undone when it closes. Every lookup is a
 //! hash lookup or the top of a stack, so the work is linear in the document
@@ -35,7 +38,7 @@ use crate::dom::{Attribute, Document, Edge, Node, NodeId, NodeType, XML_NAMESPAC
 use crate::output::Pieces;
 use crate::query::XNode;
 
-use super::canonical::{
+use super::canonical_markup::{
     c14n_order, escape_c14n_text, write_c14n_start_tag, write_pi, InclusiveNamespaces,
 };
 

@@ -24,6 +24,7 @@
 
 pub(crate) mod c14n;
 pub mod canonical;
+pub(crate) mod canonical_markup;
 mod escape;
 mod namespaces;
 mod options;

@@ -183,7 +183,7 @@ pub fn tokenize_with<S: TokenSink>(input: &str, sink: S, limits: &Limits) -> S {
 
 /// Tokenizes what `reader` gives, in memory bounded by the longest token:
 /// the bytes are decoded as they arrive (the encoding sniffed as
-/// [`Document::parse_bytes`](crate::Document::parse_bytes) does; bytes not
+/// [`Document::parse_bytes`](crate::dom::Document::parse_bytes) does; bytes not
 /// valid in it become U+FFFD) and fed to a [`Tokenizer`] piece by piece.
 /// The tokens and errors are those of [`tokenize_with`] on the decoded
 /// text. Only reading can fail.
@@ -199,7 +199,7 @@ pub fn tokenize_reader<R: std::io::Read, S: TokenSink>(
     mut reader: R,
     sink: S,
     options: &crate::decoding::ParseOptions,
-) -> Result<S, crate::Error> {
+) -> Result<S, crate::error::Error> {
     let mut bytes = crate::decoding::ByteStream::unmapped(options.clone());
     let mut tokenizer = Tokenizer::with_limits(sink, options.limits.clone());
     let mut buffer = vec![0; 64 << 10];
@@ -209,7 +209,7 @@ pub fn tokenize_reader<R: std::io::Read, S: TokenSink>(
             Ok(read) => read,
             Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(source) => {
-                return Err(crate::Error::Read {
+                return Err(crate::error::Error::Read {
                     path: "input".to_owned(),
                     source,
                 })

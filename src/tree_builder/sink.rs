@@ -4,7 +4,8 @@
 //! phases of §1.5, namespaces, implied end tags, entity expansion, the
 //! limits); a sink receives the result, one call per thing built, in
 //! document order. Building a [`Document`](crate::dom::Document) is one sink
-//! ([`DocumentSink`](super::document_sink::DocumentSink)); handing events
+//! (`DocumentSink`, of `document_sink.rs`, which implements this file's
+//! trait and so is not named from here); handing events
 //! to a caller (`events`, a layer above) is another, and so can be anything
 //! that takes subtrees one at a time. The builder is generic over
 //! its sink (static dispatch), so the DOM path pays for no indirection.
