@@ -295,10 +295,12 @@ pub enum ErrorCode {
     /// replaced by U+FFFD.
     InvalidByteSequence,
     /// The XML declaration names an encoding that is not known; UTF-8 is
-    /// used.
+    /// used (IBM037 in EBCDIC). Repaired output names the encoding it is
+    /// written in.
     UnknownEncoding,
     /// The XML declaration names an encoding other than the one the
-    /// byte-order mark or the first bytes show; those win.
+    /// byte-order mark or the first bytes show; those win. Repaired output
+    /// names the encoding it is written in.
     EncodingMismatch,
 }
 
@@ -356,11 +358,11 @@ impl ErrorCode {
             | ElementDepthLimit
             | AttributeLimit
             | NameLengthLimit
-            | InputSizeLimit
-            // The text decoded; the label was not one we know, or the
-            // byte-order mark said otherwise.
-            | UnknownEncoding
-            | EncodingMismatch => Severity::Warning,
+            | InputSizeLimit => Severity::Warning,
+            // `unknown-encoding` and `encoding-mismatch` are errors: XML 1.0
+            // §4.3.3 makes an encoding the processor cannot read, and a
+            // declaration that names another encoding than the entity is
+            // in, fatal (repaired output names the encoding written).
             _ => Severity::Error,
         }
     }

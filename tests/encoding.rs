@@ -9,7 +9,9 @@
 
 use encoding_rs::Encoding;
 use pretty_assertions::assert_eq;
-use xml5dom::{Document, EncodingSource, OutputEncoding, ParseOptions, Parser, SerializeOptions};
+use xml5dom::{
+    Document, EncodingSource, OutputEncoding, ParseOptions, Parser, RepairKind, SerializeOptions,
+};
 
 const ASCII: &str = "Plain ASCII & <escaped> text";
 const LATIN: &str = "Déjà vu, naïve façade, Straße";
@@ -631,4 +633,234 @@ fn iso_8859_1_labels_give_c1_controls() {
         doc.root_element().expect("a root").text_content(),
         "\u{20ac}\u{201c}"
     );
+}
+
+// ----- Labels the input cannot be read by (issue 30) -------------------------
+
+/// `to_bytes` with `encoding`, and its repairs as `(kind, offset)`.
+fn written(doc: &Document, encoding: OutputEncoding) -> (Vec<u8>, Vec<(RepairKind, usize)>) {
+    let (bytes, repairs) = doc.to_bytes(&SerializeOptions {
+        encoding,
+        ..Default::default()
+    });
+    let repairs = repairs
+        .iter()
+        .map(|r| (r.kind, r.offset.expect("at the declaration")))
+        .collect();
+    (bytes, repairs)
+}
+
+fn latin1() -> OutputEncoding {
+    OutputEncoding::Other(xml5dom::Encoding::for_label("iso-8859-1").unwrap())
+}
+
+/// The input with the XML declaration's label, quoted with `'` between
+/// odd spaces, as `label`; and `é` in the content as UTF-8.
+fn labelled(label: &str) -> Vec<u8> {
+    format!("<?xml version='1.0'  encoding = '{label}' ?>\n<a>é</a>\n").into_bytes()
+}
+
+/// XML 1.0 §4.3.3: an encoding the processor cannot read is a fatal error,
+/// and so is an encoding declaration that names another encoding than the
+/// entity is in. Both decode (the label is not followed), and both are
+/// errors: the document is not well-formed.
+#[test]
+fn unknown_labels_and_mismatched_labels_are_errors() {
+    let ebcdic = xml5dom::Encoding::for_label("ibm037").unwrap();
+    let mut utf8_bom_latin1 = b"\xEF\xBB\xBF".to_vec();
+    utf8_bom_latin1.extend(labelled("iso-8859-1"));
+    let mut utf8_bom_unknown = b"\xEF\xBB\xBF".to_vec();
+    utf8_bom_unknown.extend(labelled("bogus"));
+    let cases: [(&str, Vec<u8>, &str); 7] = [
+        ("unknown", labelled("bogus"), "unknown-encoding"),
+        ("DBCS", labelled("dbcs"), "unknown-encoding"),
+        // The first bytes or a byte-order mark chose the encoding: a label
+        // that does not name it, known or not, is a mismatch.
+        (
+            "unknown in EBCDIC",
+            ebcdic.encode("<?xml version='1.0' encoding='x-klingon'?><a/>"),
+            "encoding-mismatch",
+        ),
+        ("UTF-8 BOM, unknown", utf8_bom_unknown, "encoding-mismatch"),
+        ("UTF-8 BOM, Latin-1", utf8_bom_latin1, "encoding-mismatch"),
+        (
+            "UTF-16 BOM, UTF-8",
+            utf16("<?xml version='1.0' encoding='UTF-8'?><a/>", true, true),
+            "encoding-mismatch",
+        ),
+        ("8-bit, UTF-16", labelled("UTF-16"), "encoding-mismatch"),
+    ];
+    for (name, bytes, code) in cases {
+        let doc = Document::parse_bytes(&bytes);
+        let codes: Vec<&str> = doc.errors().iter().map(|e| e.code.as_str()).collect();
+        assert_eq!(codes, [code], "{name}");
+        assert!(doc.errors()[0].is_error(), "{name}");
+        assert!(!doc.is_well_formed(), "{name}");
+    }
+}
+
+/// The repair of an unknown label writes the label of the encoding the text
+/// was read as (UTF-8, or IBM037 for EBCDIC), in place: the rest of the
+/// declaration, its quotes and spaces, stays as it was.
+#[test]
+fn an_unknown_label_is_repaired_to_the_encoding_the_text_was_read_as() {
+    for label in ["bogus", "dbcs", "x-klingon"] {
+        let doc = Document::parse_bytes(&labelled(label));
+        assert_eq!(doc.encoding().name(), "UTF-8");
+        let expected = labelled("UTF-8");
+        for encoding in [OutputEncoding::Original, OutputEncoding::Utf8] {
+            let (bytes, repairs) = written(&doc, encoding);
+            assert_eq!(
+                String::from_utf8_lossy(&bytes),
+                String::from_utf8_lossy(&expected),
+                "{label}"
+            );
+            assert_eq!(repairs, [(RepairKind::XmlDeclarationChanged, 0)], "{label}");
+            let again = Document::parse_bytes(&bytes);
+            assert_eq!(again.errors(), [], "{label}");
+            assert_eq!(again.to_tree_dump(), doc.to_tree_dump(), "{label}");
+        }
+    }
+    // The label's letters inside `encoding` are not taken for it (they
+    // were: `encodISO-8859-1g="in"`).
+    let doc = Document::parse_bytes(b"<?xml version=\"1.0\" encoding=\"in\"?><a/>");
+    assert_eq!(
+        written(&doc, OutputEncoding::Original).0,
+        b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><a/>"
+    );
+    assert_eq!(
+        written(&doc, latin1()).0,
+        b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>"
+    );
+    // With the declaration's other errors too, it is written anew, and
+    // names UTF-8 all the same.
+    let doc = Document::parse_bytes(b"<?xml version='2.0' encoding='bogus'?><a/>");
+    assert_eq!(
+        written(&doc, OutputEncoding::Original),
+        (
+            b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><a/>".to_vec(),
+            vec![(RepairKind::XmlDeclarationChanged, 0)]
+        )
+    );
+    // EBCDIC with a label no table knows was read as IBM037.
+    let ibm037 = xml5dom::Encoding::for_label("ibm037").unwrap();
+    let doc =
+        Document::parse_bytes(&ibm037.encode("<?xml version='1.0' encoding='x-klingon'?><a/>"));
+    assert_eq!(doc.encoding(), ibm037);
+    let (bytes, _) = written(&doc, OutputEncoding::Original);
+    assert_eq!(
+        bytes,
+        ibm037.encode("<?xml version='1.0' encoding='IBM037'?><a/>")
+    );
+    assert_eq!(Document::parse_bytes(&bytes).errors(), []);
+}
+
+/// A label that contradicts the byte-order mark or the bytes is repaired
+/// the same way: to the encoding they said, which the text was read as.
+#[test]
+fn a_mismatched_label_is_repaired_to_the_encoding_the_text_was_read_as() {
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend(labelled("iso-8859-1"));
+    let doc = Document::parse_bytes(&bom);
+    let (bytes, repairs) = written(&doc, OutputEncoding::Original);
+    let mut expected = b"\xEF\xBB\xBF".to_vec();
+    expected.extend(labelled("UTF-8"));
+    assert_eq!(bytes, expected);
+    assert_eq!(repairs, [(RepairKind::XmlDeclarationChanged, 0)]);
+
+    let text = "<?xml version='1.0' encoding='UTF-8'?><a>é</a>";
+    let doc = Document::parse_bytes(&utf16(text, true, true));
+    let (bytes, _) = written(&doc, OutputEncoding::Original);
+    assert_eq!(bytes, utf16(&text.replace("UTF-8", "UTF-16"), true, true));
+    assert_eq!(Document::parse_bytes(&bytes).errors(), []);
+
+    let doc = Document::parse_bytes(&labelled("UTF-16"));
+    assert_eq!(written(&doc, OutputEncoding::Original).0, labelled("UTF-8"));
+}
+
+/// An output encoding the caller asks for is what the declaration names,
+/// whatever the input said: an unknown label, a mismatched one, a known
+/// one. A label that already names it is kept as the author wrote it.
+#[test]
+fn an_output_encoding_asked_for_is_named_whatever_the_input_said() {
+    let latin1_text = |label: &str| {
+        let text = String::from_utf8(labelled(label)).unwrap();
+        text.chars().map(|c| c as u8).collect::<Vec<u8>>()
+    };
+    let mut bom_mismatch = b"\xEF\xBB\xBF".to_vec();
+    bom_mismatch.extend(labelled("windows-1251"));
+    let windows_1252 = encode(
+        "<?xml version='1.0'  encoding = 'windows-1252' ?>\n<a>é</a>\n",
+        encoding_rs::WINDOWS_1252,
+    );
+    for (name, input) in [
+        ("unknown", labelled("bogus")),
+        ("mismatched", bom_mismatch),
+        ("windows-1252", windows_1252),
+    ] {
+        let doc = Document::parse_bytes(&input);
+        assert_eq!(
+            written(&doc, latin1()).0,
+            latin1_text("ISO-8859-1"),
+            "{name}"
+        );
+        // (UTF-8 output keeps the UTF-8 input's byte-order mark.)
+        let bom: &[u8] = match doc.had_byte_order_mark() {
+            true => b"\xEF\xBB\xBF",
+            false => b"",
+        };
+        assert_eq!(
+            written(&doc, OutputEncoding::Utf8).0,
+            [bom, &labelled("UTF-8")].concat(),
+            "{name}"
+        );
+    }
+    // Another label of ISO-8859-1 names it already.
+    let doc = Document::parse_bytes(&latin1_text("latin1"));
+    assert_eq!(doc.errors(), []);
+    assert_eq!(written(&doc, latin1()), (latin1_text("latin1"), vec![]));
+}
+
+/// A known label, read by it, is the author's: the round trip is byte for
+/// byte, in any spelling of it (no error, nothing to mend).
+#[test]
+fn a_known_label_goes_back_as_written() {
+    for label in [
+        "utf-8",
+        "UTF8",
+        "unicode-1-1-utf-8",
+        "latin1",
+        "cp1252",
+        "sjis",
+    ] {
+        let bytes = format!("<?xml version='1.0' encoding='{label}'?><a>x</a>").into_bytes();
+        let doc = Document::parse_bytes(&bytes);
+        assert_eq!(doc.errors(), [], "{label}");
+        assert_eq!(
+            written(&doc, OutputEncoding::Original),
+            (bytes, vec![]),
+            "{label}"
+        );
+    }
+}
+
+/// With the caller's encoding (`--input-encoding`), the bytes are read by
+/// it whatever the label says, without an error; written in that encoding,
+/// the declaration names it (a label no table knows cannot be kept: no
+/// reader would read the output by it).
+#[test]
+fn with_the_callers_encoding_the_declaration_names_it() {
+    let options = ParseOptions::default()
+        .encoding_label("windows-1251")
+        .unwrap();
+    let input =
+        b"<?xml version='1.0' encoding='x-cyrillic-of-mine'?><a>\xcf\xf0\xe8\xe2\xe5\xf2</a>";
+    let doc = Document::parse_bytes_with(input, &options);
+    assert_eq!(doc.errors(), []);
+    let (bytes, repairs) = written(&doc, OutputEncoding::Original);
+    assert_eq!(
+        bytes,
+        b"<?xml version='1.0' encoding='windows-1251'?><a>\xcf\xf0\xe8\xe2\xe5\xf2</a>"
+    );
+    assert_eq!(repairs, []);
 }

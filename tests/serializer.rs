@@ -318,6 +318,32 @@ fn broken_input_is_mended_where_it_is_broken() {
     );
 }
 
+/// An XML declaration whose only error is its encoding label (one no
+/// table knows, or one the byte-order mark contradicts) keeps everything
+/// but the label, which names the encoding written (issue 30).
+#[test]
+fn a_declaration_with_a_wrong_label_changes_only_the_label() {
+    let declaration = |label: &str| {
+        format!("<?xml version = \"1.0\"\n  encoding='{label}'  standalone=\"yes\" ?>\n")
+    };
+    let input = format!("{}<a>AT&T</a>", declaration("bogus"));
+    let out = Document::parse_bytes(input.as_bytes()).serialize(&SerializeOptions::default());
+    assert_eq!(out.text, format!("{}<a>AT&amp;T</a>", declaration("UTF-8")));
+    let kinds: Vec<RepairKind> = out.repairs.iter().map(|r| r.kind).collect();
+    assert_eq!(
+        kinds,
+        [RepairKind::XmlDeclarationChanged, RepairKind::Escaped]
+    );
+    let input = format!("\u{FEFF}{}<a/>", declaration("windows-1252"));
+    let out = Document::parse_bytes(input.as_bytes()).serialize(&SerializeOptions::default());
+    assert_eq!(out.text, format!("{}<a/>", declaration("UTF-8")));
+    // Text given as `&str` was read by no label: the label is no error,
+    // and the declaration names the encoding written all the same.
+    let doc = Document::parse(&format!("{}<a/>", declaration("bogus")));
+    assert_eq!(doc.errors(), []);
+    assert_eq!(doc.to_xml(), format!("{}<a/>", declaration("UTF-8")));
+}
+
 #[test]
 fn forbidden_characters_become_replacement_characters() {
     let (text, kinds) = repairs("<a t='\u{1}'>x\u{8}y\u{c}</a>");

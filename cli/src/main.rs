@@ -158,9 +158,9 @@ enum Command {
         #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "2")]
         pretty: Option<usize>,
         /// Write in this encoding (a label such as `utf-8`, `shift_jis`,
-        /// `utf-16le`, `cp850`); by default, the file's own encoding. (The
-        /// encoding to read is `--input-encoding`.) Example:
-        /// `--encoding utf-8`.
+        /// `utf-16le`, `cp850`); by default, the file's own encoding. The
+        /// XML declaration's label is made to name it. (The encoding to
+        /// read is `--input-encoding`.) Example: `--encoding utf-8`.
         #[arg(long, value_name = "LABEL")]
         encoding: Option<String>,
         /// Write each file back in place (through a temporary file renamed

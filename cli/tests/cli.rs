@@ -1486,13 +1486,17 @@ fn fmt_in_place_refuses_to_destroy_undecoded_bytes() {
         "{message}"
     );
     // The reader names the encoding: read right, written back unchanged
-    // (the label stays the author's).
+    // but for the label, which now names the encoding it is in.
     let read_right = run_paths(
         &["fmt", "--in-place", "--input-encoding", "windows-1251"],
         &[&path],
     );
     assert_eq!(read_right.status.code(), Some(0), "{}", stderr(&read_right));
-    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    let mut relabelled = b"<?xml version='1.0' encoding='windows-1251'?>\n<a>".to_vec();
+    relabelled.extend_from_slice(&bytes[bytes.len() - 11..]);
+    assert_eq!(std::fs::read(&path).unwrap(), relabelled);
+    // (Back to the file as it was, for --force.)
+    std::fs::write(&path, &bytes).unwrap();
     let tree = run_paths(&["tree", "--input-encoding", "windows-1251"], &[&path]);
     assert_eq!(stdout(&tree), "| <a>\n|   \"Привет\"\n");
     // --force writes U+FFFD in their place.
@@ -1507,6 +1511,59 @@ fn fmt_in_place_refuses_to_destroy_undecoded_bytes() {
     let unknown = run_paths(&["tree", "--input-encoding", "klingon"], &[&path]);
     assert_eq!(unknown.status.code(), Some(2));
     assert_eq!(stderr(&unknown), "xml5dom: unknown encoding: \"klingon\"\n");
+}
+
+/// A label no table knows is an error (XML 1.0 §4.3.3, issue 30): `check`
+/// exits with status 1; `fmt` writes the label of the encoding the file was
+/// read as (UTF-8), `--encoding` the label of the one asked for, and the
+/// rest of the file as it was; `--in-place` mends the file so.
+#[test]
+fn an_unknown_encoding_label_is_an_error_fmt_mends() {
+    let dir = TempDir::new("unknown-label");
+    let declared =
+        |label: &str| format!("<?xml version='1.0' encoding=\"{label}\"?>\n<a>café</a>\n");
+    for label in ["bogus", "dbcs"] {
+        let path = dir.write(&format!("{label}.xml"), declared(label));
+        let check = run_on("check", &path);
+        assert_eq!(check.status.code(), Some(1), "{label}");
+        assert!(
+            stdout(&check).contains("error: unknown-encoding"),
+            "{}",
+            stdout(&check)
+        );
+        let fmt = run_on("fmt", &path);
+        assert_eq!(fmt.status.code(), Some(0), "{label}");
+        assert_eq!(stdout(&fmt), declared("UTF-8"), "{label}");
+        assert!(
+            stderr(&fmt).ends_with(":1:1: repaired: xml-declaration-changed\n"),
+            "{}",
+            stderr(&fmt)
+        );
+        let p = path.to_str().unwrap();
+        let utf8 = run(&["fmt", "--encoding", "utf-8", p]);
+        assert_eq!(stdout(&utf8), declared("UTF-8"), "{label}");
+        let latin1 = run(&["fmt", "--encoding", "iso-8859-1", p]);
+        // (Each character one byte: `é` is 0xE9.)
+        let expected: Vec<u8> = declared("ISO-8859-1").chars().map(|c| c as u8).collect();
+        assert_eq!(latin1.stdout, expected, "{label}");
+        let listed = run(&["fmt", "--check", p]);
+        assert_eq!(listed.status.code(), Some(1), "{label}");
+        let in_place = run_paths(&["fmt", "--in-place"], &[&path]);
+        assert_eq!(in_place.status.code(), Some(0), "{}", stderr(&in_place));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), declared("UTF-8"));
+        assert_eq!(run_on("check", &path).status.code(), Some(0), "{label}");
+    }
+    // A label the byte-order mark contradicts is an error too, mended the
+    // same way: to the encoding the mark says.
+    let path = dir.write(
+        "mismatch.xml",
+        format!("\u{FEFF}{}", declared("iso-8859-1")),
+    );
+    assert_eq!(run_on("check", &path).status.code(), Some(1));
+    assert_eq!(
+        stdout(&run_on("fmt", &path)),
+        format!("\u{FEFF}{}", declared("UTF-8"))
+    );
 }
 
 /// A feed in a label outside the Encoding Standard (MacCyrillic, as in the

@@ -214,7 +214,10 @@ fn ebcdic(bytes: &[u8], complete: bool, mut found: Sniffed) -> Option<Sniffed> {
                 found.source = EncodingSource::Declaration;
             }
             Some(_) => found.declared_utf16_in_8_bit = Some(at),
-            None => found.unknown_label = Some(at),
+            // The first bytes chose the encoding: a label that does not
+            // name it is `encoding-mismatch`, once the declaration is
+            // parsed (as with a byte-order mark).
+            None => {}
         },
     }
     Some(found)

@@ -145,8 +145,10 @@ pub enum RepairKind {
     /// A DOCTYPE that XML cannot carry (no name, or identifiers it cannot
     /// quote) was left out, or lost its identifiers.
     DoctypeChanged,
-    /// The XML declaration's values were made valid (version `1.0`,
-    /// encoding `UTF-8`, standalone dropped when invalid).
+    /// The XML declaration's values were made valid (version `1.0`, an
+    /// encoding label that is unknown or contradicts the byte-order mark
+    /// made the name of the encoding written, standalone dropped when
+    /// invalid).
     XmlDeclarationChanged,
 }
 

@@ -4,8 +4,9 @@
 //! and internal subset (less the declarations the repairs drop), without
 //! what XML cannot carry.
 
-use crate::chars::is_name;
+use crate::chars::{is_name, is_xml_space};
 use crate::dom::{Node, NodeKind};
+use crate::error::ErrorCode;
 use crate::serializer::escape::{
     push_quoted, quotable, repaired_name, repaired_qname, replace_forbidden,
 };
@@ -33,15 +34,21 @@ impl<'d> Writer<'d> {
             }
             return;
         };
-        if self.clean(declaration.span.start, declaration.span.end) {
-            let span = declaration.span;
-            let text = &self.source()[span.range()];
-            self.out.push_str(&declaration_for(
-                text,
-                declaration.encoding.as_deref(),
-                target,
-                target == self.doc.encoding(),
-            ));
+        let span = declaration.span;
+        let clean = self.clean(span.start, span.end);
+        if clean || self.only_label_broken(span) {
+            // A label the input could not be read by is mended in place:
+            // the output names the encoding it is written in.
+            let text = &self.doc.source()[span.range()];
+            let label = declaration.encoding.as_deref();
+            let written = declaration_for(text, label, target, target == self.doc.encoding());
+            if !clean && written != text {
+                self.repairs.push(Repair {
+                    kind: RepairKind::XmlDeclarationChanged,
+                    offset: Some(span.start),
+                });
+            }
+            self.out.push_str(&written);
             return;
         }
         let version_ok = declaration.version.as_deref().is_some_and(|v| {
@@ -57,10 +64,11 @@ impl<'d> Writer<'d> {
             .standalone
             .as_deref()
             .filter(|s| *s == "yes" || *s == "no");
-        let encoding_changed = declaration
-            .encoding
-            .as_deref()
-            .is_some_and(|e| crate::decoding::Encoding::for_label(e).is_none());
+        let encoding_changed = self.label_broken(span)
+            || declaration
+                .encoding
+                .as_deref()
+                .is_some_and(|e| crate::decoding::Encoding::for_label(e).is_none());
         if !version_ok
             || encoding_changed
             || standalone.is_none() != declaration.standalone.is_none()
@@ -84,6 +92,24 @@ impl<'d> Writer<'d> {
             self.out.push('"');
         }
         self.out.push_str("?>");
+    }
+
+    /// Whether the XML declaration at `span` has an error about its
+    /// encoding label (`unknown-encoding`, `encoding-mismatch`).
+    fn label_broken(&self, span: Span) -> bool {
+        self.repair
+            && self
+                .broken
+                .within(span.start, span.end)
+                .iter()
+                .any(|&(_, code)| is_label_error(code))
+    }
+
+    /// Whether the XML declaration at `span` has errors, all of them
+    /// about its encoding label: then only the label is mended.
+    fn only_label_broken(&self, span: Span) -> bool {
+        let errors = self.broken.within(span.start, span.end);
+        self.repair && !errors.is_empty() && errors.iter().all(|&(_, code)| is_label_error(code))
     }
 
     pub(super) fn doctype(&mut self, node: Node<'_>) {
@@ -339,30 +365,19 @@ fn declaration_for(
     target: crate::decoding::Encoding,
     own: bool,
 ) -> String {
-    let agrees = |label: &str| {
-        target.agrees_with(label)
-            // A label we do not know, written back in the encoding the
-            // document was read in: it is the author's, kept.
-            || (own && crate::decoding::Encoding::for_label(label).is_none())
-    };
     match label {
-        Some(label) if agrees(label) => text.to_owned(),
-        Some(label) => {
-            // The label is the quoted value after `encoding`.
-            let at = text.find("encoding").unwrap_or(0);
-            match text[at..].find(label) {
-                Some(i) => {
-                    let start = at + i;
-                    format!(
-                        "{}{}{}",
-                        &text[..start],
-                        target.declared_name(),
-                        &text[start + label.len()..]
-                    )
-                }
-                None => text.to_owned(),
-            }
-        }
+        // (A label no table knows agrees with nothing: no reader could
+        // read the output by it.)
+        Some(label) if target.agrees_with(label) => text.to_owned(),
+        Some(_) => match label_range(text) {
+            Some(range) => format!(
+                "{}{}{}",
+                &text[..range.start],
+                target.declared_name(),
+                &text[range.end..]
+            ),
+            None => text.to_owned(),
+        },
         // Written back in its own encoding, a declaration without a label
         // stays as it was.
         None if own || !needs_declaration(target) => text.to_owned(),
@@ -386,6 +401,28 @@ fn declaration_for(
             )
         }
     }
+}
+
+/// Where the value of the `encoding` pseudo-attribute is in the text of
+/// an XML declaration: between the quotes after `encoding`, `=` and any
+/// whitespace.
+fn label_range(text: &str) -> Option<std::ops::Range<usize>> {
+    let after_name = text.find("encoding")? + "encoding".len();
+    let rest = text[after_name..].trim_start_matches(is_xml_space);
+    let rest = rest.strip_prefix('=')?.trim_start_matches(is_xml_space);
+    let quote = rest.chars().next().filter(|&q| q == '"' || q == '\'')?;
+    let start = text.len() - rest.len() + 1;
+    let len = text[start..].find(quote)?;
+    Some(start..start + len)
+}
+
+/// The errors about an XML declaration's encoding label, which mending the
+/// label repairs.
+fn is_label_error(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::UnknownEncoding | ErrorCode::EncodingMismatch
+    )
 }
 
 /// Whether a document in `encoding` needs an XML declaration to say so
