@@ -601,6 +601,63 @@ fn the_budget_runs_out_at_the_same_reference_however_the_input_arrives() {
     }
 }
 
+/// A document a limit cut short or changed is never taken for well-formed:
+/// each of the six limits, on an input that is well-formed whole.
+#[test]
+fn a_document_a_limit_reached_is_not_well_formed() {
+    use xml5dom::Severity;
+
+    /// A well-formed input, how to set the limit it reaches, and its code.
+    type Case = (&'static str, fn(&mut Limits), ErrorCode);
+    let cases: [Case; 6] = [
+        (
+            "<!DOCTYPE r [<!ENTITY e '0123456789'>]><r>&e;&e;</r>",
+            |l| l.max_entity_expansion_bytes = 15,
+            ErrorCode::EntityExpansionLimit,
+        ),
+        (
+            "<!DOCTYPE r [<!ENTITY e 'x'><!ENTITY f '&e;'>]><r>&f;</r>",
+            |l| l.max_entity_depth = 1,
+            ErrorCode::EntityDepthLimit,
+        ),
+        (
+            "<r><s><t/></s></r>",
+            |l| l.max_element_depth = Some(2),
+            ErrorCode::ElementDepthLimit,
+        ),
+        (
+            "<r a='1' b='2'/>",
+            |l| l.max_attributes = 1,
+            ErrorCode::AttributeLimit,
+        ),
+        (
+            "<root/>",
+            |l| l.max_name_length = 2,
+            ErrorCode::NameLengthLimit,
+        ),
+        (
+            "<r>text</r>",
+            |l| l.max_input_bytes = 5,
+            ErrorCode::InputSizeLimit,
+        ),
+    ];
+    for (text, limit, code) in cases {
+        assert!(Document::parse(text).is_well_formed(), "{text}");
+        assert_eq!(Document::parse(text).limit_reached(), None);
+        let mut options = ParseOptions::default();
+        limit(&mut options.limits);
+        let doc = Document::parse_with(text, &options);
+        // (An input cut short also leaves its root element open.)
+        assert_eq!(codes(&doc)[0], code.as_str(), "{text}");
+        let error = doc.limit_reached().expect("a limit reached");
+        assert_eq!(error.code, code);
+        assert_eq!(error.severity(), Severity::Limit);
+        assert_eq!(code.severity().as_str(), "limit");
+        assert!(error.is_limit() && !error.is_error(), "{code:?}");
+        assert!(!doc.is_well_formed(), "{text} with {code:?}");
+    }
+}
+
 #[test]
 fn expansion_limit_follows_the_options() {
     let text = "<!DOCTYPE r [<!ENTITY e \"0123456789\">]><r>&e;&e;&e;</r>";
