@@ -1,8 +1,8 @@
 //! Events and DOM agree: replaying the events of a parse into the sink that
 //! builds documents gives exactly the document `Document::parse` gives
 //! (tree, errors with their positions, and the serialized output), on every
-//! tree case of the suites, every document of the corpus, and inputs that
-//! reach each kind of event.
+//! tree case of the suites, every document of the corpus, inputs that
+//! reach each kind of event, and inputs that reach each of the limits.
 
 use std::path::{Path, PathBuf};
 
