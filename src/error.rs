@@ -201,7 +201,7 @@ pub enum ErrorCode {
     /// recursive reference is left unexpanded.
     RecursiveEntityReference,
 
-    // --- Limits (the Limits of the parse options) ---
+    // --- Limits (the Limits of the parse options; Severity::Limit) ---
     /// Entity expansion reached its byte budget; no further reference is
     /// expanded.
     EntityExpansionLimit,
@@ -327,7 +327,8 @@ impl ErrorCode {
     }
 
     /// Whether the code is a well-formedness violation (XML 1.0 with
-    /// Namespaces rejects the input) or a warning (XML allows it; XML5 or
+    /// Namespaces rejects the input), a limit the parse reached (the tree
+    /// is not all of the document), or a warning (XML allows it; XML5 or
     /// xml5dom still flags it). A warning never changes a byte of output.
     ///
     /// ```
@@ -335,6 +336,7 @@ impl ErrorCode {
     /// assert_eq!(ErrorCode::BareAmpersand.severity(), Severity::Error);
     /// // `&#13;`: XML5 reports it, XML allows it.
     /// assert_eq!(ErrorCode::ControlCharacterReference.severity(), Severity::Warning);
+    /// assert_eq!(ErrorCode::InputSizeLimit.severity(), Severity::Limit);
     /// ```
     pub fn severity(self) -> Severity {
         use ErrorCode::*;
@@ -351,14 +353,15 @@ impl ErrorCode {
             | EntityInExternalSubset
             // Invalid, but well-formed: only a validating processor
             // rejects it.
-            | DuplicateNotationDeclaration
-            // The caller's limits: the document is what the author wrote.
-            | EntityExpansionLimit
+            | DuplicateNotationDeclaration => Severity::Warning,
+            // The caller's limits: what the author wrote may be fine, but
+            // the tree is not all of it.
+            EntityExpansionLimit
             | EntityDepthLimit
             | ElementDepthLimit
             | AttributeLimit
             | NameLengthLimit
-            | InputSizeLimit => Severity::Warning,
+            | InputSizeLimit => Severity::Limit,
             // `unknown-encoding` and `encoding-mismatch` are errors: XML 1.0
             // §4.3.3 makes an encoding the processor cannot read, and a
             // declaration that names another encoding than the entity is
@@ -367,9 +370,23 @@ impl ErrorCode {
         }
     }
 
-    /// `self.severity() == Severity::Error`.
+    /// `self.severity() == Severity::Error`: a well-formedness violation
+    /// (not a warning, nor a limit reached).
     pub fn is_error(self) -> bool {
         self.severity() == Severity::Error
+    }
+
+    /// `self.severity() == Severity::Limit`: one of the parse's
+    /// [`Limits`](crate::Limits) was reached, so the tree is not all of
+    /// the document.
+    ///
+    /// ```
+    /// use xml5dom::ErrorCode;
+    /// assert!(ErrorCode::EntityExpansionLimit.is_limit());
+    /// assert!(!ErrorCode::EntityExpansionLimit.is_error());
+    /// ```
+    pub fn is_limit(self) -> bool {
+        self.severity() == Severity::Limit
     }
 
     fn describe(self) -> (&'static str, &'static str) {
@@ -756,24 +773,39 @@ impl fmt::Display for ErrorCode {
     }
 }
 
-/// How serious a [`ParseError`] is: a well-formedness violation, or a
-/// warning about input XML allows.
+/// How serious a [`ParseError`] is: a well-formedness violation, a limit
+/// the parse reached, or a warning about input XML allows.
+///
+/// A document is well-formed ([`Document::is_well_formed`]) only with
+/// neither an error nor a limit: a document a limit cut short or changed is
+/// not the document its author wrote, whether or not that one was
+/// well-formed (docs/conformance.md, "Limits").
+///
+/// [`Document::is_well_formed`]: crate::Document::is_well_formed
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
     /// The input is not well-formed XML 1.0 with namespaces here; the
     /// serializer repairs it.
     Error,
+    /// One of the parse's [`Limits`](crate::Limits) was reached (the six
+    /// `*-limit` codes): the input there was cut, dropped or left
+    /// unexpanded, so the tree is not all of the document. Not the
+    /// author's mistake, so the serializer repairs nothing for it (what a
+    /// limit left as written is written as it is); raising the limit reads
+    /// the document whole.
+    Limit,
     /// XML allows the input, but XML5 or xml5dom flags it (`&#13;`, an
-    /// external entity never fetched, a limit reached). Output is never
-    /// changed for a warning.
+    /// external entity never fetched). Output is never changed for a
+    /// warning.
     Warning,
 }
 
 impl Severity {
-    /// `error` or `warning`.
+    /// `error`, `limit` or `warning`.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
+            Severity::Limit => "limit",
             Severity::Warning => "warning",
         }
     }
@@ -818,9 +850,15 @@ impl ParseError {
         self.code.severity()
     }
 
-    /// Whether it is a well-formedness violation (not a warning).
+    /// Whether it is a well-formedness violation (not a warning, nor a
+    /// limit reached).
     pub fn is_error(&self) -> bool {
         self.code.is_error()
+    }
+
+    /// Whether it says a limit was reached ([`Severity::Limit`]).
+    pub fn is_limit(&self) -> bool {
+        self.code.is_limit()
     }
 }
 

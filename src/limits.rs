@@ -20,10 +20,15 @@
 #[non_exhaustive]
 pub struct Limits {
     /// Entity expansion may produce at most this many bytes per byte of
-    /// input (counted over the whole document, text and markup alike; the
-    /// first [`ENTITY_EXPANSION_FLOOR`] bytes are always allowed). Default
-    /// 10. Past it: `entity-expansion-limit`, and no further reference is
-    /// expanded.
+    /// input read so far (text and markup alike, up to the end of the
+    /// reference being expanded; the first [`ENTITY_EXPANSION_FLOOR`]
+    /// bytes are always allowed). Default 10. Past it:
+    /// `entity-expansion-limit`, and no further reference is expanded.
+    ///
+    /// The input read so far, not the whole input, as libxml2 counts it:
+    /// a stream cannot know the length of what is still to come, and so
+    /// that a stream and a whole input run out at the same reference, the
+    /// whole input is counted the same way.
     pub max_entity_expansion_ratio: u32,
     /// Entity expansion may produce at most this many bytes in all, whatever
     /// the input size. Default 64 MiB.
@@ -148,17 +153,19 @@ impl Limits {
         piece_kept(self.input_bytes(), 0, text)
     }
 
-    /// How many bytes entity expansion may produce for an input of
-    /// `input_len` bytes.
+    /// How many bytes entity expansion may have produced in all once the
+    /// parse has read `input_read` bytes of input (the text up to the end
+    /// of the reference being expanded).
     ///
     /// ```
     /// use xml5dom::Limits;
     /// let limits = Limits::default();
     /// assert_eq!(limits.entity_expansion_budget(100), 1 << 20);
+    /// assert_eq!(limits.entity_expansion_budget(1 << 20), 10 << 20);
     /// assert_eq!(limits.entity_expansion_budget(10 << 20), 64 << 20);
     /// ```
-    pub fn entity_expansion_budget(&self, input_len: usize) -> usize {
-        let ratio = (self.max_entity_expansion_ratio as usize).saturating_mul(input_len);
+    pub fn entity_expansion_budget(&self, input_read: usize) -> usize {
+        let ratio = (self.max_entity_expansion_ratio as usize).saturating_mul(input_read);
         ratio
             .max(ENTITY_EXPANSION_FLOOR)
             .min(self.max_entity_expansion_bytes)

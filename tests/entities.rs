@@ -518,6 +518,146 @@ fn expansion_limit_stops_billion_laughs() {
     );
 }
 
+/// Bytes cut into pieces of random sizes (a fixed-seed generator): mostly
+/// a few bytes, now and then a few thousand.
+fn pieces(bytes: &[u8], seed: u64) -> Vec<&[u8]> {
+    let mut state = seed | 1;
+    let mut out = Vec::new();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let most = if state % 8 == 0 { 4096 } else { 17 };
+        let size = (1 + (state >> 8) as usize % most).min(rest.len());
+        out.push(&rest[..size]);
+        rest = &rest[size..];
+    }
+    out
+}
+
+/// The expansion budget grows with the input read up to each reference,
+/// so the push parser and the events, fed in pieces, run out of it at the
+/// reference where the whole input does. (Counted against the whole
+/// input's length, as it was, a file over 100 KB expanded more whole than
+/// in pieces: the push parser and `check` stopped thousands of references
+/// earlier.)
+#[test]
+fn the_budget_runs_out_at_the_same_reference_however_the_input_arrives() {
+    use xml5dom::events::{self, Event};
+    use xml5dom::{ParseError, Parser};
+
+    let unbalanced =
+        "<!DOCTYPE r [<!ENTITY e \"<a>\">]>\n<r>".to_owned() + &"&e;".repeat(40_000) + "</r>";
+    let padded = unbalanced.replace("<r>", &format!("<!--{}--><r>", "p".repeat(120_000)));
+    let mut text_between = String::from("<!DOCTYPE r [<!ENTITY e '");
+    text_between.push_str(&"x".repeat(5_000));
+    text_between.push_str("'>]><r>");
+    for i in 0..2_000 {
+        text_between.push_str(&"t".repeat(i % 800));
+        text_between.push_str(if i % 3 == 0 { "<s a='&e;'/>" } else { "&e;" });
+    }
+    text_between.push_str("</r>");
+    for (what, text) in [
+        ("unbalanced", &unbalanced),
+        ("after a comment", &padded),
+        ("text between", &text_between),
+    ] {
+        let options = ParseOptions::default();
+        let whole = Document::parse_bytes(text.as_bytes());
+        let limit = whole
+            .errors()
+            .iter()
+            .find(|e| e.code == ErrorCode::EntityExpansionLimit)
+            .unwrap_or_else(|| panic!("{what}: no limit reached"));
+        assert!(limit.offset > 1000, "{what}: {limit:?}");
+        for seed in [1, 0x5EED] {
+            let mut parser = Parser::new(options.clone());
+            for piece in pieces(text.as_bytes(), seed) {
+                parser.feed(piece);
+            }
+            let pushed = parser.finish();
+            assert!(
+                pushed.errors() == whole.errors(),
+                "{what}: push parser, seed {seed}"
+            );
+            assert!(
+                pushed.to_tree_dump() == whole.to_tree_dump(),
+                "{what}: tree, seed {seed}"
+            );
+            let mut streamed: Vec<ParseError> = Vec::new();
+            let mut stream = events::Parser::new(&options, |event| {
+                if let Event::Error(error) = event {
+                    streamed.push(error);
+                }
+            });
+            for piece in pieces(text.as_bytes(), seed) {
+                stream.feed(piece);
+            }
+            stream.end();
+            drop(stream);
+            assert!(streamed == whole.errors(), "{what}: events, seed {seed}");
+        }
+    }
+}
+
+/// A document a limit cut short or changed is never taken for well-formed:
+/// each of the six limits, on an input that is well-formed whole.
+#[test]
+fn a_document_a_limit_reached_is_not_well_formed() {
+    use xml5dom::Severity;
+
+    /// A well-formed input, how to set the limit it reaches, and its code.
+    type Case = (&'static str, fn(&mut Limits), ErrorCode);
+    let cases: [Case; 6] = [
+        (
+            "<!DOCTYPE r [<!ENTITY e '0123456789'>]><r>&e;&e;</r>",
+            |l| l.max_entity_expansion_bytes = 15,
+            ErrorCode::EntityExpansionLimit,
+        ),
+        (
+            "<!DOCTYPE r [<!ENTITY e 'x'><!ENTITY f '&e;'>]><r>&f;</r>",
+            |l| l.max_entity_depth = 1,
+            ErrorCode::EntityDepthLimit,
+        ),
+        (
+            "<r><s><t/></s></r>",
+            |l| l.max_element_depth = Some(2),
+            ErrorCode::ElementDepthLimit,
+        ),
+        (
+            "<r a='1' b='2'/>",
+            |l| l.max_attributes = 1,
+            ErrorCode::AttributeLimit,
+        ),
+        (
+            "<root/>",
+            |l| l.max_name_length = 2,
+            ErrorCode::NameLengthLimit,
+        ),
+        (
+            "<r>text</r>",
+            |l| l.max_input_bytes = 5,
+            ErrorCode::InputSizeLimit,
+        ),
+    ];
+    for (text, limit, code) in cases {
+        assert!(Document::parse(text).is_well_formed(), "{text}");
+        assert_eq!(Document::parse(text).limit_reached(), None);
+        let mut options = ParseOptions::default();
+        limit(&mut options.limits);
+        let doc = Document::parse_with(text, &options);
+        // (An input cut short also leaves its root element open.)
+        assert_eq!(codes(&doc)[0], code.as_str(), "{text}");
+        let error = doc.limit_reached().expect("a limit reached");
+        assert_eq!(error.code, code);
+        assert_eq!(error.severity(), Severity::Limit);
+        assert_eq!(code.severity().as_str(), "limit");
+        assert!(error.is_limit() && !error.is_error(), "{code:?}");
+        assert!(!doc.is_well_formed(), "{text} with {code:?}");
+    }
+}
+
 #[test]
 fn expansion_limit_follows_the_options() {
     let text = "<!DOCTYPE r [<!ENTITY e \"0123456789\">]><r>&e;&e;&e;</r>";

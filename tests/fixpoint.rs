@@ -149,7 +149,10 @@ fn check(input: &str, tally: &mut Tally) {
     tally.inputs += 1;
     let doc = Document::parse(input);
     let out = doc.serialize(&Default::default());
-    if doc.is_well_formed() {
+    // (Errors only: what a limit left unread is written as it is, and the
+    // same limit is reached again reading the output.)
+    let no_errors = |doc: &Document| !doc.errors().iter().any(|e| e.is_error());
+    if no_errors(&doc) {
         assert_eq!(out.text, input, "lossless output for a well-formed input");
         if let Err(e) = strict(input).filter_err(strict_can_judge(&doc)) {
             panic!("no parse errors, but not well-formed ({e}):\n{input}");
@@ -165,7 +168,7 @@ fn check(input: &str, tally: &mut Tally) {
         );
     }
     assert!(
-        again.is_well_formed(),
+        no_errors(&again),
         "the output has errors {:?}\ninput:\n{input}\noutput:\n{}",
         again.errors(),
         out.text

@@ -24,7 +24,7 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use xml5dom::events::{self, Event};
 use xml5dom::query::{Bindings, Value, XNode, XPath, XPathError};
@@ -33,7 +33,8 @@ use xml5dom::serializer::{
 };
 use xml5dom::tokenizer::{tokenize_reader, SuiteJsonWriter};
 use xml5dom::{
-    Document, Encoding, EncodingSource, ErrorCode, ErrorContext, ParseError, ParseOptions, Severity,
+    Document, Encoding, EncodingSource, ErrorCode, ErrorContext, Limits, ParseError, ParseOptions,
+    Severity, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES,
 };
 
 #[derive(Parser, Debug)]
@@ -45,8 +46,9 @@ use xml5dom::{
                   input, works on them in parallel, and reports them in the order given.\n\
                   Exit status: 0 done (and clean, for check and fmt --check; something \
                   found, for query), 1 findings (parse errors for check, files to change \
-                  for fmt --check, only empty node-sets for query), 2 a file could not be \
-                  read or an option or expression is wrong.\n\
+                  for fmt --check, a limit reached for check and fmt, only empty \
+                  node-sets for query), 2 a file could not be read (or written, or was \
+                  left as it is by fmt --in-place) or an option or expression is wrong.\n\
                   `xml5dom help SUBCOMMAND` shows a subcommand's options and examples."
 )]
 struct Cli {
@@ -71,6 +73,201 @@ struct Cli {
     /// `--input-encoding x-mac-cyrillic`.
     #[arg(long, global = true, value_name = "LABEL")]
     input_encoding: Option<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The limits of a parse (the library's `Limits`), for every subcommand
+/// that parses: one flag a field, named after it. A document that reaches
+/// one is not read whole: `check` reports `limit:` and exits with status
+/// 1, `fmt --in-place` leaves the file as it is.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Limits (a document that reaches one is not read whole)")]
+struct LimitArgs {
+    /// Lift the limits, for trusted input (as xmllint's `--huge` and lxml's
+    /// `huge_tree`): no limit on expansion, attributes, names or element
+    /// depth; entities still nest at most 64 deep and inputs are at most
+    /// 4 GiB. The flags below apply on top. Example:
+    /// `xml5dom fmt --huge trusted.xml`.
+    #[arg(long, global = true)]
+    huge: bool,
+    /// Bytes entity expansion may make per byte of input read so far (at
+    /// least 1M in all, whatever the input); default 10. `none` for no
+    /// ratio. Example: `--max-entity-expansion-ratio 100`.
+    #[arg(long, global = true, value_name = "N", value_parser = parse_setting)]
+    max_entity_expansion_ratio: Option<Setting>,
+    /// Bytes entity expansion may make in all (K, M, G: KiB, MiB, GiB);
+    /// default 64M. Example: `--max-entity-expansion-bytes 1G`.
+    #[arg(long, global = true, value_name = "BYTES", value_parser = parse_setting)]
+    max_entity_expansion_bytes: Option<Setting>,
+    /// How deep entities may refer to entities; default 16, at most 64.
+    /// Example: `--max-entity-depth 32`.
+    #[arg(long, global = true, value_name = "N", value_parser = parse_setting)]
+    max_entity_depth: Option<Setting>,
+    /// How deep elements may nest; default none (any depth works).
+    /// Example: `--max-element-depth 1000`.
+    #[arg(long, global = true, value_name = "N", value_parser = parse_setting)]
+    max_element_depth: Option<Setting>,
+    /// Attributes an element keeps; default 10000. Example:
+    /// `--max-attributes 100000`.
+    #[arg(long, global = true, value_name = "N", value_parser = parse_setting)]
+    max_attributes: Option<Setting>,
+    /// Bytes a name keeps; default 10000. Example: `--max-name-length 1M`.
+    #[arg(long, global = true, value_name = "BYTES", value_parser = parse_setting)]
+    max_name_length: Option<Setting>,
+    /// Bytes of text (UTF-8, once decoded) read of each input; default and
+    /// most 4G less a byte for a document (a stream, as `check` reads, has
+    /// no ceiling). Example: `--max-input-bytes 100M`.
+    #[arg(long, global = true, value_name = "BYTES", value_parser = parse_setting)]
+    max_input_bytes: Option<Setting>,
+}
+
+/// A limit's value on the command line: a number, or none.
+#[derive(Clone, Copy, Debug)]
+enum Setting {
+    At(usize),
+    Unlimited,
+}
+
+/// `N`, `N` with a K, M or G suffix (times 1024, 1024², 1024³), or `none`
+/// (`unlimited`).
+fn parse_setting(text: &str) -> Result<Setting, String> {
+    if matches!(text, "none" | "unlimited") {
+        return Ok(Setting::Unlimited);
+    }
+    let (digits, unit) = match text.char_indices().last() {
+        Some((at, unit @ ('k' | 'K' | 'm' | 'M' | 'g' | 'G'))) => (&text[..at], unit),
+        _ => (text, ' '),
+    };
+    let shift = match unit.to_ascii_lowercase() {
+        'k' => 10,
+        'm' => 20,
+        'g' => 30,
+        _ => 0,
+    };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .map(Setting::At)
+        .ok_or_else(|| format!("expected a number (with K, M or G) or `none`, not {text:?}"))
+}
+
+impl LimitArgs {
+    /// The limits these flags set: the defaults (or none, with `--huge`),
+    /// changed where a flag says.
+    fn limits(&self) -> Result<Limits, String> {
+        let mut limits = if self.huge {
+            Limits::none()
+        } else {
+            Limits::default()
+        };
+        let value = |setting: Option<Setting>, unlimited: usize, current: usize| match setting {
+            None => current,
+            Some(Setting::At(n)) => n,
+            Some(Setting::Unlimited) => unlimited,
+        };
+        let ratio = value(
+            self.max_entity_expansion_ratio,
+            u32::MAX as usize,
+            limits.max_entity_expansion_ratio as usize,
+        );
+        limits.max_entity_expansion_ratio = u32::try_from(ratio).map_err(|_| {
+            format!(
+                "--max-entity-expansion-ratio {ratio} is more than {}",
+                u32::MAX
+            )
+        })?;
+        limits.max_entity_expansion_bytes = value(
+            self.max_entity_expansion_bytes,
+            usize::MAX,
+            limits.max_entity_expansion_bytes,
+        );
+        limits.max_entity_depth = value(self.max_entity_depth, 64, limits.max_entity_depth);
+        limits.max_element_depth = match self.max_element_depth {
+            None => limits.max_element_depth,
+            Some(Setting::At(n)) => Some(n),
+            Some(Setting::Unlimited) => None,
+        };
+        limits.max_attributes = value(self.max_attributes, usize::MAX, limits.max_attributes);
+        limits.max_name_length = value(self.max_name_length, usize::MAX, limits.max_name_length);
+        limits.max_input_bytes = value(
+            self.max_input_bytes,
+            MAX_INPUT_BYTES,
+            limits.max_input_bytes,
+        );
+        Ok(limits)
+    }
+}
+
+/// How to read past the limit `code` reports, under `limits`: the flag
+/// and the value in force (`None` where no flag can: entities nest at most
+/// 64 deep, a document is at most 4 GiB).
+fn raise_hint(code: ErrorCode, limits: &Limits) -> Option<String> {
+    let size = |n: usize| match n {
+        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{}G", n >> 30),
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{}M", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{}K", n >> 10),
+        n => n.to_string(),
+    };
+    let hint = match code {
+        ErrorCode::EntityExpansionLimit => {
+            let ratio = limits.max_entity_expansion_ratio;
+            let most = limits.max_entity_expansion_bytes;
+            let mut bounds = Vec::new();
+            let mut flags = Vec::new();
+            if ratio < u32::MAX {
+                let floor = size(ENTITY_EXPANSION_FLOOR.min(most));
+                bounds.push(format!("{ratio} bytes per byte read, at least {floor}"));
+                flags.push("--max-entity-expansion-ratio N");
+            }
+            if most < usize::MAX {
+                bounds.push(format!("{} in all", size(most)));
+                flags.push("--max-entity-expansion-bytes BYTES");
+            }
+            format!(
+                "the limit is {}; raise it with {}",
+                bounds.join(", and "),
+                flags.join(" and ")
+            )
+        }
+        ErrorCode::EntityDepthLimit if limits.max_entity_depth < 64 => format!(
+            "the limit is {}; raise it with --max-entity-depth N (at most 64)",
+            limits.max_entity_depth
+        ),
+        ErrorCode::ElementDepthLimit => format!(
+            "the limit is {}; raise it with --max-element-depth N, or none",
+            limits.max_element_depth.unwrap_or(usize::MAX)
+        ),
+        ErrorCode::AttributeLimit => format!(
+            "the limit is {}; raise it with --max-attributes N",
+            limits.max_attributes
+        ),
+        ErrorCode::NameLengthLimit => format!(
+            "the limit is {} bytes; raise it with --max-name-length BYTES",
+            limits.max_name_length
+        ),
+        ErrorCode::InputSizeLimit if limits.input_bytes() < MAX_INPUT_BYTES => format!(
+            "the limit is {} bytes; raise it with --max-input-bytes BYTES",
+            limits.max_input_bytes
+        ),
+        _ => return None,
+    };
+    Some(format!("{hint}, or --huge"))
+}
+
+/// The first limit `doc` reached, said on one line for standard error
+/// (`path:line:column: limit: code: message`, naming the flag that raises
+/// it), followed by `what` it means here; `None` if it reached none.
+fn limit_note(path: &str, doc: &Document, limits: &Limits, what: &str) -> Option<String> {
+    let error = doc.limit_reached()?;
+    Some(format!(
+        "{path}:{}:{}: limit: {}: {}; {what}\n",
+        error.line,
+        error.column,
+        error.code,
+        message(None, limits, error, None)
+    ))
 }
 
 #[derive(Subcommand, Debug)]
@@ -103,8 +300,9 @@ enum Command {
         paths: Vec<PathBuf>,
     },
     /// Print every parse error as `path:line:column: error: code: message`
-    /// (or `warning:` for what XML allows but XML5 flags), then the source
-    /// line with a caret under the place.
+    /// (or `warning:` for what XML allows but XML5 flags, `limit:` where a
+    /// limit stopped the parse reading the file whole, naming the flag that
+    /// raises it), then the source line with a caret under the place.
     ///
     /// An end tag that does not close the current element names the element
     /// that was open and where it starts: `mismatched-end-tag: end tag </a>
@@ -112,8 +310,9 @@ enum Command {
     /// closed`.
     ///
     /// Exits with status 0 when every file is well-formed (warnings
-    /// allowed), 1 when any has an error, 2 when a file cannot be read (the
-    /// others are still checked).
+    /// allowed), 1 when any has an error or reached a limit (it was not
+    /// checked whole), 2 when a file cannot be read (the others are still
+    /// checked).
     #[command(after_help = "Example: xml5dom check feed.xml\n         \
                             xml5dom check -r exports/\n         \
                             xml5dom check --format json feed.xml")]
@@ -123,7 +322,8 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// `human` for people; `json` for tools: one JSON object per error
-        /// and line (file, line, column, offset, code, severity, message;
+        /// and line (file, line, column, offset, code, severity: `error`,
+        /// `limit` or `warning`, message;
         /// for an end tag that does not close the current element also
         /// end_tag, implied_closes and open: the open element's name, line,
         /// column and offset). Example: `--format json`.
@@ -144,9 +344,12 @@ enum Command {
     /// Write the document back out: byte for byte if it parsed without
     /// errors, as repaired well-formed XML if not.
     ///
-    /// Repairs (what XML could not carry) are listed on standard error.
-    /// Exits with status 0, 1 with `--check` when a file would change, 2
-    /// when a file cannot be read or written.
+    /// Repairs (what XML could not carry) are listed on standard error. A
+    /// file a limit stopped reading whole is written as read, with a
+    /// `limit:` line on standard error; `--in-place` leaves such a file as
+    /// it is. Exits with status 0, 1 with `--check` when a file would
+    /// change and whenever a limit was reached, 2 when a file cannot be
+    /// read or written (or is left as it is).
     #[command(
         after_help = "Example: xml5dom fmt --pretty=4 feed.xml > feed.pretty.xml\n         \
                             xml5dom fmt --in-place -r site/\n         \
@@ -174,8 +377,10 @@ enum Command {
         check: bool,
         /// With `--in-place`, rewrite a file even where reading it lost
         /// characters (bytes that are not valid in its encoding, which
-        /// become U+FFFD); without it, such a file is left as it is, with
-        /// one line on standard error. Example: `--in-place --force`.
+        /// become U+FFFD) or a limit stopped reading it whole (what was
+        /// not read is then not written); without it, such a file is left
+        /// as it is, with one line on standard error. Example: `--in-place
+        /// --force`.
         #[arg(long, requires = "in_place")]
         force: bool,
         /// Files, directories (with `-r`) or `-` for standard input.
@@ -401,6 +606,13 @@ fn main() -> ExitCode {
         }
     };
     let (command_name, verb) = cli.command.hint_words();
+    let limits = match cli.limits.limits() {
+        Ok(limits) => limits,
+        Err(message) => {
+            let _ = writeln!(io::stderr(), "xml5dom: {message}");
+            return ExitCode::from(2);
+        }
+    };
     let settings = Settings {
         command_name,
         verb,
@@ -409,6 +621,7 @@ fn main() -> ExitCode {
         jobs: cli.jobs,
         quiet: cli.quiet,
         input_encoding: cli.input_encoding,
+        limits,
     };
     match run(cli.command, &settings) {
         Ok(code) => code,
@@ -433,6 +646,8 @@ struct Settings {
     quiet: bool,
     /// The encoding to read every input in, if the user chose one.
     input_encoding: Option<String>,
+    /// The limits of every parse.
+    limits: Limits,
 }
 
 /// What a subcommand made of one file, besides what it wrote to standard
@@ -537,13 +752,21 @@ fn open(path: &Path) -> Result<Box<dyn Read + '_>, Error> {
 }
 
 fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
-    let options = match &settings.input_encoding {
+    let mut options = match &settings.input_encoding {
         Some(label) => ParseOptions::default().encoding_label(label)?,
         None => ParseOptions::default(),
     };
+    options.limits = settings.limits.clone();
+    let limits = &options.limits;
     // The document takes the file's bytes as its source (no copy, when they
     // are UTF-8).
     let parse = |bytes: Vec<u8>| Document::parse_vec_with(bytes, &options);
+    // For standard error, where a limit cut a document short: what the
+    // output is of.
+    let read_as_cut = |path: &Path, doc: &Document| {
+        let what = "the output is of the document as read, not of the whole file";
+        limit_note(&path.display().to_string(), doc, limits, what).unwrap_or_default()
+    };
     // A file read whole into a document, or the outcome of one that could
     // not be read.
     let read_document = |opened: Opened<'_>| -> Result<Document, Outcome> {
@@ -573,15 +796,22 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 },
             )
         }
-        Command::Tree { paths } => {
-            batch(&paths, settings, Layout::Banners, &|_, opened, _, out| {
-                match read_document(opened) {
-                    Ok(doc) => doc.write_tree_dump(out)?,
+        Command::Tree { paths } => batch(
+            &paths,
+            settings,
+            Layout::Banners,
+            &|path, opened, _, out| {
+                let doc = match read_document(opened) {
+                    Ok(doc) => doc,
                     Err(outcome) => return Ok(outcome),
-                }
-                Ok(Outcome::default())
-            })
-        }
+                };
+                doc.write_tree_dump(out)?;
+                Ok(Outcome {
+                    notes: read_as_cut(path, &doc),
+                    ..Outcome::default()
+                })
+            },
+        ),
         Command::Check {
             paths,
             format,
@@ -597,6 +827,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 format,
                 colored,
                 max_errors,
+                limits: limits.clone(),
             };
             // Streamed: the errors come as the file is read, in bounded memory.
             batch(&paths, settings, Layout::Plain, &|path, opened, _, out| {
@@ -639,11 +870,18 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 };
                 let shown = path.display();
                 let mut outcome = Outcome::default();
+                // A document a limit cut short is not all of the file: it
+                // is said, and never passes for the file formatted.
+                let cut = |what: &str| limit_note(&shown.to_string(), &doc, limits, what);
                 let repairs = if check {
                     let mut same = Comparison::new(&bytes);
                     let repairs = doc.write_xml(&mut same, &serialize)?;
                     if !same.equal() {
                         writeln!(out, "{shown}")?;
+                        outcome.findings = true;
+                    }
+                    if let Some(note) = cut("the file was not checked whole") {
+                        outcome.notes.push_str(&note);
                         outcome.findings = true;
                     }
                     repairs
@@ -652,7 +890,21 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                         // Writing would put U+FFFD where the file has bytes.
                         outcome.failure = Some(format!("{shown}: not rewritten: {loss}"));
                         Vec::new()
+                    } else if let Some(limit) = doc.limit_reached().filter(|_| !force) {
+                        // Writing would put the document as cut in its place.
+                        outcome.failure = Some(format!(
+                            "{shown}: not rewritten: {} at line {}, column {}: {}; writing \
+                             would keep only what was read (rewrite anyway with --force)",
+                            limit.code,
+                            limit.line,
+                            limit.column,
+                            message(None, limits, limit, None)
+                        ));
+                        Vec::new()
                     } else {
+                        if let Some(note) = cut("rewritten as read, not as the whole file") {
+                            outcome.notes.push_str(&note);
+                        }
                         match write_in_place(path, &bytes, |file| doc.write_xml(file, &serialize)) {
                             Ok(repairs) => repairs,
                             Err(message) => {
@@ -662,7 +914,12 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                         }
                     }
                 } else {
-                    doc.write_xml(out, &serialize)?
+                    let repairs = doc.write_xml(out, &serialize)?;
+                    if let Some(note) = cut("the output is what was read, not the whole file") {
+                        outcome.notes.push_str(&note);
+                        outcome.findings = true;
+                    }
+                    repairs
                 };
                 for repair in &repairs {
                     match repair.offset {
@@ -741,7 +998,10 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                             subset: Some(&nodes),
                         };
                         xml5dom::write_canonical_with(&doc, form, &canonical, out)?;
-                        Ok(Outcome::default())
+                        Ok(Outcome {
+                            notes: read_as_cut(path, &doc),
+                            ..Outcome::default()
+                        })
                     },
                 );
             }
@@ -807,6 +1067,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                     };
                     Ok(Outcome {
                         matched,
+                        notes: read_as_cut(path, &doc),
                         ..Outcome::default()
                     })
                 },
@@ -1299,8 +1560,10 @@ fn expand_paths(paths: &[PathBuf], settings: &Settings) -> Vec<Input> {
 struct Report {
     format: Format,
     colored: bool,
-    /// Errors and warnings shown per file, at most.
+    /// Errors, limits and warnings shown per file, at most.
     max_errors: Option<usize>,
+    /// The limits of the parse, for the message of one reached.
+    limits: Limits,
 }
 
 /// How much of the source around an error `check` shows: at most this
@@ -1326,7 +1589,10 @@ impl Report {
         // What the events tell, gathered as they come (the push parser
         // keeps no events: a damaged file that leaves a million elements
         // open is a million calls at its end, not a million events held).
-        let found = std::cell::RefCell::new(Found::default());
+        let found = std::cell::RefCell::new(Found {
+            limits: self.limits.clone(),
+            ..Found::default()
+        });
         let mut parser = events::Parser::new(options, |event| {
             let mut found = found.borrow_mut();
             match event {
@@ -1336,10 +1602,11 @@ impl Report {
                 Event::Error(error) => {
                     let found = &mut *found;
                     found.write_json(&shown_path);
-                    let shown = found.errors + found.warnings < cap;
-                    match error.is_error() {
-                        true => found.errors += 1,
-                        false => found.warnings += 1,
+                    let shown = found.errors + found.limits_reached + found.warnings < cap;
+                    match error.severity() {
+                        Severity::Error => found.errors += 1,
+                        Severity::Limit => found.limits_reached += 1,
+                        Severity::Warning => found.warnings += 1,
                     }
                     found.last_shown = shown;
                     if shown && human {
@@ -1394,7 +1661,12 @@ impl Report {
                     break;
                 };
                 line.clear();
-                let said = message(found.label.as_deref(), &error, context.as_ref());
+                let said = message(
+                    found.label.as_deref(),
+                    &self.limits,
+                    &error,
+                    context.as_ref(),
+                );
                 self.human_lines(&mut line, &shown_path, &said, &error, &mut parser, ended);
                 out.write_all(line.as_bytes())?;
             }
@@ -1409,10 +1681,11 @@ impl Report {
             }
         }
         let found = found.borrow();
-        let (errors, warnings) = (found.errors, found.warnings);
-        let total = errors + warnings;
+        let (errors, limits, warnings) = (found.errors, found.limits_reached, found.warnings);
+        let total = errors + limits + warnings;
+        // A limit reached is a finding: the file was not checked whole.
         let mut outcome = Outcome {
-            findings: errors > 0,
+            findings: errors > 0 || limits > 0,
             ..Outcome::default()
         };
         if total == 0 {
@@ -1424,6 +1697,9 @@ impl Report {
             plural(errors, "error"),
             plural(warnings, "warning")
         );
+        if limits > 0 {
+            summary.push_str(&format!(", {} reached", plural(limits, "limit")));
+        }
         if total > cap {
             summary.push_str(&format!(" ({} not shown; --max-errors {cap})", total - cap));
         }
@@ -1453,6 +1729,7 @@ impl Report {
         let (bold, red, reset) = match (self.colored, error.severity()) {
             (false, _) => ("", "", ""),
             (true, Severity::Error) => ("\x1b[1m", "\x1b[1;31m", "\x1b[0m"),
+            (true, Severity::Limit) => ("\x1b[1m", "\x1b[1;35m", "\x1b[0m"),
             (true, Severity::Warning) => ("\x1b[1m", "\x1b[1;33m", "\x1b[0m"),
         };
         let _ = writeln!(
@@ -1501,7 +1778,11 @@ impl Report {
 struct Found {
     /// The XML declaration's encoding label.
     label: Option<String>,
+    /// The limits of the parse, for the message of one reached.
+    limits: Limits,
     errors: usize,
+    /// Errors that say a limit was reached.
+    limits_reached: usize,
     warnings: usize,
     /// Errors to show in the human format, once the text after them is in,
     /// with their context.
@@ -1519,19 +1800,20 @@ impl Found {
     fn write_json(&mut self, path: &str) {
         if let Some((error, context)) = self.json.take() {
             let label = self.label.as_deref();
-            json_line(&mut self.lines, path, label, &error, context.as_ref());
+            let said = message(label, &self.limits, &error, context.as_ref());
+            json_line(&mut self.lines, path, &said, &error, context.as_ref());
         }
     }
 }
 
 /// One error as a line of JSON: `file`, `line`, `column`, `offset`, `code`,
-/// `severity`, `message`, and for an end tag that does not close the
-/// current element `end_tag`, `implied_closes` and `open` (the element that
-/// was open: `name`, `line`, `column`, `offset`).
+/// `severity`, `message` (`said`), and for an end tag that does not close
+/// the current element `end_tag`, `implied_closes` and `open` (the element
+/// that was open: `name`, `line`, `column`, `offset`).
 fn json_line(
     out: &mut String,
     path: &str,
-    label: Option<&str>,
+    said: &str,
     error: &ParseError,
     context: Option<&ErrorContext>,
 ) {
@@ -1549,7 +1831,7 @@ fn json_line(
     out.push_str(", \"severity\": ");
     push_json_string(out, error.severity().as_str());
     out.push_str(", \"message\": ");
-    push_json_string(out, &message(label, error, context));
+    push_json_string(out, said);
     if let Some(context) = context {
         out.push_str(", \"end_tag\": ");
         push_json_string(out, &context.end_tag);
@@ -1600,8 +1882,14 @@ fn decoding_loss(doc: &Document) -> Option<String> {
 
 /// The message for `error`: its context's where it has one (the element
 /// a mismatched or stray end tag leaves open), else its code's, naming the
-/// label (of the XML declaration's encoding) for an unknown encoding.
-fn message(label: Option<&str>, error: &ParseError, context: Option<&ErrorContext>) -> String {
+/// label (of the XML declaration's encoding) for an unknown encoding, and
+/// for a limit reached the limit and the flag that raises it.
+fn message(
+    label: Option<&str>,
+    limits: &Limits,
+    error: &ParseError,
+    context: Option<&ErrorContext>,
+) -> String {
     if let Some(context) = context {
         return context.message();
     }
@@ -1609,7 +1897,10 @@ fn message(label: Option<&str>, error: &ParseError, context: Option<&ErrorContex
         (ErrorCode::UnknownEncoding, Some(label)) => {
             format!("the declared encoding {label:?} is not known; read as UTF-8")
         }
-        (code, _) => code.message().to_owned(),
+        (code, _) => match raise_hint(code, limits) {
+            Some(hint) => format!("{} ({hint})", code.message()),
+            None => code.message().to_owned(),
+        },
     }
 }
 
@@ -1695,7 +1986,8 @@ fn stats(
     let (mut texts, mut characters, mut comments, mut instructions) = (0usize, 0usize, 0, 0);
     let (mut depth, mut deepest) = (0usize, 0usize);
     let mut namespaces: BTreeMap<String, usize> = BTreeMap::new();
-    let mut by_code: [BTreeMap<&str, usize>; 2] = Default::default();
+    // Errors, limits reached and warnings.
+    let mut by_code: [BTreeMap<&str, usize>; 3] = Default::default();
     let mut parser = events::Parser::new(options, |event| {
         let mut uses = |uri: &str| match namespaces.get_mut(uri) {
             Some(count) => *count += 1,
@@ -1728,7 +2020,11 @@ fn stats(
             Event::Comment { .. } => comments += 1,
             Event::ProcessingInstruction { .. } => instructions += 1,
             Event::Error(error) => {
-                let kind = usize::from(!error.is_error());
+                let kind = match error.severity() {
+                    Severity::Error => 0,
+                    Severity::Limit => 1,
+                    Severity::Warning => 2,
+                };
                 *by_code[kind].entry(error.code.as_str()).or_default() += 1;
             }
             _ => {}
@@ -1778,7 +2074,7 @@ fn stats(
     for (uri, uses) in &namespaces {
         let _ = writeln!(out, "    {uri}: {uses}");
     }
-    for (kind, counts) in ["errors", "warnings"].iter().zip(&by_code) {
+    for (kind, counts) in ["errors", "limits", "warnings"].iter().zip(&by_code) {
         let _ = writeln!(out, "  {kind}: {}", counts.values().sum::<usize>());
         for (code, count) in counts {
             let _ = writeln!(out, "    {code}: {count}");

@@ -611,8 +611,9 @@ fn check_warnings_do_not_fail_a_file() {
     assert!(stdout(&json).contains("\"severity\": \"warning\""));
     let stats = run_paths(&["stats"], &[&path]);
     assert!(
-        stdout(&stats)
-            .ends_with("  errors: 0\n  warnings: 2\n    control-character-reference: 2\n"),
+        stdout(&stats).ends_with(
+            "  errors: 0\n  limits: 0\n  warnings: 2\n    control-character-reference: 2\n"
+        ),
         "{}",
         stdout(&stats)
     );
@@ -1242,6 +1243,7 @@ fn stats_counts_what_each_document_holds_and_goes_on_past_a_missing_file() {
   errors: 2
     eof-in-element: 1
     undeclared-entity: 1
+  limits: 0
   warnings: 0
 
 {}
@@ -1254,6 +1256,7 @@ fn stats_counts_what_each_document_holds_and_goes_on_past_a_missing_file() {
   depth: 1
   namespaces: 0
   errors: 0
+  limits: 0
   warnings: 0
 ",
         first.display(),
@@ -1616,4 +1619,243 @@ fn a_reader_that_goes_away_ends_the_run_quietly() {
         let status = child.wait().unwrap();
         assert_eq!(status.code(), Some(0), "{args:?}: {status}");
     }
+}
+
+// ---------------------------------------------------------------------------
+// Limits: a document a limit cut short is not the document
+// ---------------------------------------------------------------------------
+
+/// The billion laughs (roxmltree's `entity_err_005`, libxml2's and lxml's
+/// rejected bomb): ten entities of ten references each, 10^9 `lol`s from
+/// one reference.
+fn billion_laughs() -> String {
+    let mut text = String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n");
+    text.push_str("<!ENTITY lol \"lol\">\n");
+    for level in 1..10 {
+        let below = if level == 1 {
+            "lol".to_owned()
+        } else {
+            format!("lol{}", level - 1)
+        };
+        let references = format!("&{below};").repeat(10);
+        text.push_str(&format!("<!ENTITY lol{level} \"{references}\">\n"));
+    }
+    text.push_str("]>\n<lolz>&lol9;</lolz>\n");
+    text
+}
+
+#[test]
+fn check_exits_1_on_the_billion_laughs_and_names_the_limit() {
+    let dir = TempDir::new("check-laughs");
+    let path = dir.write("laughs.xml", billion_laughs());
+    let shown = path.display();
+    let human = run_paths(&["check", "--color", "never"], &[&path]);
+    assert_eq!(human.status.code(), Some(1), "{}", stdout(&human));
+    let out = stdout(&human);
+    let first = out.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(&format!(
+            "{shown}:14:7: limit: entity-expansion-limit: entity expansion reached its limit"
+        )) && first.contains("--max-entity-expansion-ratio")
+            && first.contains("--max-entity-expansion-bytes"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with(&format!("{shown}: 0 errors, 0 warnings, 1 limit reached\n")),
+        "{out}"
+    );
+
+    let json = run_paths(&["check", "--format", "json"], &[&path]);
+    assert_eq!(json.status.code(), Some(1));
+    let lines: Vec<Value> = stdout(&json)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{}", stdout(&json));
+    assert_eq!(lines[0]["code"], "entity-expansion-limit");
+    assert_eq!(lines[0]["severity"], "limit");
+    assert_eq!(lines[0]["offset"], billion_laughs().find("&lol9;").unwrap());
+    assert!(lines[0]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("--max-entity-expansion-ratio N")));
+
+    let stats = run_paths(&["stats"], &[&path]);
+    assert!(
+        stdout(&stats)
+            .ends_with("  errors: 0\n  limits: 1\n    entity-expansion-limit: 1\n  warnings: 0\n"),
+        "{}",
+        stdout(&stats)
+    );
+}
+
+#[test]
+fn fmt_in_place_leaves_a_file_a_limit_cut_short_untouched() {
+    let dir = TempDir::new("fmt-limit");
+    let laughs = billion_laughs();
+    let path = dir.write("laughs.xml", &laughs);
+    let shown = path.display();
+    let refused = run_paths(&["fmt", "--in-place"], &[&path]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), laughs, "untouched");
+    let message = stderr(&refused);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(
+        message.starts_with(&format!(
+            "xml5dom: {shown}: not rewritten: entity-expansion-limit at line 14, column 7: "
+        )) && message.contains("--max-entity-expansion-ratio")
+            && message.contains("--force"),
+        "{message}"
+    );
+
+    // Every limit, each set low on the command line.
+    let cases: [(&str, &[&str], &str); 6] = [
+        (
+            "<a><b><c/></b></a>\n",
+            &["--max-element-depth", "2"],
+            "element-depth-limit",
+        ),
+        (
+            "<a x='1' y='2'/>\n",
+            &["--max-attributes", "1"],
+            "attribute-limit",
+        ),
+        (
+            "<abcdef/>\n",
+            &["--max-name-length", "3"],
+            "name-length-limit",
+        ),
+        (
+            "<a>some text</a>\n",
+            &["--max-input-bytes", "8"],
+            "input-size-limit",
+        ),
+        (
+            "<!DOCTYPE a [<!ENTITY e1 'x'><!ENTITY e2 '&e1;'>]><a>&e2;</a>\n",
+            &["--max-entity-depth", "1"],
+            "entity-depth-limit",
+        ),
+        (
+            "<!DOCTYPE a [<!ENTITY e 'xxxxxxxxxx'>]><a>&e;&e;</a>\n",
+            &["--max-entity-expansion-bytes", "15"],
+            "entity-expansion-limit",
+        ),
+    ];
+    for (text, flags, code) in cases {
+        let path = dir.write("limited.xml", text);
+        let shown = path.display();
+        let mut args = vec!["fmt", "--in-place"];
+        args.extend_from_slice(flags);
+        let refused = run_paths(&args, &[&path]);
+        assert_eq!(refused.status.code(), Some(2), "{flags:?}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "{flags:?}");
+        let message = stderr(&refused);
+        assert!(
+            message.starts_with(&format!(
+                "xml5dom: {shown}: not rewritten: {code} at line 1"
+            )) && message.contains(flags[0])
+                && message.lines().count() == 1,
+            "{message}"
+        );
+        // Without the flag the document is read whole: written back as it
+        // is (so left alone), exit status 0.
+        let whole = run_paths(&["fmt", "--in-place"], &[&path]);
+        assert_eq!(whole.status.code(), Some(0), "{}", stderr(&whole));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        // `check` with the flag exits 1 and names it; without, 0.
+        let mut args = vec!["check", "--color", "never"];
+        args.extend_from_slice(flags);
+        let checked = run_paths(&args, &[&path]);
+        assert_eq!(checked.status.code(), Some(1), "{flags:?}");
+        assert!(
+            stdout(&checked).contains(&format!(": limit: {code}: "))
+                && stdout(&checked).contains(flags[0]),
+            "{}",
+            stdout(&checked)
+        );
+        assert_eq!(run_paths(&["check"], &[&path]).status.code(), Some(0));
+    }
+
+    // `--force` writes what was read; plain `fmt` writes it to standard
+    // output, and says on standard error that it is not the whole file.
+    let path = dir.write("cut.xml", "<a>some text</a>\n");
+    let plain = run_paths(&["fmt", "--max-input-bytes", "8"], &[&path]);
+    assert_eq!(plain.status.code(), Some(1));
+    assert_eq!(stdout(&plain), "<a>some </a>");
+    assert!(
+        stderr(&plain).starts_with(&format!(
+            "{}:1:9: limit: input-size-limit: ",
+            path.display()
+        )) && stderr(&plain).contains("--max-input-bytes"),
+        "{}",
+        stderr(&plain)
+    );
+    let checked = run_paths(&["fmt", "--check", "--max-input-bytes", "8"], &[&path]);
+    assert_eq!(checked.status.code(), Some(1));
+    assert!(stderr(&checked).contains("not checked whole"));
+    let forced = run_paths(
+        &["fmt", "--in-place", "--force", "--max-input-bytes", "8"],
+        &[&path],
+    );
+    assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "<a>some </a>");
+}
+
+#[test]
+fn limit_flags_parse_sizes_none_and_huge() {
+    let dir = TempDir::new("limit-flags");
+    // 10,001 attributes: one more than the default limit keeps.
+    let mut many = String::from("<a");
+    for i in 0..10_001 {
+        many.push_str(&format!(" a{i}=''"));
+    }
+    many.push_str("/>\n");
+    let path = dir.write("many.xml", &many);
+    let default = run_paths(&["check", "--format", "json"], &[&path]);
+    assert_eq!(default.status.code(), Some(1));
+    assert!(stdout(&default).contains("\"code\": \"attribute-limit\", \"severity\": \"limit\""));
+    for flags in [
+        &["--huge"][..],
+        &["--max-attributes", "none"],
+        &["--max-attributes", "unlimited"],
+        &["--max-attributes", "10K"],
+        &["--max-attributes", "20000"],
+    ] {
+        let mut args = vec!["check"];
+        args.extend_from_slice(flags);
+        let output = run_paths(&args, &[&path]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{flags:?}: {}",
+            stdout(&output)
+        );
+    }
+    // Flags after --huge set a limit again.
+    let output = run_paths(&["check", "--huge", "--max-attributes", "3"], &[&path]);
+    assert_eq!(output.status.code(), Some(1));
+    // Element depth: none is unlimited, as the default.
+    let deep = dir.write("deep.xml", "<a><b><c/></b></a>");
+    let output = run_paths(&["tree", "--max-element-depth", "1"], &[&deep]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "| <a>\n");
+    assert!(
+        stderr(&output).contains(": limit: element-depth-limit: "),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        stderr(&output).contains("not of the whole file"),
+        "{}",
+        stderr(&output)
+    );
+    let output = run_paths(&["tree", "--max-element-depth", "none"], &[&deep]);
+    assert!(stdout(&output).contains("<c>") && output.stderr.is_empty());
+    // Wrong values are caller errors.
+    for bad in ["-1", "ten", "1T", "", "99999999999999999999"] {
+        let output = run_paths(&["check", "--max-attributes", bad], &[&path]);
+        assert_eq!(output.status.code(), Some(2), "{bad:?}");
+    }
+    let output = run_paths(&["check", "--max-entity-expansion-ratio", "8G"], &[&path]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--max-entity-expansion-ratio"));
 }

@@ -321,3 +321,127 @@ fn whole_source_snippet(
     let _ = writeln!(out, "{number} | {text}");
     let _ = writeln!(out, "{gutter} | {caret}{red}^{reset}");
 }
+
+/// `check --format json` streams the file, `Document::from_file` reads it
+/// whole: on inputs that reach each limit (set by the same flags as the
+/// options), they report the same errors at the same places, the limit
+/// included. (The expansion budget was taken from the whole length in the
+/// document and not in the stream: on the unbalanced entity below the
+/// document went on for thousands of references after `check` stopped.)
+#[test]
+fn check_streams_the_errors_of_documents_that_reach_each_limit() {
+    use xml5dom::{ErrorCode, ParseOptions};
+
+    let unbalanced =
+        "<!DOCTYPE r [<!ENTITY e \"<a>\">]>\n<r>".to_owned() + &"&e;".repeat(60_000) + "</r>";
+    let padded = unbalanced.replace("<r>", &format!("<!--{}--><r>", "p".repeat(150_000)));
+    let mut laughs = String::from("<!DOCTYPE l [<!ENTITY l0 'lol'>");
+    for level in 1..10 {
+        let references = format!("&l{};", level - 1).repeat(10);
+        laughs.push_str(&format!("<!ENTITY l{level} '{references}'>"));
+    }
+    laughs.push_str("]>\n<l a='&l9;'>&l9;</l>");
+    let mut deep = damaged_records(5, 400);
+    deep.insert_str(deep.find("<records").unwrap(), "<x><y><z>");
+    let cases: Vec<(&str, String, Vec<&str>, ErrorCode)> =
+        vec![
+        ("unbalanced", unbalanced, vec![], ErrorCode::EntityExpansionLimit),
+        ("padded", padded, vec![], ErrorCode::EntityExpansionLimit),
+        ("laughs", laughs, vec![], ErrorCode::EntityExpansionLimit),
+        (
+            "depth",
+            deep.clone(),
+            vec!["--max-element-depth", "3"],
+            ErrorCode::ElementDepthLimit,
+        ),
+        (
+            "attributes",
+            deep.clone(),
+            vec!["--max-attributes", "1"],
+            ErrorCode::AttributeLimit,
+        ),
+        (
+            "names",
+            deep.clone(),
+            vec!["--max-name-length", "4"],
+            ErrorCode::NameLengthLimit,
+        ),
+        (
+            "entities",
+            "<!DOCTYPE r [<!ENTITY a 'x'><!ENTITY b '&a;'><!ENTITY c '<c>&b;</c>'>]><r>&c;&b;</r>"
+                .to_owned(),
+            vec!["--max-entity-depth", "2"],
+            ErrorCode::EntityDepthLimit,
+        ),
+        (
+            "input",
+            deep,
+            vec!["--max-input-bytes", "30000"],
+            ErrorCode::InputSizeLimit,
+        ),
+    ];
+    for (what, text, flags, code) in cases {
+        let file = TempFile::new(&format!("limit-{what}.xml"), &text);
+        let mut options = ParseOptions::default();
+        match flags.first().copied() {
+            Some("--max-element-depth") => options.limits.max_element_depth = Some(3),
+            Some("--max-attributes") => options.limits.max_attributes = 1,
+            Some("--max-name-length") => options.limits.max_name_length = 4,
+            Some("--max-entity-depth") => options.limits.max_entity_depth = 2,
+            Some("--max-input-bytes") => options.limits.max_input_bytes = 30_000,
+            _ => {}
+        }
+        let doc = Document::from_file(&file.0, &options).expect("a readable file");
+        assert!(
+            doc.errors().iter().any(|e| e.code == code),
+            "{what}: {code:?} not reached"
+        );
+        let mut args = vec!["check", "--format", "json"];
+        args.extend(flags.iter().copied());
+        let json = run(&args, &file);
+        let got: Vec<Value> = json
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a JSON line"))
+            .collect();
+        let place = |v: &Value| {
+            (
+                v["line"].as_u64(),
+                v["column"].as_u64(),
+                v["offset"].as_u64(),
+                v["code"].as_str().map(str::to_owned),
+                v["severity"].as_str().map(str::to_owned),
+            )
+        };
+        let expected: Vec<_> = doc
+            .errors()
+            .iter()
+            .map(|e| {
+                (
+                    Some(u64::from(e.line)),
+                    Some(u64::from(e.column)),
+                    Some(e.offset as u64),
+                    Some(e.code.as_str().to_owned()),
+                    Some(e.severity().as_str().to_owned()),
+                )
+            })
+            .collect();
+        let got_places: Vec<_> = got.iter().map(place).collect();
+        if let Some(at) =
+            (0..got_places.len().min(expected.len())).find(|&i| got_places[i] != expected[i])
+        {
+            panic!(
+                "{what}: error {at} differs: {:?} streamed, {:?} whole",
+                got_places[at], expected[at]
+            );
+        }
+        assert_eq!(got_places.len(), expected.len(), "{what}: how many errors");
+        // A limit's message names the flag that raises it.
+        for line in got.iter().filter(|v| v["severity"] == "limit") {
+            let message = line["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("raise it with --max-"),
+                "{what}: {message}"
+            );
+        }
+    }
+}

@@ -1059,18 +1059,43 @@ impl Document {
         &self.errors
     }
 
-    /// Whether the input was well-formed XML 1.0 with namespaces: no parse
-    /// error is a well-formedness violation (there may be warnings, see
-    /// [`Severity`](crate::error::Severity)).
+    /// Whether the input is known to be well-formed XML 1.0 with
+    /// namespaces: no parse error is a well-formedness violation, and no
+    /// limit was reached (there may be warnings, see
+    /// [`Severity`](crate::error::Severity)). A document a limit cut short
+    /// or changed is never taken for well-formed: the tree is not all of
+    /// the input ([`limit_reached`](Self::limit_reached)).
     ///
     /// ```
-    /// use xml5dom::Document;
+    /// use xml5dom::{Document, ParseOptions};
     /// // `&#13;` is a warning (XML allows it), a bare `&` an error.
     /// assert!(Document::parse("<a>x&#13;y</a>").is_well_formed());
     /// assert!(!Document::parse("<a>x & y</a>").is_well_formed());
+    /// // Well-formed, but cut short by a limit.
+    /// let mut options = ParseOptions::default();
+    /// options.limits.max_input_bytes = 4;
+    /// assert!(!Document::parse_with("<a>x</a>", &options).is_well_formed());
     /// ```
     pub fn is_well_formed(&self) -> bool {
-        !self.errors.iter().any(ParseError::is_error)
+        !self.errors.iter().any(|e| e.is_error() || e.is_limit())
+    }
+
+    /// The first of the errors that say a limit of the parse was reached
+    /// ([`Severity::Limit`](crate::error::Severity::Limit)), if any: then
+    /// the tree is not all of the document (the input was cut, or markup,
+    /// attributes, a name's end or an expansion were left out), and raising
+    /// that limit ([`Limits`](crate::Limits)) reads it whole.
+    ///
+    /// ```
+    /// use xml5dom::{Document, ErrorCode, ParseOptions};
+    /// assert!(Document::parse("<a><b/></a>").limit_reached().is_none());
+    /// let mut options = ParseOptions::default();
+    /// options.limits.max_element_depth = Some(1);
+    /// let doc = Document::parse_with("<a><b/></a>", &options);
+    /// assert_eq!(doc.limit_reached().unwrap().code, ErrorCode::ElementDepthLimit);
+    /// ```
+    pub fn limit_reached(&self) -> Option<&ParseError> {
+        self.errors.iter().find(|e| e.is_limit())
     }
 
     /// The XML declaration, if the document started with one.

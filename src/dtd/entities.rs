@@ -6,7 +6,9 @@
 //! them. [`Declarations`] holds the result for one document, with the one
 //! expansion budget (bytes produced by expansion, [`Limits`]) that the
 //! tokenizer (references in attribute values) and the tree builder
-//! (references in content) draw from together.
+//! (references in content) draw from together. The budget grows with the
+//! input read up to each reference, never with the input's whole length,
+//! so a stream and a whole input run out of it at the same reference.
 //!
 //! References in attribute values are expanded here, into the value,
 //! normalized as XML 1.0 §3.3.3 says (the replacement text is normalized
@@ -50,8 +52,10 @@ struct Inner {
     /// The longest declared general-entity name, in bytes.
     longest_name: usize,
     limits: Limits,
-    /// The expansion budget in bytes, once the input length is known.
-    budget: Cell<usize>,
+    /// How far into the input the parse had read when expansion was last
+    /// asked for (the end of the reference, or of the tag whose defaults
+    /// are supplied): the expansion budget is counted against it.
+    read: Cell<usize>,
     /// Bytes produced by expansion so far.
     used: Cell<usize>,
     /// The budget ran out (`entity-expansion-limit` was reported).
@@ -120,6 +124,8 @@ impl Declarations {
         doctype_name: &str,
         xml11: bool,
     ) -> Declarations {
+        // The subset is read whole before any of its entities is used.
+        let read = base.saturating_add(subset.len());
         let subset = internal_subset::parse(subset, base, limits, xml11);
         let longest_name = subset.entities.keys().map(|k| k.len()).max().unwrap_or(0);
         let used = subset.expanded_bytes;
@@ -169,7 +175,7 @@ impl Declarations {
             positions,
             longest_name,
             limits: limits.clone(),
-            budget: Cell::new(limits.entity_expansion_budget(0)),
+            read: Cell::new(read),
             used: Cell::new(used),
             exhausted: Cell::new(false),
         }))
@@ -186,10 +192,14 @@ impl Declarations {
         &self.0.subset.errors
     }
 
-    /// Sets the budget from the input's length (once it is known).
-    pub(crate) fn set_input_len(&self, len: usize) {
-        let budget = self.0.limits.entity_expansion_budget(len);
-        self.0.budget.set(self.0.budget.get().max(budget));
+    /// Notes that the parse has read the input up to `offset` (the end of
+    /// the reference about to be expanded, or of the tag whose defaults
+    /// are about to be supplied): the budget grows with the input read, so
+    /// that a stream, which never knows the input's length, and a whole
+    /// input run out of it at the same place. Offsets only move it on (a
+    /// replacement text's own offsets start again at 0).
+    pub(crate) fn read_up_to(&self, offset: usize) {
+        self.0.read.set(self.0.read.get().max(offset));
     }
 
     /// The limits the declarations were read with.
@@ -366,7 +376,7 @@ impl Declarations {
             return Err(None);
         }
         let used = inner.used.get().saturating_add(bytes);
-        if used > inner.budget.get() {
+        if used > inner.limits.entity_expansion_budget(inner.read.get()) {
             inner.exhausted.set(true);
             return Err(Some(ErrorCode::EntityExpansionLimit));
         }

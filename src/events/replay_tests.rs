@@ -1,8 +1,8 @@
 //! Events and DOM agree: replaying the events of a parse into the sink that
 //! builds documents gives exactly the document `Document::parse` gives
 //! (tree, errors with their positions, and the serialized output), on every
-//! tree case of the suites, every document of the corpus, and inputs that
-//! reach each kind of event.
+//! tree case of the suites, every document of the corpus, inputs that
+//! reach each kind of event, and inputs that reach each of the limits.
 
 use std::path::{Path, PathBuf};
 
@@ -106,15 +106,13 @@ fn check(text: &str, options: &ParseOptions, what: &str) {
 /// into the document `Document::parse_bytes` makes of them (decoding
 /// errors and all).
 fn check_bytes(input: &[u8], what: &str) {
-    let options = ParseOptions::default();
-    let expected = Document::parse_bytes_with(input, &options);
-    let (mut got, errors) = replayed_streamed(
-        input,
-        expected.source(),
-        false,
-        &options,
-        input.len() as u64,
-    );
+    check_bytes_with(input, &ParseOptions::default(), input.len() as u64, what);
+}
+
+/// [`check_bytes`] with options, the pieces cut as `seed` says.
+fn check_bytes_with(input: &[u8], options: &ParseOptions, seed: u64, what: &str) {
+    let expected = Document::parse_bytes_with(input, options);
+    let (mut got, errors) = replayed_streamed(input, expected.source(), false, options, seed);
     // What the document knows of its encoding the events do not carry.
     got.encoding = expected.encoding;
     got.bom = expected.bom;
@@ -294,6 +292,218 @@ fn events_replay_expansions_limits_and_dropped_markup() {
         check(input, &options, "small limits");
     }
     check("<a><b><c><d>deep</d></c>x</b></a>", &options, "depth limit");
+}
+
+/// The billion laughs: `levels` entities of ten references each to the
+/// one below, the last referred to by `use_it` (which names it `&top;`).
+fn laughs(levels: usize, use_it: &str) -> String {
+    let mut text = String::from("<!DOCTYPE r [\n<!ENTITY l0 \"lol\">\n");
+    for level in 1..=levels {
+        let references = format!("&l{};", level - 1).repeat(10);
+        text.push_str(&format!("<!ENTITY l{level} \"{references}\">\n"));
+    }
+    let top = format!("&l{levels};");
+    text.push_str(&use_it.replace("&top;", &top));
+    text
+}
+
+/// Inputs that reach each of the six limits (with the options that make
+/// them reach it), in text, in attribute values and defaults, in markup
+/// from entities and at the budget's edge: the events of each, given whole
+/// and read in pieces of random sizes (as text, and as bytes decoded as
+/// they come), replay into the document of the whole input, errors and
+/// all. The entity budget grows with the input read up to each reference,
+/// so a stream, which never knows the input's length, runs out of it
+/// where the whole input does.
+#[test]
+fn events_replay_inputs_that_reach_each_limit() {
+    use crate::error::ErrorCode::{self, *};
+
+    let with = |change: &dyn Fn(&mut crate::limits::Limits)| {
+        let mut options = ParseOptions::default();
+        change(&mut options.limits);
+        options
+    };
+    let default = ParseOptions::default();
+    let mut cases: Vec<(String, ParseOptions, ErrorCode, &str)> = Vec::new();
+    // Expansion: the billion laughs in text, in a value, in a default, in
+    // markup (at most 100 KB: a debug build expands 1 MiB in seconds).
+    let small = with(&|l| l.max_entity_expansion_bytes = 100_000);
+    cases.push((
+        laughs(9, "]>\n<r>a&top;b</r>"),
+        small.clone(),
+        EntityExpansionLimit,
+        "laughs in text",
+    ));
+    cases.push((
+        laughs(9, "]>\n<r a='&top;'/>"),
+        small.clone(),
+        EntityExpansionLimit,
+        "laughs in a value",
+    ));
+    cases.push((
+        laughs(9, "<!ATTLIST r a CDATA '&top;'>]>\n<r><r/></r>"),
+        small.clone(),
+        EntityExpansionLimit,
+        "laughs in a default",
+    ));
+    cases.push((
+        laughs(4, "<!ENTITY m '<l>&top;</l>'>]>\n<r>&m;&m;&m;&m;&m;</r>"),
+        small.clone(),
+        EntityExpansionLimit,
+        "laughs in markup",
+    ));
+    // An entity with unbalanced markup, used many times: each use opens an
+    // element; the 1 MiB floor runs out after some thousands. (120 KB of
+    // input: a budget taken from the whole length, as the document's was,
+    // was 1.2 MB, and the stream's 1 MiB.)
+    let unbalanced =
+        "<!DOCTYPE r [<!ENTITY e \"<a>\">]>\n<r>".to_owned() + &"&e;".repeat(40_000) + "</r>";
+    cases.push((
+        unbalanced.clone(),
+        default.clone(),
+        EntityExpansionLimit,
+        "unbalanced",
+    ));
+    // The same after 120 KB of comment: the budget is ten times the input
+    // read so far, above the floor.
+    let padded = unbalanced.replace("<r>", &format!("<!--{}--><r>", "p".repeat(120_000)));
+    cases.push((
+        padded,
+        default.clone(),
+        EntityExpansionLimit,
+        "unbalanced after a comment",
+    ));
+    // Text between the references: the budget grows as they are read.
+    let mut growing = String::from("<!DOCTYPE r [<!ENTITY e '");
+    growing.push_str(&"x".repeat(5_000));
+    growing.push_str("'>]><r>");
+    for i in 0..2_000 {
+        growing.push_str(&"t".repeat(i % 800));
+        growing.push_str(if i % 3 == 0 { "<s a='&e;'/>" } else { "&e;" });
+    }
+    growing.push_str("</r>");
+    cases.push((
+        growing,
+        default.clone(),
+        EntityExpansionLimit,
+        "growing with the text read",
+    ));
+    // At the edge: 100 bytes allowed, ten references of ten bytes fit, the
+    // eleventh does not.
+    let edge = "<!DOCTYPE r [<!ENTITY e '0123456789'>]><r>".to_owned();
+    let at_most_100 = with(&|l| l.max_entity_expansion_bytes = 100);
+    cases.push((
+        edge.clone() + &"&e;".repeat(11) + "</r>",
+        at_most_100.clone(),
+        EntityExpansionLimit,
+        "at the edge",
+    ));
+    cases.push((
+        edge.clone() + "<r a='" + &"&e;".repeat(11) + "'/></r>",
+        at_most_100.clone(),
+        EntityExpansionLimit,
+        "at the edge, in a value",
+    ));
+    // Parameter entities in the subset.
+    let mut parameters = String::from("<!DOCTYPE r [<!ENTITY % p0 'xxxxxxxxxx'>");
+    for level in 1..9 {
+        let references = format!("%p{};", level - 1).repeat(10);
+        parameters.push_str(&format!("<!ENTITY % p{level} '{references}'>"));
+    }
+    parameters.push_str("<!ENTITY e '%p8;'>]><r>&e;</r>");
+    cases.push((
+        parameters,
+        default.clone(),
+        EntityExpansionLimit,
+        "parameter entities",
+    ));
+    // Entity depth, in text, in a value, with markup.
+    let mut nested = String::from("<!DOCTYPE r [<!ENTITY n0 '<b>x</b>'>");
+    for level in 1..30 {
+        nested.push_str(&format!("<!ENTITY n{level} '<c>&n{};</c>'>", level - 1));
+    }
+    nested.push_str("<!ENTITY t0 'y'>");
+    for level in 1..30 {
+        nested.push_str(&format!("<!ENTITY t{level} '&t{};'>", level - 1));
+    }
+    nested.push_str("]><r a='&t29;'>&n29;&t29;&n3;</r>");
+    cases.push((
+        nested.clone(),
+        default.clone(),
+        EntityDepthLimit,
+        "entity depth",
+    ));
+    cases.push((
+        nested,
+        with(&|l| l.max_entity_depth = 3),
+        EntityDepthLimit,
+        "entity depth 3",
+    ));
+    // Element depth, with elements from entities too, and damage.
+    let deep =
+        "<!DOCTYPE r [<!ENTITY d '<d><d>x</d></d>'>]><r><a><b>&d;<c></b>t</a>&d;</r><e><f/></e>";
+    cases.push((
+        deep.to_owned(),
+        with(&|l| l.max_element_depth = Some(3)),
+        ElementDepthLimit,
+        "element depth",
+    ));
+    cases.push((
+        deep.repeat(3),
+        with(&|l| l.max_element_depth = Some(1)),
+        ElementDepthLimit,
+        "element depth 1",
+    ));
+    // Attributes: written, and added by defaults.
+    let attributes = "<!DOCTYPE r [<!ATTLIST r d1 CDATA 'x' d2 CDATA 'y' d3 CDATA 'z'>]>\
+                      <r a='1' b='2'><r/><r a='1' b='2' c='3' d='4'/></r>";
+    cases.push((
+        attributes.to_owned(),
+        with(&|l| l.max_attributes = 3),
+        AttributeLimit,
+        "attributes",
+    ));
+    // Names of elements, attributes, PI targets, entities.
+    let names = "<!DOCTYPE r [<!ENTITY longentity 'v'>]><longroot longattr='&longentity;'>\
+                 <?longtarget x?></longroot>";
+    cases.push((
+        names.to_owned(),
+        with(&|l| l.max_name_length = 4),
+        NameLengthLimit,
+        "names",
+    ));
+    // The input cut: inside a reference, a tag, an expansion's source.
+    let cut_in = laughs(2, "]><r a='&top;'>&l1;&top;</r>");
+    for at in [
+        cut_in.find("&l1").unwrap() + 2,
+        cut_in.find("<r").unwrap() + 4,
+        cut_in.len() - 3,
+        20,
+    ] {
+        cases.push((
+            cut_in.clone(),
+            with(&|l| l.max_input_bytes = at),
+            InputSizeLimit,
+            "input size",
+        ));
+    }
+
+    for (i, (text, options, code, what)) in cases.iter().enumerate() {
+        let doc = Document::parse_with(text, options);
+        assert!(
+            doc.errors().iter().any(|e| e.code == *code),
+            "{what}: {code:?} not reached: {:?}",
+            &doc.errors()[..doc.errors().len().min(5)]
+        );
+        check(text, options, what);
+        for seed in [0x5EED, i as u64] {
+            let kept = &text[..options.limits.input_kept(text)];
+            let (got, errors) = replayed_streamed(text.as_bytes(), kept, true, options, seed);
+            compare(&doc, &got, &errors, what, &format!("{what} (seed {seed})"));
+            check_bytes_with(text.as_bytes(), options, seed, what);
+        }
+    }
 }
 
 /// Damaged copies of the corpus: bytes deleted, markup characters put in,

@@ -177,9 +177,6 @@ impl<S: TokenSink> Tokenizer<S> {
         let name = written_doctype_name(head, lowered);
         let declarations =
             Declarations::parse(subset.as_str(w), start, &self.limits, name, self.xml11);
-        if let Some(len) = self.input_len {
-            declarations.set_input_len(len);
-        }
         // The subset parser counted offsets in the normalized subset (CR LF
         // and CR made LF, NUL made U+FFFD); map them back to the source.
         let mut wanted: Vec<usize> = declarations

@@ -157,7 +157,6 @@ pub(crate) fn tokenize_fragment<S: TokenSink>(
     xml11: bool,
 ) -> S {
     let mut tokenizer = Tokenizer::with_limits(sink, limits.clone());
-    tokenizer.input_len = Some(input.len());
     tokenizer.declarations = declarations;
     tokenizer.declarations_closed = true;
     tokenizer.xml11 = xml11;
@@ -172,7 +171,6 @@ pub(crate) fn tokenize_fragment<S: TokenSink>(
 /// [`tokenize`] with limits (those on entity expansion apply here).
 pub fn tokenize_with<S: TokenSink>(input: &str, sink: S, limits: &Limits) -> S {
     let mut tokenizer = Tokenizer::with_limits(sink, limits.clone());
-    tokenizer.input_len = Some(input.len());
     let window = Window {
         text: input,
         base: 0,
@@ -317,8 +315,6 @@ pub struct Tokenizer<S: TokenSink> {
     /// The general entities it declared, by where each declaration starts
     /// in the source (see [`Doctype::subset_entities`]).
     subset_entities: Vec<(usize, Box<str>)>,
-    /// The whole input's length, when it came in one piece.
-    input_len: Option<usize>,
     /// The XML declaration said `version="1.1"`: NEL and LINE SEPARATOR
     /// end lines, C1 controls are references only, and C0 and C1 controls
     /// may be referred to (XML 1.1 §2.2, §2.11, §4.1).
@@ -391,7 +387,6 @@ impl<S: TokenSink> Tokenizer<S> {
             declarations_closed: false,
             subset_items: Vec::new(),
             subset_entities: Vec::new(),
-            input_len: None,
             xml11: false,
         }
     }

@@ -177,6 +177,7 @@ impl<S: TokenSink> Tokenizer<S> {
         let reference = w.slice(self.amp, self.pos + n + 1);
         let mut value = String::new();
         let mut errors = Vec::new();
+        declarations.read_up_to(self.pos + n + 1);
         match declarations.lookup(name) {
             EntityLookup::Internal(text) if declarations.max_depth() > 0 => {
                 let expanded = declarations.expand(

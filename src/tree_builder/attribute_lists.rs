@@ -71,6 +71,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
         if declarations.exhausted() {
             return Some(declared);
         }
+        declarations.read_up_to(tag.span.end);
         if !self.default_values.contains_key(element) {
             self.default_values.insert(element.into(), HashMap::new());
         }

@@ -57,6 +57,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             self.unexpanded(name, reference, outermost);
             return;
         };
+        declarations.read_up_to(reference.end);
         if declarations.exhausted() {
             // Out of budget: nothing more is expanded (reported once).
             self.unexpanded(name, reference, outermost);

@@ -54,9 +54,7 @@ pub(crate) fn build_fragment(
 ) -> Document {
     let sink = DocumentSink::for_fragment(text);
     let mut builder = TreeBuilder::for_fragment(text, options.limits.clone(), sink, bindings);
-    let declarations = dtd
-        .as_ref()
-        .map(|dtd| builder.fragment_dtd(dtd, text.len()));
+    let declarations = dtd.as_ref().map(|dtd| builder.fragment_dtd(dtd));
     let xml11 = dtd.is_some_and(|dtd| dtd.xml11);
     tokenizer::tokenize_fragment(text, builder, &options.limits, declarations, xml11).finish()
 }
@@ -370,17 +368,12 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         builder
     }
 
-    /// Reads the declarations of the document a fragment (`input_len`
-    /// bytes) is parsed into, as the DOCTYPE token would have given them;
-    /// returns them for the tokenizer.
-    fn fragment_dtd(
-        &mut self,
-        dtd: &FragmentDtd<'_>,
-        input_len: usize,
-    ) -> crate::dtd::Declarations {
+    /// Reads the declarations of the document a fragment is parsed into,
+    /// as the DOCTYPE token would have given them; returns them for the
+    /// tokenizer.
+    fn fragment_dtd(&mut self, dtd: &FragmentDtd<'_>) -> crate::dtd::Declarations {
         let declarations =
             crate::dtd::Declarations::parse(dtd.subset, 0, &self.limits, dtd.name, dtd.xml11);
-        declarations.set_input_len(input_len);
         self.standalone = dtd.standalone;
         self.xml11 = dtd.xml11;
         self.checker.xml11 = dtd.xml11;

@@ -465,7 +465,10 @@ pub fn merged_text_dump(doc: &Document) -> String {
 pub fn fixpoint(data: &[u8]) {
     let doc = Document::parse_bytes(data);
     let out = doc.serialize(&Default::default());
-    if doc.is_well_formed() && doc.encoding().name() == "UTF-8" {
+    // (Errors only: what a limit left unread is written as it is, and the
+    // same limit is reached again reading the output.)
+    let no_errors = |doc: &Document| !doc.errors().iter().any(|e| e.is_error());
+    if no_errors(&doc) && doc.encoding().name() == "UTF-8" {
         let input = doc.source();
         assert_eq!(out.text, input, "lossless output for a well-formed input");
         if let Err(e) = strict(input).filter_err(strict_can_judge(&doc)) {
@@ -482,7 +485,7 @@ pub fn fixpoint(data: &[u8]) {
         );
     }
     assert!(
-        again.is_well_formed(),
+        no_errors(&again),
         "the output has errors {:?}\ninput:\n{:?}\noutput:\n{:?}",
         again.errors(),
         doc.source(),
