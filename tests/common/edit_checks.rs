@@ -589,10 +589,16 @@ pub fn random_edits(
 
 /// Parses `text`; if it is well-formed, applies `steps` random edits and
 /// checks the promise, panicking with the edits and what broke.
-pub fn edit_sequence(text: &str, choose: &mut impl Choose, steps: usize, elements: Option<usize>) {
+/// Returns whether it ran (the document was well-formed).
+pub fn edit_sequence(
+    text: &str,
+    choose: &mut impl Choose,
+    steps: usize,
+    elements: Option<usize>,
+) -> bool {
     let mut doc = Document::parse(text);
     if !doc.is_well_formed() {
-        return;
+        return false;
     }
     let (log, loose) = random_edits(&mut doc, choose, steps);
     let checked = check_written_back(&doc, elements)
@@ -602,6 +608,7 @@ pub fn edit_sequence(text: &str, choose: &mut impl Choose, steps: usize, element
         let input: String = text.chars().take(2000).collect();
         panic!("input:\n{input}\nedits:\n{}\n{broken}", steps.join("\n"));
     }
+    true
 }
 
 /// The detached subtrees among `loose`: each element can be written alone
