@@ -376,9 +376,9 @@ impl ErrorCode {
         self.severity() == Severity::Error
     }
 
-    /// `self.severity() == Severity::Limit`: one of the parse's
-    /// [`Limits`](crate::Limits) was reached, so the tree is not all of
-    /// the document.
+    /// `self.severity() == Severity::Limit`: one of the parse's limits
+    /// (the parse options' `Limits`) was reached, so the tree is not all
+    /// of the document.
     ///
     /// ```
     /// use xml5dom::ErrorCode;
@@ -776,18 +776,16 @@ impl fmt::Display for ErrorCode {
 /// How serious a [`ParseError`] is: a well-formedness violation, a limit
 /// the parse reached, or a warning about input XML allows.
 ///
-/// A document is well-formed ([`Document::is_well_formed`]) only with
-/// neither an error nor a limit: a document a limit cut short or changed is
-/// not the document its author wrote, whether or not that one was
-/// well-formed (docs/conformance.md, "Limits").
-///
-/// [`Document::is_well_formed`]: crate::Document::is_well_formed
+/// A document is well-formed (the DOM's `Document::is_well_formed`) only
+/// with neither an error nor a limit: a document a limit cut short or
+/// changed is not the document its author wrote, whether or not that one
+/// was well-formed (docs/conformance.md, "Errors, limits and warnings").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
     /// The input is not well-formed XML 1.0 with namespaces here; the
     /// serializer repairs it.
     Error,
-    /// One of the parse's [`Limits`](crate::Limits) was reached (the six
+    /// One of the parse's limits (`Limits`) was reached (the six
     /// `*-limit` codes): the input there was cut, dropped or left
     /// unexpanded, so the tree is not all of the document. Not the
     /// author's mistake, so the serializer repairs nothing for it (what a

@@ -1084,7 +1084,7 @@ impl Document {
     /// ([`Severity::Limit`](crate::error::Severity::Limit)), if any: then
     /// the tree is not all of the document (the input was cut, or markup,
     /// attributes, a name's end or an expansion were left out), and raising
-    /// that limit ([`Limits`](crate::Limits)) reads it whole.
+    /// that limit ([`Limits`](crate::limits::Limits)) reads it whole.
     ///
     /// ```
     /// use xml5dom::{Document, ErrorCode, ParseOptions};
