@@ -836,6 +836,10 @@ pub struct Document {
     pub(crate) doctypes: Vec<DoctypeData>,
     pub(crate) declaration: Option<XmlDeclaration>,
     pub(crate) errors: Vec<ParseError>,
+    /// Whether no error is a well-formedness violation, found the first
+    /// time it is asked: the errors do not change once the document is
+    /// built, and a writer of one node asks again each time.
+    well_formed: OnceLock<bool>,
     /// The context of some errors, by index in `errors`, in order (see
     /// `errors.rs`).
     pub(crate) error_contexts: Vec<(usize, crate::error::ErrorContext)>,
@@ -972,6 +976,7 @@ impl Document {
             doctypes: Vec::new(),
             declaration: None,
             errors: Vec::new(),
+            well_formed: OnceLock::new(),
             error_contexts: Vec::new(),
             edited: false,
             unchecked: 0,
@@ -1070,7 +1075,9 @@ impl Document {
     /// assert!(!Document::parse("<a>x & y</a>").is_well_formed());
     /// ```
     pub fn is_well_formed(&self) -> bool {
-        !self.errors.iter().any(ParseError::is_error)
+        *self
+            .well_formed
+            .get_or_init(|| !self.errors.iter().any(ParseError::is_error))
     }
 
     /// The XML declaration, if the document started with one.
