@@ -53,6 +53,9 @@ pub(super) struct Broken<'s> {
     /// in source order: a declaration of a repaired internal subset there is
     /// dropped, since its grammar was not checked.
     pub(super) unchecked: Vec<usize>,
+    /// The references (warnings) to entities an unread DTD might declare,
+    /// in source order: errors where the output keeps no such DTD.
+    external_references: Vec<usize>,
     /// What repaired output drops of the internal subset, once worked out
     /// (at once for a whole document; for a subtree, when it meets a
     /// reference or the subset itself).
@@ -104,7 +107,7 @@ impl<'s> Broken<'s> {
         let attlists_dropped = dropped.attribute_lists;
         broken.dropped_declarations = OnceCell::from(dropped);
         if !external_declarations_kept(doc, &broken) {
-            broken.promote_external_entities(&[EVERYWHERE]);
+            broken.promote_external_references();
         }
         (broken, attlists_dropped)
     }
@@ -128,7 +131,7 @@ impl<'s> Broken<'s> {
             broken.nothing_dropped();
             return broken;
         }
-        if within_reach(doc, reach).any(|e| e.code == ErrorCode::EntityInExternalSubset) {
+        if !broken.external_references.is_empty() {
             // Whether the output keeps a DTD that may declare them looks at
             // the DOCTYPE: its errors, and what its subset keeps.
             let mut subset = Broken::over(doc, &subset_reach(doc, true));
@@ -137,7 +140,7 @@ impl<'s> Broken<'s> {
             let kept = external_declarations_kept(doc, &subset);
             broken.dropped_declarations = subset.dropped_declarations;
             if !kept {
-                broken.promote_external_entities(reach);
+                broken.promote_external_references();
             }
         }
         broken
@@ -149,17 +152,16 @@ impl<'s> Broken<'s> {
     fn over(doc: &'s Document, reach: &[Span]) -> Broken<'s> {
         let mut errors = Vec::new();
         let mut unchecked = Vec::new();
+        let mut external_references = Vec::new();
         for error in within_reach(doc, reach) {
             use crate::error::ErrorCode::*;
-            if error.is_error() {
-                errors.push((error.offset, error.code));
-            }
-            let limit = matches!(
-                error.code,
-                NameLengthLimit | EntityDepthLimit | EntityExpansionLimit | AttributeLimit
-            );
-            if limit {
-                unchecked.push(error.offset);
+            match error.code {
+                code if code.is_error() => errors.push((error.offset, code)),
+                NameLengthLimit | EntityDepthLimit | EntityExpansionLimit | AttributeLimit => {
+                    unchecked.push(error.offset)
+                }
+                EntityInExternalSubset => external_references.push(error.offset),
+                _ => {}
             }
         }
         Broken {
@@ -169,6 +171,7 @@ impl<'s> Broken<'s> {
             dropped: &doc.dropped,
             depth_dropped: &doc.depth_dropped,
             unchecked,
+            external_references,
             dropped_declarations: OnceCell::new(),
             declared_entities: OnceCell::new(),
         }
@@ -181,13 +184,14 @@ impl<'s> Broken<'s> {
         self.declared_entities = OnceCell::from(Vec::new());
     }
 
-    /// Makes each reference in `reach` to an entity an unread DTD might
-    /// have declared an error: with no such DTD in the output, it is one
-    /// there. (After the errors at its offset.)
-    fn promote_external_entities(&mut self, reach: &[Span]) {
-        let promoted = within_reach(self.doc, reach)
-            .filter(|e| e.code == ErrorCode::EntityInExternalSubset)
-            .map(|e| (e.offset, ErrorCode::UndeclaredEntity));
+    /// Makes each reference to an entity an unread DTD might have declared
+    /// an error: with no such DTD in the output, it is one there. (After
+    /// the errors at its offset.)
+    fn promote_external_references(&mut self) {
+        let promoted = self
+            .external_references
+            .iter()
+            .map(|&at| (at, ErrorCode::UndeclaredEntity));
         self.errors.extend(promoted);
         self.errors.sort_by_key(|&(at, _)| at);
     }
@@ -967,8 +971,8 @@ fn external_declarations_kept(doc: &Document, broken: &Broken<'_>) -> bool {
 /// The document's errors and warnings at offsets in `reach` (stretches of
 /// the source in order, apart), each stretch taken with the two bytes
 /// after it and, where that meets the end of the input, with what is
-/// reported there; in source order, found by binary search (a document
-/// keeps its errors in source order).
+/// reported there; in source order, each stretch's first found by binary
+/// search (a document keeps its errors in source order).
 fn within_reach<'d>(
     doc: &'d Document,
     reach: &[Span],
@@ -982,8 +986,12 @@ fn within_reach<'d>(
             end if end >= len => usize::MAX,
             end => end,
         };
-        let from = next.max(errors.partition_point(|e| e.offset < span.start));
-        let to = from.max(errors.partition_point(|e| e.offset <= last));
+        let from = next + errors[next..].partition_point(|e| e.offset < span.start);
+        let to = from
+            + errors[from..]
+                .iter()
+                .take_while(|e| e.offset <= last)
+                .count();
         stretches.push(from..to);
         next = to;
     }
