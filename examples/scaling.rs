@@ -28,7 +28,7 @@
 //!   all);
 //! * `XML5DOM_SCALING_COLUMNS`: the columns to run, comma-separated
 //!   (`parse`, `check`, `check json`, `fmt`, `fmt --pretty`, `canon`,
-//!   `tree`, `tokens`, `query`, `stats`; default all);
+//!   `tree`, `tokens`, `query`, `query nodes`, `stats`; default all);
 //! * `XML5DOM_SCALING_TIMEOUT`: the cap per run in seconds (default 60;
 //!   at `8n`, at least 13 times the time at `n`);
 //! * `XML5DOM_SCALING_MEMORY_MB`: the address-space cap per run in MiB
@@ -56,6 +56,8 @@ const SUBCOMMANDS: &[(&str, &[&str])] = &[
     ("tree", &["tree"]),
     ("tokens", &["tokens"]),
     ("query", &["query", "count(//*)"]),
+    // Each element without element children printed, one write each.
+    ("query nodes", &["query", "//*[not(*)]"]),
     ("stats", &["stats"]),
 ];
 

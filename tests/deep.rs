@@ -89,3 +89,30 @@ fn an_unclosed_million_deep_document_is_closed_at_the_end_of_input() {
         assert_eq!(doc.root().descendants().count(), DEPTH);
     });
 }
+
+/// One node of a million-deep document written alone (`Node::to_xml`),
+/// with an error in the document, then after an edit at the bottom, which
+/// leaves every element above it edited: what the writer gathers before
+/// writing (the source of the subtree's nodes) is walked without
+/// recursion, and the innermost element costs what it holds.
+#[test]
+fn a_node_of_a_million_deep_document_is_written_on_a_1_mib_stack() {
+    on_small_stack(|| {
+        let mut doc = Document::parse(&"<a>".repeat(DEPTH));
+        let innermost = doc.root().descendants().last().expect("an element").id();
+        let whole = format!("{}{}", "<a>".repeat(DEPTH), "</a>".repeat(DEPTH));
+        let root = doc.root_element().expect("a root");
+        // (Compared without printing megabytes when they differ.)
+        assert!(root.to_xml() == whole, "the root element, as parsed");
+        doc.set_attribute(innermost, "x", "1").expect("an element");
+        let root = doc.root_element().expect("a root");
+        let edited = format!(
+            "{}<a x=\"1\">{}",
+            "<a>".repeat(DEPTH - 1),
+            "</a>".repeat(DEPTH)
+        );
+        assert!(root.to_xml() == edited, "the root element, edited");
+        let innermost = doc.node(innermost).expect("still there");
+        assert_eq!(innermost.to_xml(), "<a x=\"1\"></a>");
+    });
+}

@@ -228,6 +228,12 @@ fn renaming_an_element_whose_prefix_waits_does_not_panic() {
     let a = root(&doc);
     assert!(doc.append(a, e).is_err(), "q is bound to nothing here");
     writes_back(&doc);
+    // Nor one parsed with an undeclared prefix.
+    let mut doc = Document::parse("<p:q/>");
+    let q = root(&doc);
+    assert!(doc.rename(q, "p:x").is_err(), "p is bound to nothing");
+    doc.rename(q, "x").unwrap();
+    assert_eq!(doc.to_xml(), "<x/>");
 }
 
 #[test]

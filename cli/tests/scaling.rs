@@ -110,6 +110,15 @@ mod cli {
         cli("stray_end", 4 * N, &["fmt"]);
     }
 
+    /// Each title of a feed with a bare `&` in each printed: one write per
+    /// title, each in proportion to the title (issue 30: each took in the
+    /// whole document's errors). Twice [`N_CLI`]: each write is a small
+    /// step, which a debug build takes 60,000 of in a few seconds.
+    #[test]
+    fn damaged_feed_query_nodes() {
+        cli("damaged_feed", 2 * N_CLI, &["query", "//title"]);
+    }
+
     #[test]
     fn deep_plain_fmt_pretty() {
         cli("deep_plain", N_CLI, &["fmt", "--pretty"]);

@@ -57,6 +57,7 @@ impl Clone for Document {
             doctypes: self.doctypes.clone(),
             declaration: self.declaration.clone(),
             errors: self.errors.clone(),
+            verdict: self.verdict.clone(),
             error_contexts: self.error_contexts.clone(),
             edited: self.edited,
             unchecked: self.unchecked,

@@ -55,6 +55,8 @@ impl Document {
     /// Puts the errors in source order (stable: errors at one offset stay in
     /// the order they were found), their contexts following them.
     pub(crate) fn sort_errors(&mut self) {
+        // (Asked before the errors were all in, the answer is forgotten.)
+        self.verdict = std::sync::OnceLock::new();
         if self.error_contexts.is_empty() {
             self.errors.sort_by_key(|e| e.offset);
             return;

@@ -800,6 +800,15 @@ pub struct XmlDeclaration {
     pub span: Span,
 }
 
+/// What a document's errors say of it (see [`Document::is_well_formed`]).
+#[derive(Clone, Copy, Debug)]
+struct Verdict {
+    /// An error is a well-formedness violation.
+    errors: bool,
+    /// A limit of the parse was reached.
+    limits: bool,
+}
+
 /// A parsed (and possibly edited) XML document.
 ///
 /// [`Document::parse`] never fails: it returns the tree the XML5 rules build
@@ -836,6 +845,11 @@ pub struct Document {
     pub(crate) doctypes: Vec<DoctypeData>,
     pub(crate) declaration: Option<XmlDeclaration>,
     pub(crate) errors: Vec<ParseError>,
+    /// Whether an error is a well-formedness violation and whether a limit
+    /// was reached, found the first time it is asked: the errors do not
+    /// change once the document is built, and a writer of one node asks
+    /// again each time.
+    verdict: OnceLock<Verdict>,
     /// The context of some errors, by index in `errors`, in order (see
     /// `errors.rs`).
     pub(crate) error_contexts: Vec<(usize, crate::error::ErrorContext)>,
@@ -972,6 +986,7 @@ impl Document {
             doctypes: Vec::new(),
             declaration: None,
             errors: Vec::new(),
+            verdict: OnceLock::new(),
             error_contexts: Vec::new(),
             edited: false,
             unchecked: 0,
@@ -1077,7 +1092,23 @@ impl Document {
     /// assert!(!Document::parse_with("<a>x</a>", &options).is_well_formed());
     /// ```
     pub fn is_well_formed(&self) -> bool {
-        !self.errors.iter().any(|e| e.is_error() || e.is_limit())
+        let verdict = self.verdict();
+        !verdict.errors && !verdict.limits
+    }
+
+    /// Whether an error is a well-formedness violation (warnings and
+    /// limits aside): what the serializer repairs.
+    pub(crate) fn has_errors(&self) -> bool {
+        self.verdict().errors
+    }
+
+    /// What the errors say of the document, found the first time it is
+    /// asked.
+    fn verdict(&self) -> Verdict {
+        *self.verdict.get_or_init(|| Verdict {
+            errors: self.errors.iter().any(ParseError::is_error),
+            limits: self.errors.iter().any(ParseError::is_limit),
+        })
     }
 
     /// The first of the errors that say a limit of the parse was reached
@@ -1095,6 +1126,9 @@ impl Document {
     /// assert_eq!(doc.limit_reached().unwrap().code, ErrorCode::ElementDepthLimit);
     /// ```
     pub fn limit_reached(&self) -> Option<&ParseError> {
+        if !self.verdict().limits {
+            return None;
+        }
         self.errors.iter().find(|e| e.is_limit())
     }
 

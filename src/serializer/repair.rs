@@ -18,7 +18,14 @@
 //! [`Broken::of`] gathers what the walks go by from the document: its
 //! errors, what the parse dropped, the declarations of the internal subset
 //! the output drops ([`kept_subset`] writes the rest). The writer asks it
-//! what may be copied and hands it the pieces to mend.
+//! what may be copied and hands it the pieces to mend. A node written
+//! alone takes [`Broken::of_subtree`] instead: the errors of the source its
+//! nodes came from, and the rest only if the node needs it, so that writing
+//! each node of a document with many errors costs in proportion to the
+//! node, not to the document.
+
+use std::cell::OnceCell;
+use std::collections::HashSet;
 
 use crate::chars::{is_forbidden_char, is_name};
 use crate::dom::{Document, NodeKind, NodeType};
@@ -29,34 +36,59 @@ use super::escape::{comment_text, quotable};
 use super::options::RepairKind;
 
 /// The well-formedness errors of a document (warnings left out), in
-/// source order, and what the walks need to know of the source.
+/// source order, and what the walks need to know of the source: all of
+/// them ([`of`](Self::of)), or those of the source a subtree came from
+/// ([`of_subtree`](Self::of_subtree)).
 pub(super) struct Broken<'s> {
+    doc: &'s Document,
     pub(super) source: &'s str,
+    /// The errors (of the stretches of source looked at), in source order.
     pub(super) errors: Vec<(usize, ErrorCode)>,
     /// Markup the parse left out, in source order.
     pub(super) dropped: &'s [Span],
     /// Where the parse dropped elements past the depth limit (their tags,
     /// not the text between them), in source order.
     pub(super) depth_dropped: &'s [Span],
-    /// Entities whose declarations the output drops: a reference to one
-    /// cannot be copied.
-    pub(super) dropped_entities: Vec<Box<str>>,
-    /// The general entities the internal subset declared, sorted: an error
-    /// at a reference to one is in its replacement text.
-    pub(super) declared_entities: Vec<Box<str>>,
-    /// Declarations of the internal subset dropped though well-formed
-    /// themselves: they refer to an entity whose declaration is dropped.
-    /// (Their starts.)
-    pub(super) dependents_dropped: std::collections::HashSet<usize>,
     /// Where a limit stopped the parse from checking something (warnings),
     /// in source order: a declaration of a repaired internal subset there is
     /// dropped, since its grammar was not checked.
     pub(super) unchecked: Vec<usize>,
+    /// The references (warnings) to entities an unread DTD might declare,
+    /// in source order: errors where the output keeps no such DTD.
+    external_references: Vec<usize>,
+    /// What repaired output drops of the internal subset, once worked out
+    /// (at once for a whole document; for a subtree, when it meets a
+    /// reference or the subset itself).
+    dropped_declarations: OnceCell<DroppedDeclarations>,
+    /// The general entities the internal subset declared, sorted (an error
+    /// at a reference to one is in its replacement text), once asked for.
+    declared_entities: OnceCell<Vec<Box<str>>>,
+}
+
+/// The declarations of the internal subset that repaired output drops, and
+/// what goes with them.
+#[derive(Default)]
+struct DroppedDeclarations {
+    /// Entities whose declarations the output drops: a reference to one
+    /// cannot be copied.
+    entities: Vec<Box<str>>,
+    /// Declarations dropped though well-formed themselves: they refer to
+    /// an entity whose declaration is dropped. (Their starts.)
+    dependents: HashSet<usize>,
+    /// Whether an attribute-list declaration is among them: then the
+    /// attributes its defaults supplied are written.
+    attribute_lists: bool,
 }
 
 /// A piece the walks cannot mend in place: write it anew from the tree.
 #[derive(Debug)]
 pub(super) struct Fallback;
+
+/// The whole source, for [`Broken::over`].
+const EVERYWHERE: Span = Span {
+    start: 0,
+    end: usize::MAX,
+};
 
 impl<'s> Broken<'s> {
     /// What is broken in `doc`: its errors (warnings left out; a reference
@@ -66,64 +98,134 @@ impl<'s> Broken<'s> {
     /// internal subset is dropped: then the attributes its defaults
     /// supplied are written.
     pub(super) fn of(doc: &'s Document) -> (Broken<'s>, bool) {
-        let mut broken = Broken {
-            source: doc.source(),
-            errors: doc
-                .errors
-                .iter()
-                .filter(|e| e.is_error())
-                .map(|e| (e.offset, e.code))
-                .collect(),
-            dropped: &doc.dropped,
-            depth_dropped: &doc.depth_dropped,
-            dropped_entities: Vec::new(),
-            declared_entities: Vec::new(),
-            dependents_dropped: Default::default(),
-            unchecked: doc
-                .errors
-                .iter()
-                .filter(|e| {
-                    use crate::error::ErrorCode::*;
-                    matches!(
-                        e.code,
-                        NameLengthLimit | EntityDepthLimit | EntityExpansionLimit | AttributeLimit
-                    )
-                })
-                .map(|e| e.offset)
-                .collect(),
-        };
-        let mut attlists_dropped = false;
-        if !broken.errors.is_empty() {
-            for doctype in &doc.doctypes {
-                let items = &doctype.subset_items;
-                let names = dropped_entities(&mut broken, items, &doctype.subset_entities);
-                broken.dropped_entities.extend(names);
-                let declared = doctype.subset_entities.iter().map(|(_, name)| name.clone());
-                broken.declared_entities.extend(declared);
-                // (A malformed one was skipped, and supplied nothing.)
-                attlists_dropped |= items.iter().any(|item| {
-                    !broken.kept(*item)
-                        && doc.source()[item.range()].starts_with("<!ATTLIST")
-                        && !broken
-                            .within(item.start, item.end)
-                            .iter()
-                            .any(|&(_, code)| code == crate::error::ErrorCode::MalformedDeclaration)
-                });
-            }
-            broken.declared_entities.sort_unstable();
-            if !external_declarations_kept(doc, &broken) {
-                // An entity an unread DTD might have declared: with no such
-                // DTD in the output, the reference is an error there.
-                let promoted = doc
-                    .errors
-                    .iter()
-                    .filter(|e| e.code == crate::error::ErrorCode::EntityInExternalSubset)
-                    .map(|e| (e.offset, crate::error::ErrorCode::UndeclaredEntity));
-                broken.errors.extend(promoted);
-                broken.errors.sort_by_key(|&(at, _)| at);
-            }
+        let mut broken = Broken::over(doc, &[EVERYWHERE]);
+        if broken.errors.is_empty() {
+            broken.nothing_dropped();
+            return (broken, false);
+        }
+        let dropped = DroppedDeclarations::of(doc, &broken);
+        let attlists_dropped = dropped.attribute_lists;
+        broken.dropped_declarations = OnceCell::from(dropped);
+        if !external_declarations_kept(doc, &broken) {
+            broken.promote_external_references();
         }
         (broken, attlists_dropped)
+    }
+
+    /// What [`of`](Self::of) gives, for writing alone the nodes whose
+    /// source is `reach` (stretches in order, apart): the errors there, and
+    /// the rest worked out when asked. `well_formed` is whether the
+    /// document is (then nothing is dropped, as there).
+    ///
+    /// Everything a writer of a subtree asks about lies in the source of
+    /// its nodes or the two bytes after it (the error of a `<` in text is
+    /// at the character after it, or after `</`), but what the internal
+    /// subset drops: that is worked out from the subset's own errors when
+    /// a reference or the DOCTYPE asks, which an internal subset without
+    /// errors answers at once. (One with errors is read again on each
+    /// such call: a cost in proportion to the subset, paid only by a
+    /// document whose DTD is broken.)
+    pub(super) fn of_subtree(doc: &'s Document, reach: &[Span], well_formed: bool) -> Broken<'s> {
+        let mut broken = Broken::over(doc, reach);
+        if well_formed {
+            broken.nothing_dropped();
+            return broken;
+        }
+        if !broken.external_references.is_empty() {
+            // Whether the output keeps a DTD that may declare them looks at
+            // the DOCTYPE: its errors, and what its subset keeps.
+            let mut subset = Broken::over(doc, &subset_reach(doc, true));
+            let dropped = DroppedDeclarations::of(doc, &subset);
+            subset.dropped_declarations = OnceCell::from(dropped);
+            let kept = external_declarations_kept(doc, &subset);
+            broken.dropped_declarations = subset.dropped_declarations;
+            if !kept {
+                broken.promote_external_references();
+            }
+        }
+        broken
+    }
+
+    /// The errors and unchecked spots of `reach` (stretches of the source
+    /// in order, apart), each stretch with the two bytes after it, and the
+    /// end of the input if it reaches there.
+    fn over(doc: &'s Document, reach: &[Span]) -> Broken<'s> {
+        let mut errors = Vec::new();
+        let mut unchecked = Vec::new();
+        let mut external_references = Vec::new();
+        for error in within_reach(doc, reach) {
+            use crate::error::ErrorCode::*;
+            match error.code {
+                code if code.is_error() => errors.push((error.offset, code)),
+                NameLengthLimit | EntityDepthLimit | EntityExpansionLimit | AttributeLimit => {
+                    unchecked.push(error.offset)
+                }
+                EntityInExternalSubset => external_references.push(error.offset),
+                _ => {}
+            }
+        }
+        Broken {
+            doc,
+            source: doc.source(),
+            errors,
+            dropped: &doc.dropped,
+            depth_dropped: &doc.depth_dropped,
+            unchecked,
+            external_references,
+            dropped_declarations: OnceCell::new(),
+            declared_entities: OnceCell::new(),
+        }
+    }
+
+    /// A well-formed document's output drops no declaration, and finds no
+    /// error in a replacement text.
+    fn nothing_dropped(&mut self) {
+        self.dropped_declarations = OnceCell::from(DroppedDeclarations::default());
+        self.declared_entities = OnceCell::from(Vec::new());
+    }
+
+    /// Makes each reference to an entity an unread DTD might have declared
+    /// an error: with no such DTD in the output, it is one there. (After
+    /// the errors at its offset.)
+    fn promote_external_references(&mut self) {
+        let promoted = self
+            .external_references
+            .iter()
+            .map(|&at| (at, ErrorCode::UndeclaredEntity));
+        self.errors.extend(promoted);
+        self.errors.sort_by_key(|&(at, _)| at);
+    }
+
+    /// What the output drops of the internal subset.
+    fn dropped_declarations(&self) -> &DroppedDeclarations {
+        self.dropped_declarations.get_or_init(|| {
+            let reach = subset_reach(self.doc, false);
+            if within_reach(self.doc, &reach).next().is_none() {
+                // Not an error or a warning in it: it is all kept.
+                return DroppedDeclarations::default();
+            }
+            DroppedDeclarations::of(self.doc, &Broken::over(self.doc, &reach))
+        })
+    }
+
+    /// The entities whose declarations the output drops.
+    pub(super) fn dropped_entities(&self) -> &[Box<str>] {
+        &self.dropped_declarations().entities
+    }
+
+    /// The general entities the internal subset declared, sorted.
+    fn declared_entities(&self) -> &[Box<str>] {
+        self.declared_entities.get_or_init(|| {
+            let mut names: Vec<Box<str>> = self
+                .doc
+                .doctypes
+                .iter()
+                .flat_map(|doctype| doctype.subset_entities.iter())
+                .map(|(_, name)| name.clone())
+                .collect();
+            names.sort_unstable();
+            names
+        })
     }
 
     /// The errors at offsets in `start..end`, and at `end` itself when that
@@ -237,11 +339,12 @@ impl<'s> Broken<'s> {
     /// Whether `start..end` of the source holds `&name;` for an entity whose
     /// declaration the output drops.
     pub(super) fn mentions_dropped_entity(&self, start: usize, end: usize) -> bool {
-        if self.dropped_entities.is_empty() {
+        let text = self.source.get(start..end).unwrap_or_default();
+        // (Without a reference, what the subset drops is not asked.)
+        if !text.contains('&') || self.dropped_entities().is_empty() {
             return false;
         }
-        let text = self.source.get(start..end).unwrap_or_default();
-        self.dropped_entities.iter().any(|name| {
+        self.dropped_entities().iter().any(|name| {
             let mut from = 0;
             while let Some(i) = text[from..].find('&') {
                 let at = from + i + 1;
@@ -255,8 +358,16 @@ impl<'s> Broken<'s> {
     }
 
     /// Whether an item of an internal subset is kept in repaired output: no
-    /// error in it, and nothing a limit left unchecked.
+    /// error in it, nothing a limit left unchecked, and no reference to an
+    /// entity whose declaration is dropped.
     pub(super) fn kept(&self, item: Span) -> bool {
+        self.kept_unless(item, &self.dropped_declarations().dependents)
+    }
+
+    /// Whether an item of an internal subset is kept in repaired output, as
+    /// [`kept`](Self::kept) says, when the declarations dropped for their
+    /// references start at `dependents`.
+    fn kept_unless(&self, item: Span, dependents: &HashSet<usize>) -> bool {
         use ErrorCode::*;
         // A character XML cannot carry is mended in place; bytes that did
         // not decode are U+FFFD already.
@@ -294,18 +405,15 @@ impl<'s> Broken<'s> {
         };
         self.within(item.start, item.end).iter().all(|&(at, code)| {
             at >= item.end || in_place(code) || in_value(at, code) || in_comment(at, code)
-        }) && !self.dependents_dropped.contains(&item.start)
-            && !self
+        }) && !dependents.contains(&item.start)
+            && self
                 .unchecked
-                .iter()
-                .any(|&u| item.start <= u && u < item.end)
+                .get(self.unchecked.partition_point(|&u| u < item.start))
+                .is_none_or(|&u| u >= item.end)
     }
 
     /// Whether `rest` (from a `&`) is a reference to a declared entity.
     fn names_declared(&self, rest: &str) -> bool {
-        if self.declared_entities.is_empty() {
-            return false;
-        }
         // Only the name is looked at (not the rest of the text up to some
         // `;`, which would make a line of bare `&` quadratic).
         let after = &rest[1..];
@@ -314,7 +422,7 @@ impl<'s> Broken<'s> {
             .unwrap_or(after.len());
         after[end..].starts_with(';')
             && self
-                .declared_entities
+                .declared_entities()
                 .binary_search_by(|name| (**name).cmp(&after[..end]))
                 .is_ok()
     }
@@ -463,14 +571,14 @@ pub(super) fn copy_repaired(
         }
         let Some(c) = rest.chars().next() else { break };
         match c {
-            '&' if broken.names_declared(rest)
-                && broken.at(at).any(|code| {
-                    !matches!(
-                        code,
-                        ErrorCode::UnparsedEntityReference
-                            | ErrorCode::ExternalEntityInAttributeValue
-                    )
-                }) =>
+            // (The error first: the declared entities are listed only if
+            // one is there.)
+            '&' if broken.at(at).any(|code| {
+                !matches!(
+                    code,
+                    ErrorCode::UnparsedEntityReference | ErrorCode::ExternalEntityInAttributeValue
+                )
+            }) && broken.names_declared(rest) =>
             {
                 // The error is in what the entity stands for: the tree's
                 // text is all there is.
@@ -590,7 +698,7 @@ fn tag_length(rest: &str) -> usize {
 /// Whether `rest` (from a `&`) starts a reference to a dropped entity.
 fn rest_is_dropped(broken: &Broken<'_>, rest: &str) -> bool {
     broken
-        .dropped_entities
+        .dropped_entities()
         .iter()
         .any(|name| rest[1..].starts_with(&**name) && rest[1 + name.len()..].starts_with(';'))
 }
@@ -733,11 +841,38 @@ pub(super) fn kept_subset(
     out
 }
 
+impl DroppedDeclarations {
+    /// What repaired output drops of `doc`'s internal subset, by the
+    /// errors `broken` has of it (before any reference is made an error
+    /// where the output keeps no external DTD).
+    fn of(doc: &Document, broken: &Broken<'_>) -> DroppedDeclarations {
+        let mut dropped = DroppedDeclarations::default();
+        for doctype in &doc.doctypes {
+            let items = &doctype.subset_items;
+            let entities = &doctype.subset_entities;
+            let names = dropped_entities(broken, &mut dropped.dependents, items, entities);
+            dropped.entities.extend(names);
+            // (A malformed one was skipped, and supplied nothing.)
+            dropped.attribute_lists |= items.iter().any(|item| {
+                !broken.kept_unless(*item, &dropped.dependents)
+                    && doc.source()[item.range()].starts_with("<!ATTLIST")
+                    && !broken
+                        .within(item.start, item.end)
+                        .iter()
+                        .any(|&(_, code)| code == ErrorCode::MalformedDeclaration)
+            });
+        }
+        dropped
+    }
+}
+
 /// The general entities the dropped items of an internal subset declared
 /// (an item dropped because the parse skipped it declared nothing):
-/// references to them cannot be copied.
-pub(super) fn dropped_entities(
-    broken: &mut Broken<'_>,
+/// references to them cannot be copied. Adds the starts of the items
+/// dropped for referring to one to `dependents`.
+fn dropped_entities(
+    broken: &Broken<'_>,
+    dependents: &mut HashSet<usize>,
     items: &[Span],
     entities: &[(usize, Box<str>)],
 ) -> Vec<Box<str>> {
@@ -749,7 +884,7 @@ pub(super) fn dropped_entities(
     };
     let mut dropped: Vec<Box<str>> = entities
         .iter()
-        .filter(|(at, _)| item_of(*at).is_some_and(|i| !broken.kept(items[i])))
+        .filter(|(at, _)| item_of(*at).is_some_and(|i| !broken.kept_unless(items[i], dependents)))
         .map(|(_, name)| name.clone())
         .collect();
     // A kept declaration that refers to a dropped entity (in an entity
@@ -782,10 +917,10 @@ pub(super) fn dropped_entities(
     while let Some(name) = queue.pop() {
         for &index in referring.get(&*name).map_or(&[][..], Vec::as_slice) {
             let item = items[index];
-            if !broken.kept(item) {
+            if !broken.kept_unless(item, dependents) {
                 continue;
             }
-            broken.dependents_dropped.insert(item.start);
+            dependents.insert(item.start);
             for &declared in declaring.get(&index).map_or(&[][..], Vec::as_slice) {
                 dropped.push(declared.clone());
                 queue.push(declared.clone());
@@ -812,12 +947,15 @@ fn external_declarations_kept(doc: &Document, broken: &Broken<'_>) -> bool {
     let fields = &doc.doctypes[index as usize];
     // Read again as written out: a parameter-entity declaration is no
     // reference, and a reference in a dropped declaration is gone.
-    let references = fields.subset_span.is_some_and(|subset| {
-        let kept = kept_subset(broken, subset, &fields.subset_items, &mut Vec::new());
-        crate::dtd::has_parameter_references(&kept)
-    });
+    // (Only if the identifier does not settle it: this reads the subset.)
+    let references = || {
+        fields.subset_span.is_some_and(|subset| {
+            let kept = kept_subset(broken, subset, &fields.subset_items, &mut Vec::new());
+            crate::dtd::has_parameter_references(&kept)
+        })
+    };
     let Some(span) = node.span() else {
-        return references;
+        return references();
     };
     let head_end = fields.subset_span.map_or(span.end + 1, |s| s.start);
     let copied = broken.within(span.start, head_end).is_empty();
@@ -827,5 +965,70 @@ fn external_declarations_kept(doc: &Document, broken: &Broken<'_>) -> bool {
         (_, Some(system)) => quotable(system),
     };
     let name_kept = is_name(node.name()) || fields.subset_span.is_some();
-    (system_kept && name_kept) || references
+    (system_kept && name_kept) || references()
+}
+
+/// The document's errors and warnings at offsets in `reach` (stretches of
+/// the source in order, apart), each stretch taken with the two bytes
+/// after it and, where that meets the end of the input, with what is
+/// reported there; in source order, each stretch's first found by binary
+/// search (a document keeps its errors in source order).
+fn within_reach<'d>(
+    doc: &'d Document,
+    reach: &[Span],
+) -> impl Iterator<Item = &'d crate::error::ParseError> + 'd {
+    let errors = doc.errors();
+    let len = doc.source().len();
+    let mut next = 0;
+    let mut stretches = Vec::with_capacity(reach.len());
+    for span in reach {
+        let last = match span.end.saturating_add(2) {
+            end if end >= len => usize::MAX,
+            end => end,
+        };
+        let from = next + errors[next..].partition_point(|e| e.offset < span.start);
+        let to = from
+            + errors[from..]
+                .iter()
+                .take_while(|e| e.offset <= last)
+                .count();
+        stretches.push(from..to);
+        next = to;
+    }
+    stretches.into_iter().flat_map(move |range| &errors[range])
+}
+
+/// Where the internal subset lies in the source: its span and its items,
+/// and with `doctype`, the DOCTYPE that [`external_declarations_kept`]
+/// looks at.
+fn subset_reach(doc: &Document, doctype: bool) -> Vec<Span> {
+    let mut spans = Vec::new();
+    for fields in &doc.doctypes {
+        spans.extend(fields.subset_span);
+        if let (Some(first), Some(last)) = (fields.subset_items.first(), fields.subset_items.last())
+        {
+            spans.push(Span::new(first.start, last.end));
+        }
+    }
+    if doctype {
+        let node = doc
+            .root()
+            .children()
+            .find(|n| n.node_type() == NodeType::Doctype);
+        spans.extend(node.and_then(|node| node.span()));
+    }
+    merged(spans)
+}
+
+/// `spans` in order, those that overlap or touch made one.
+pub(super) fn merged(mut spans: Vec<Span>) -> Vec<Span> {
+    spans.sort_unstable_by_key(|span| span.start);
+    let mut out: Vec<Span> = Vec::with_capacity(spans.len());
+    for span in spans {
+        match out.last_mut() {
+            Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
+            _ => out.push(span),
+        }
+    }
+    out
 }

@@ -118,6 +118,12 @@ pub const SHAPES: &[Shape] = &[
         generate: pi_no_target,
     },
     Shape {
+        name: "damaged_feed",
+        kind: Kind::Errors,
+        unit: "<item><title>A & B N</title></item>",
+        generate: damaged_feed,
+    },
+    Shape {
         name: "deep_plain",
         kind: Kind::Deep,
         unit: "<a> ... </a>",
@@ -269,6 +275,22 @@ pub fn pi_start(n: usize) -> String {
 /// `missing-processing-instruction-target` each.
 pub fn pi_no_target(n: usize) -> String {
     repeated("<? x?>", n)
+}
+
+/// A feed of `n` items whose titles each hold a bare `&`
+/// (`bare-ampersand` each), inside `<rss><channel>`: the shape of a real
+/// feed with an error per item, where a query prints each title (issue
+/// 30).
+pub fn damaged_feed(n: usize) -> String {
+    let mut xml = String::with_capacity(40 * n + 40);
+    xml.push_str("<rss><channel>");
+    for i in 0..n {
+        xml.push_str("<item><title>A & B ");
+        push_number(&mut xml, i);
+        xml.push_str("</title></item>");
+    }
+    xml.push_str("</channel></rss>");
+    xml
 }
 
 /// Elements nested `n` deep around a text.

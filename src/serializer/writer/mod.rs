@@ -30,7 +30,7 @@ use super::repair;
 /// The whole document as text, and the repairs made
 /// ([`Document::serialize`]).
 pub(super) fn document_text(doc: &Document, options: &SerializeOptions) -> Serialized {
-    let mut writer = Writer::new(doc, options, doc.edited);
+    let mut writer = Writer::for_document(doc, options);
     writer.document();
     Serialized {
         text: writer.out,
@@ -76,7 +76,7 @@ pub(super) fn write_document<W: std::io::Write>(
             rest = after;
         }
     };
-    let mut serializer = Writer::new(doc, options, doc.edited);
+    let mut serializer = Writer::for_document(doc, options);
     serializer.sink = Some(&mut send);
     serializer.document();
     let (rest, repairs) = (std::mem::take(&mut serializer.out), serializer.repairs);
@@ -90,9 +90,7 @@ pub(super) fn write_document<W: std::io::Write>(
 /// The subtree at `node` as text, with the namespace declarations it needs
 /// to stand alone ([`Node::to_xml`]).
 pub(super) fn subtree_text(node: Node<'_>) -> String {
-    let doc = node.document();
-    let mut writer = Writer::new(doc, &SerializeOptions::default(), true);
-    writer.without_declarations(node);
+    let mut writer = Writer::for_subtree(node);
     writer.subtree(node);
     writer.out
 }
@@ -109,10 +107,8 @@ pub(super) fn write_subtree<W: std::io::Write>(
             failed = writer.write_all(text.as_bytes()).err();
         }
     };
-    let doc = node.document();
-    let mut serializer = Writer::new(doc, &SerializeOptions::default(), true);
+    let mut serializer = Writer::for_subtree(node);
     serializer.sink = Some(&mut send);
-    serializer.without_declarations(node);
     serializer.subtree(node);
     let rest = std::mem::take(&mut serializer.out);
     send(&rest, true);
@@ -200,10 +196,48 @@ struct Writer<'d> {
 }
 
 impl<'d> Writer<'d> {
-    fn new(doc: &'d Document, options: &SerializeOptions, check_scopes: bool) -> Writer<'d> {
+    /// A writer of the whole document (nodes, if its scopes are checked as
+    /// after edits).
+    fn for_document(doc: &'d Document, options: &SerializeOptions) -> Writer<'d> {
         let (broken, attlists_dropped) = repair::Broken::of(doc);
         let repair = !broken.errors.is_empty();
-        let mut writer = Writer {
+        let mut writer = Writer::new(doc, options, broken, repair, doc.edited);
+        if attlists_dropped {
+            writer.attlists_dropped = true;
+            writer.note_defaults(doc.root());
+        }
+        writer
+    }
+
+    /// A writer of `scope` alone, with the namespace declarations it needs
+    /// to stand alone and without the DOCTYPE's declarations.
+    ///
+    /// Everything it makes before writing is in proportion to the subtree,
+    /// not the document, since a caller may write each node of a document
+    /// in turn (`xml5dom query //title`, `Display`): it takes the errors
+    /// and references of the source the subtree's nodes came from
+    /// ([`source_reach`]), the defaults of its own elements, and asks the
+    /// document only whether it is well-formed (an answer the document
+    /// keeps). Nothing is kept between calls: the serializer stores
+    /// nothing in the document, which does not know it.
+    fn for_subtree(scope: Node<'d>) -> Writer<'d> {
+        let doc = scope.document();
+        let reach = source_reach(scope);
+        let repair = doc.has_errors();
+        let broken = repair::Broken::of_subtree(doc, &reach, !repair);
+        let mut writer = Writer::new(doc, &SerializeOptions::default(), broken, repair, true);
+        writer.without_declarations(scope, &reach);
+        writer
+    }
+
+    fn new(
+        doc: &'d Document,
+        options: &SerializeOptions,
+        broken: repair::Broken<'d>,
+        repair: bool,
+        check_scopes: bool,
+    ) -> Writer<'d> {
+        Writer {
             doc,
             out: String::new(),
             sink: None,
@@ -211,7 +245,7 @@ impl<'d> Writer<'d> {
             repairs: Vec::new(),
             repair,
             broken,
-            attlists_dropped,
+            attlists_dropped: false,
             pretty: options.pretty,
             target: options.encoding.resolve(doc),
             frames: Vec::new(),
@@ -222,11 +256,7 @@ impl<'d> Writer<'d> {
             whole_document: false,
             references_undeclared: None,
             defaults_at: Vec::new(),
-        };
-        if writer.attlists_dropped {
-            writer.note_defaults(doc.root());
         }
-        writer
     }
 
     /// Writes the whole document.
@@ -238,7 +268,8 @@ impl<'d> Writer<'d> {
             .children()
             .any(|n| n.node_type() == NodeType::Doctype)
         {
-            self.without_declarations(doc.root());
+            let everything = Span::new(0, self.source().len());
+            self.without_declarations(doc.root(), &[everything]);
         }
         self.report_dropped_markup();
         self.subtree(doc.root());
@@ -296,10 +327,11 @@ impl<'d> Writer<'d> {
     }
 
     /// The output, `scope` written out, has no DOCTYPE to declare the
-    /// source's entities or supply its attribute defaults. (Only the
-    /// source and nodes of `scope` are looked through, so that writing a
-    /// small subtree stays in proportion to it.)
-    fn without_declarations(&mut self, scope: Node<'_>) {
+    /// source's entities or supply its attribute defaults. `reach` is the
+    /// source its nodes came from, in order ([`source_reach`]): only that
+    /// and the nodes of `scope` are looked through, so that writing a
+    /// small subtree stays in proportion to it.
+    fn without_declarations(&mut self, scope: Node<'_>, reach: &[Span]) {
         if self.doc.doctypes.is_empty() {
             return;
         }
@@ -307,15 +339,10 @@ impl<'d> Writer<'d> {
             self.attlists_dropped = true;
             self.note_defaults(scope);
         }
-        // An edited or created node may hold parsed ones from anywhere.
-        let data = self.doc.data(scope.id().0);
-        let span = data
-            .span()
-            .filter(|_| data.dirty() == 0)
-            .unwrap_or(Span::new(0, self.source().len()));
-        let mut at = general_references(&self.source()[span.range()]);
-        for offset in &mut at {
-            *offset += span.start;
+        let mut at = Vec::new();
+        for span in reach {
+            let text = self.source().get(span.range()).unwrap_or_default();
+            at.extend(general_references(text).into_iter().map(|o| o + span.start));
         }
         self.references_undeclared = Some(at);
     }
@@ -622,7 +649,7 @@ impl<'d> Writer<'d> {
         let reference = record.reference;
         // Errors inside the replacement text are reported at the reference:
         // then its nodes are written, repaired.
-        let declaration_dropped = self.broken.dropped_entities.contains(&record.name);
+        let declaration_dropped = self.broken.dropped_entities().contains(&record.name);
         if !record.balanced || !self.clean(reference.start, reference.end) || declaration_dropped {
             if self.repair {
                 self.report(RepairKind::EntityExpanded, node);
@@ -764,6 +791,44 @@ impl<'d> Writer<'d> {
     }
 }
 
+/// The source `scope`'s nodes came from: their spans, merged, in order.
+/// A node no edit touched stands for its subtree (the parse nests each
+/// node's span in its parent's, and an entity's nodes carry the
+/// reference's span); below one an edit touched, each node may have come
+/// from anywhere and counts for itself. What a writer looks at in the
+/// source lies there: a node, a tag, an attribute, the gaps between the
+/// children of an element whose children were not changed.
+fn source_reach(scope: Node<'_>) -> Vec<Span> {
+    let doc = scope.document();
+    let mut spans = Vec::new();
+    let mut node = scope;
+    'walk: loop {
+        let data = doc.data(node.id().0);
+        let span = data.span();
+        spans.extend(span);
+        if span.is_none() || data.dirty() != 0 {
+            if let Some(child) = node.first_child() {
+                node = child;
+                continue;
+            }
+        }
+        loop {
+            if node == scope {
+                break 'walk;
+            }
+            if let Some(next) = node.next_sibling() {
+                node = next;
+                continue 'walk;
+            }
+            match node.parent() {
+                Some(parent) => node = parent,
+                None => break 'walk,
+            }
+        }
+    }
+    repair::merged(spans)
+}
+
 /// The offsets of the references in `source` to entities other than the
 /// predefined ones (`&name;`), in order.
 fn general_references(source: &str) -> Vec<usize> {
@@ -795,3 +860,6 @@ fn element_only(node: Node<'_>) -> bool {
 fn push_indent(out: &mut String, width: usize) {
     out.extend(std::iter::repeat_n(' ', width));
 }
+
+#[cfg(test)]
+mod subtree_tests;
