@@ -248,3 +248,66 @@ fn noncharacters_in_names_are_kept() {
     let doc = Document::parse_bytes(&data);
     assert_eq!(doc.to_xml(), "<a b\u{1FFFF}=\"\"/>");
 }
+
+// ----- Found by the events_equal_dom seeds and first run (issue 30) -----------
+
+/// The error events of parsing `bytes` as a stream.
+fn error_events(bytes: &[u8]) -> Vec<xml5dom::ParseError> {
+    let mut errors = Vec::new();
+    xml5dom::events::parse_reader(bytes, &Default::default(), |event| {
+        if let xml5dom::events::Event::Error(error) = event {
+            errors.push(error);
+        }
+    })
+    .expect("reading a slice");
+    errors
+}
+
+/// Found by `events_equal_dom` on its seed made of the input of A
+/// (`utf16-label-after-invalid-bytes`): a stream's sniffing reported
+/// `unknown-encoding` and `encoding-mismatch` at the label's offset in the
+/// input less the byte-order mark, as a document did before A was fixed;
+/// after invalid bytes (each a three-byte U+FFFD in the text) that is not
+/// the label, and may fall inside a U+FFFD. The events now have them where
+/// the document does (`src/decoding/mod.rs`, `sniffing_errors`).
+#[test]
+fn encoding_labels_after_invalid_bytes_are_where_the_document_has_them_in_a_stream() {
+    for (label, code) in [
+        ("x", ErrorCode::UnknownEncoding),
+        ("UTF-16", ErrorCode::EncodingMismatch),
+    ] {
+        let mut bytes = b"<?xml \xFF encoding=\"".to_vec();
+        bytes.extend_from_slice(label.as_bytes());
+        bytes.extend_from_slice(b"\"?><a/>");
+        let errors = error_events(&bytes);
+        // `<?xml `, U+FFFD, ` encoding="`: the label is at 20.
+        let at: Vec<usize> = errors
+            .iter()
+            .filter(|e| e.code == code)
+            .map(|e| e.offset)
+            .collect();
+        assert_eq!(at, [20], "{code} in {bytes:?}");
+        assert_eq!(errors, Document::parse_bytes(&bytes).errors());
+    }
+}
+
+/// Found by the first `events_equal_dom` run: an encoding label that
+/// starts with an invalid byte has `invalid-byte-sequence` and
+/// `unknown-encoding` at one offset. A document lists what decoding found
+/// first, a stream listed what sniffing found first; now it lists them as
+/// the document does (`src/events/stream.rs`, `feed_decoded`).
+#[test]
+fn an_invalid_byte_starting_an_encoding_label_comes_first_in_a_stream_too() {
+    let bytes = b"<?xml version=\"1.0\" encoding=\"\xAEx\"?><a/>";
+    let doc = Document::parse_bytes(bytes);
+    let codes: Vec<ErrorCode> = doc.errors().iter().map(|e| e.code).collect();
+    assert_eq!(
+        codes,
+        [
+            ErrorCode::InvalidXmlDeclaration,
+            ErrorCode::InvalidByteSequence,
+            ErrorCode::UnknownEncoding
+        ]
+    );
+    assert_eq!(error_events(bytes), doc.errors());
+}
