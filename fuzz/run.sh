@@ -3,10 +3,11 @@
 #
 #   fuzz/run.sh TARGET SECONDS
 #
-# TARGET is parse_bytes, random_chunks, fixpoint, edits or xpath. The seeds of
-# fuzz/seeds/TARGET are copied into fuzz/corpus/TARGET (which libFuzzer
-# then grows), the run's output goes to the terminal and to
-# fuzz/logs/TARGET-<date>.log, and a crash input to fuzz/artifacts/TARGET/.
+# TARGET is parse_bytes, random_chunks, fixpoint, edits, events_equal_dom or
+# xpath. The seeds of fuzz/seeds/TARGET are copied into fuzz/corpus/TARGET
+# (which libFuzzer then grows), the run's output goes to the terminal and
+# to fuzz/logs/TARGET-<date>.log, and a crash input to
+# fuzz/artifacts/TARGET/.
 # Needs cargo-fuzz and the nightly toolchain (docs/robustness.md).
 #
 # SANITIZER=none (the default: the crate has no unsafe code, and it runs
@@ -25,7 +26,7 @@ shift 2
 
 cd "$(dirname "$0")/.."
 case $target in
-    parse_bytes | random_chunks | fixpoint | edits)
+    parse_bytes | random_chunks | fixpoint | edits | events_equal_dom)
         dict=fuzz/xml.dict
         max_len=65536
         ;;
@@ -34,7 +35,7 @@ case $target in
         max_len=8192
         ;;
     *)
-        echo "$0: unknown target $target (parse_bytes, random_chunks, fixpoint, edits, xpath)" >&2
+        echo "$0: unknown target $target (parse_bytes, random_chunks, fixpoint, edits, events_equal_dom, xpath)" >&2
         exit 2
         ;;
 esac

@@ -2,11 +2,13 @@
 //!
 //! Each input that once crashed a fuzz target is kept, minimized, as
 //! `tests/regressions/<name>.bin`. `every_saved_input_passes_every_fuzz_check`
-//! runs all four fuzz checks on every such file, with the very assertions of
+//! runs all five fuzz checks on every such file, with the very assertions of
 //! the fuzz targets (`tests/common/fuzz_checks.rs`, which the fuzz crate
 //! includes), so a new crash input needs only its file. A crash worth its own
 //! name also gets a test here, named after what it exercises, that reads its
-//! file (or holds its bytes inline) and runs the target's check.
+//! file (or holds its bytes inline) and runs the target's check. The
+//! `events_equal_dom` check also runs on every corpus document up to 64 KiB
+//! (`the_corpus_passes_the_events_check`).
 //!
 //! A crash not fixed yet would be listed in [`OPEN`] (its test ignored, its
 //! file skipped by the sweep) until it is; none is open now.
@@ -22,11 +24,12 @@ use xml5dom::{Document, ErrorCode};
 type Check = fn(&[u8]);
 
 /// Every fuzz target's check, by target name.
-const CHECKS: [(&str, Check); 4] = [
+const CHECKS: [(&str, Check); 5] = [
     ("parse_bytes", fuzz_checks::parse_bytes),
     ("random_chunks", fuzz_checks::random_chunks),
     ("fixpoint", fuzz_checks::fixpoint),
     ("xpath", fuzz_checks::xpath),
+    ("events_equal_dom", fuzz_checks::events_equal_dom),
 ];
 
 /// Saved inputs of crashes that are not fixed yet (file names without
@@ -96,6 +99,53 @@ fn the_fuzz_seeds_pass_their_checks() {
             let path = entry.expect("readable directory").path();
             let data = std::fs::read(&path).expect("readable seed");
             run(&path, name, check, &data);
+        }
+    }
+}
+
+/// The events-equal-DOM check on every corpus document (tests/corpus) up to
+/// the fuzzer's 64 KiB, cut into one to four pieces, with the default
+/// limits and with every limit small. (The sixteen larger documents take
+/// longer than the rest together, in a debug build; the events and the DOM
+/// agree on them in `src/events/replay_tests.rs`.)
+#[test]
+fn the_corpus_passes_the_events_check() {
+    let mut paths = Vec::new();
+    files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"),
+        &mut paths,
+    );
+    paths.retain(|path| path.extension().is_some_and(|e| e == "xml"));
+    paths.sort();
+    let mut checked = 0;
+    for path in &paths {
+        let document = std::fs::read(path).expect("readable corpus document");
+        if document.len() > 64 << 10 {
+            continue;
+        }
+        for limits in [0x00, 0x3F] {
+            // 0xFF: a few cuts anywhere, for the push and the pull parsers.
+            let mut data = vec![0xFF, limits];
+            data.extend_from_slice(&document);
+            run(
+                path,
+                "events_equal_dom",
+                fuzz_checks::events_equal_dom,
+                &data,
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 300, "only {checked} corpus documents");
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable directory") {
+        let path = entry.expect("readable directory").path();
+        if path.is_dir() {
+            files(&path, out);
+        } else {
+            out.push(path);
         }
     }
 }
@@ -247,4 +297,75 @@ fn noncharacters_in_names_are_kept() {
     let (_, data) = saved("noncharacter-in-attribute-name");
     let doc = Document::parse_bytes(&data);
     assert_eq!(doc.to_xml(), "<a b\u{1FFFF}=\"\"/>");
+}
+
+// ----- Found by the events_equal_dom seeds and first run (issue 30) -----------
+
+/// The error events of parsing `bytes` as a stream.
+fn error_events(bytes: &[u8]) -> Vec<xml5dom::ParseError> {
+    let mut errors = Vec::new();
+    xml5dom::events::parse_reader(bytes, &Default::default(), |event| {
+        if let xml5dom::events::Event::Error(error) = event {
+            errors.push(error);
+        }
+    })
+    .expect("reading a slice");
+    errors
+}
+
+/// Found by `events_equal_dom` on its seed made of the input of A
+/// (`utf16-label-after-invalid-bytes`): a stream's sniffing reported
+/// `unknown-encoding` and `encoding-mismatch` at the label's offset in the
+/// input less the byte-order mark, as a document did before A was fixed;
+/// after invalid bytes (each a three-byte U+FFFD in the text) that is not
+/// the label, and may fall inside a U+FFFD. The events now have them where
+/// the document does (`src/decoding/mod.rs`, `sniffing_errors`).
+#[test]
+fn encoding_labels_after_invalid_bytes_are_where_the_document_has_them_in_a_stream() {
+    check_saved(
+        "encoding-label-after-invalid-bytes-in-a-stream",
+        "events_equal_dom",
+    );
+    for (label, code) in [
+        ("x", ErrorCode::UnknownEncoding),
+        ("UTF-16", ErrorCode::EncodingMismatch),
+    ] {
+        let mut bytes = b"<?xml \xFF encoding=\"".to_vec();
+        bytes.extend_from_slice(label.as_bytes());
+        bytes.extend_from_slice(b"\"?><a/>");
+        let errors = error_events(&bytes);
+        // `<?xml `, U+FFFD, ` encoding="`: the label is at 20.
+        let at: Vec<usize> = errors
+            .iter()
+            .filter(|e| e.code == code)
+            .map(|e| e.offset)
+            .collect();
+        assert_eq!(at, [20], "{code} in {bytes:?}");
+        assert_eq!(errors, Document::parse_bytes(&bytes).errors());
+    }
+}
+
+/// Found by the first `events_equal_dom` run: an encoding label that
+/// starts with an invalid byte has `invalid-byte-sequence` and
+/// `unknown-encoding` at one offset. A document lists what decoding found
+/// first, a stream listed what sniffing found first; now it lists them as
+/// the document does (`src/events/stream.rs`, `feed_decoded`).
+#[test]
+fn an_invalid_byte_starting_an_encoding_label_comes_first_in_a_stream_too() {
+    check_saved(
+        "invalid-byte-starting-an-encoding-label",
+        "events_equal_dom",
+    );
+    let bytes = b"<?xml version=\"1.0\" encoding=\"\xAEx\"?><a/>";
+    let doc = Document::parse_bytes(bytes);
+    let codes: Vec<ErrorCode> = doc.errors().iter().map(|e| e.code).collect();
+    assert_eq!(
+        codes,
+        [
+            ErrorCode::InvalidXmlDeclaration,
+            ErrorCode::InvalidByteSequence,
+            ErrorCode::UnknownEncoding
+        ]
+    );
+    assert_eq!(error_events(bytes), doc.errors());
 }

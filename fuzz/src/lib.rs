@@ -5,7 +5,7 @@
 #[path = "../../tests/common/fuzz_checks.rs"]
 mod checks;
 
-pub use checks::{fixpoint, parse_bytes, random_chunks, xpath};
+pub use checks::{events_equal_dom, fixpoint, parse_bytes, random_chunks, xpath};
 
 #[path = "../../tests/common/edit_checks.rs"]
 mod edit_checks;

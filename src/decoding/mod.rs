@@ -95,8 +95,8 @@ struct Sniffed {
     source: EncodingSource,
     /// Length of the byte-order mark to skip.
     bom: usize,
-    /// An unknown label in the declaration: (its text offset, nothing more
-    /// is known); reported once the text exists.
+    /// An unknown label in the declaration: its offset in the input
+    /// (nothing more is known); reported once the text exists.
     unknown_label: Option<usize>,
     /// A declaration that says UTF-16 in a document that is not.
     declared_utf16_in_8_bit: Option<usize>,
@@ -534,12 +534,15 @@ fn decode_body(body: &[u8], sniffed: Sniffed) -> Decoded<'static> {
     decoder.finish(sniffed)
 }
 
-fn finish_decoded(
-    text: Cow<'_, str>,
-    sniffed: Sniffed,
-    mut errors: Vec<(ErrorCode, usize)>,
-    anchors: Vec<(usize, usize)>,
-) -> Decoded<'_> {
+/// The errors sniffing found (an unknown label, UTF-16 declared in an 8-bit
+/// document) at their offsets in `text`, the text decoded from the input
+/// (at least up to the declaration's end), whose `anchors` map it to the
+/// input.
+fn sniffing_errors(
+    sniffed: &Sniffed,
+    text: &str,
+    anchors: &[(usize, usize)],
+) -> Vec<(ErrorCode, usize)> {
     // Labels were read from the raw bytes. The declaration is ASCII, so its
     // offset in the text is its offset in the input moved as far as the
     // last decoding error before it moved things (each malformed sequence
@@ -557,12 +560,23 @@ fn finish_decoded(
         }
         offset
     };
+    let mut errors = Vec::new();
     if let Some(at) = sniffed.unknown_label {
         errors.push((ErrorCode::UnknownEncoding, in_text(at)));
     }
     if let Some(at) = sniffed.declared_utf16_in_8_bit {
         errors.push((ErrorCode::EncodingMismatch, in_text(at)));
     }
+    errors
+}
+
+fn finish_decoded(
+    text: Cow<'_, str>,
+    sniffed: Sniffed,
+    mut errors: Vec<(ErrorCode, usize)>,
+    anchors: Vec<(usize, usize)>,
+) -> Decoded<'_> {
+    errors.extend(sniffing_errors(&sniffed, &text, &anchors));
     Decoded {
         text,
         encoding: sniffed.encoding,
@@ -611,6 +625,9 @@ pub(crate) struct ByteStream {
     /// Bytes held back until sniffing can tell.
     pending: Vec<u8>,
     state: Option<(Sniffed, StreamDecoder)>,
+    /// The errors sniffing found, at their offsets in the text (known once
+    /// the bytes it read are decoded).
+    sniffing_errors: Vec<(ErrorCode, usize)>,
     /// Offsets are mapped back to the input (a document's `input_offset`);
     /// a stream of events maps none, and keeps no anchors for it.
     map_input: bool,
@@ -622,6 +639,7 @@ impl ByteStream {
             options,
             pending: Vec::new(),
             state: None,
+            sniffing_errors: Vec::new(),
             map_input: true,
         }
     }
@@ -649,12 +667,16 @@ impl ByteStream {
 
     fn start(&mut self, sniffed: Sniffed) {
         let mut decoder = StreamDecoder::new(sniffed.encoding, sniffed.bom);
+        let pending = std::mem::take(&mut self.pending);
+        // The bytes sniffing read hold the declaration: decoded with their
+        // anchors, they say where its label is in the text, as for a whole
+        // input.
+        decoder.feed(&pending[sniffed.bom.min(pending.len())..], false);
+        self.sniffing_errors = sniffing_errors(&sniffed, &decoder.out.text, &decoder.out.anchors);
         decoder.out.keep_anchors = self.map_input;
         if !self.map_input {
             decoder.out.anchors.clear();
         }
-        let pending = std::mem::take(&mut self.pending);
-        decoder.feed(&pending[sniffed.bom.min(pending.len())..], false);
         self.state = Some((sniffed, decoder));
     }
 
@@ -683,15 +705,20 @@ impl ByteStream {
         if let Some((_, decoder)) = &mut self.state {
             decoder.feed(&[], true);
         }
-        self.found()
-            .unwrap_or_else(|| StreamEncoding::of(default_sniffed()))
+        self.found().unwrap_or(StreamEncoding {
+            encoding: Encoding::UTF_8,
+            source: EncodingSource::Default,
+            errors: Vec::new(),
+        })
     }
 
     /// How the encoding was found, once sniffing could tell.
     pub(crate) fn found(&self) -> Option<StreamEncoding> {
-        self.state
-            .as_ref()
-            .map(|(sniffed, _)| StreamEncoding::of(*sniffed))
+        self.state.as_ref().map(|(sniffed, _)| StreamEncoding {
+            encoding: sniffed.encoding,
+            source: sniffed.source,
+            errors: self.sniffing_errors.clone(),
+        })
     }
 
     /// What decoding found, for the whole `text` it decoded (all of it
@@ -724,25 +751,7 @@ pub(crate) struct StreamEncoding {
     pub(crate) encoding: Encoding,
     pub(crate) source: EncodingSource,
     /// The errors sniffing found (an unknown label, UTF-16 declared in an
-    /// 8-bit document), at their offsets in the text: the declaration is
-    /// ASCII, so that is the input's offset less the byte-order mark.
+    /// 8-bit document), at their offsets in the text, where a document
+    /// made of the same bytes has them.
     pub(crate) errors: Vec<(ErrorCode, usize)>,
-}
-
-impl StreamEncoding {
-    fn of(sniffed: Sniffed) -> StreamEncoding {
-        let in_text = |at: usize| at.saturating_sub(sniffed.bom);
-        let mut errors = Vec::new();
-        if let Some(at) = sniffed.unknown_label {
-            errors.push((ErrorCode::UnknownEncoding, in_text(at)));
-        }
-        if let Some(at) = sniffed.declared_utf16_in_8_bit {
-            errors.push((ErrorCode::EncodingMismatch, in_text(at)));
-        }
-        StreamEncoding {
-            encoding: sniffed.encoding,
-            source: sniffed.source,
-            errors,
-        }
-    }
 }

@@ -171,6 +171,9 @@ impl<H: Handler> Stream<H> {
         let Some(stream) = &mut self.bytes else {
             return;
         };
+        let mut piece = std::mem::take(&mut self.piece);
+        let mut errors = std::mem::take(&mut self.decoding_errors);
+        stream.take_decoded(&mut piece, &mut errors);
         if !self.encoding_reported {
             if let Some(found) = stream.found() {
                 self.encoding_reported = true;
@@ -182,14 +185,12 @@ impl<H: Handler> Stream<H> {
                 ) {
                     sink.encoding_found = Some(found.encoding);
                 }
-                for (code, offset) in found.errors {
-                    sink.classed_error(code, offset, ErrorClass::Decoding);
-                }
+                // After the decoding errors of the bytes sniffing read (at
+                // one offset, a document lists them so), and like them
+                // only where the input-size limit let the text in.
+                errors.extend(found.errors);
             }
         }
-        let mut piece = std::mem::take(&mut self.piece);
-        let mut errors = std::mem::take(&mut self.decoding_errors);
-        stream.take_decoded(&mut piece, &mut errors);
         let kept = self.kept_of(&piece);
         // Before the text they are in, so that they are in the heap when
         // the parse settles the errors before them.

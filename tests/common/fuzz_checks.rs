@@ -670,3 +670,567 @@ fn check_node_set(doc: &Document, order: &HashMap<NodeId, usize>, nodes: &[XNode
         previous = Some(key);
     }
 }
+
+// ----- events_equal_dom ---------------------------------------------------
+
+/// The parse options one byte of the input chooses: each of its six low
+/// bits sets one limit to a small value (drawn by a generator the byte
+/// seeds), bit 6 makes the values larger (bit 7 is not read), and a byte
+/// without the six keeps the defaults; so the fuzzer reaches every limit,
+/// at every place a limit can cut.
+pub fn chosen_options(byte: u8, input_len: usize) -> ParseOptions {
+    let mut options = ParseOptions::default();
+    let mut rng = Xorshift::new(byte);
+    let scale = if byte & 0x40 != 0 { 8 } else { 1 };
+    let limits = &mut options.limits;
+    if byte & 0x01 != 0 {
+        limits.max_element_depth = Some(rng.below(8 * scale));
+    }
+    if byte & 0x02 != 0 {
+        limits.max_entity_expansion_bytes = rng.below(512 * scale);
+    }
+    if byte & 0x04 != 0 {
+        limits.max_attributes = rng.below(4 * scale);
+    }
+    if byte & 0x08 != 0 {
+        limits.max_name_length = rng.below(8 * scale);
+    }
+    if byte & 0x10 != 0 {
+        limits.max_entity_depth = rng.below(4 * scale);
+    }
+    if byte & 0x20 != 0 {
+        limits.max_input_bytes = rng.below(input_len + 1);
+    }
+    options
+}
+
+/// What a parse shows of a document, as lines: the XML declaration; the
+/// nodes in document order with everything read from them (an element's
+/// end, after its content, as a line of its own); the errors in order, each
+/// followed by its context. Lines starting with `!` are what only events
+/// show (where an expansion begins and ends, markup left out).
+#[derive(Debug, Default, PartialEq)]
+struct Shown {
+    declaration: Option<String>,
+    nodes: Vec<String>,
+    errors: Vec<String>,
+}
+
+impl Shown {
+    /// Without the lines only events show.
+    fn as_the_document_shows_it(&self) -> Shown {
+        Shown {
+            declaration: self.declaration.clone(),
+            nodes: self
+                .nodes
+                .iter()
+                .filter(|line| !line.starts_with('!'))
+                .cloned()
+                .collect(),
+            errors: self.errors.clone(),
+        }
+    }
+}
+
+fn declaration_line(
+    version: Option<&str>,
+    encoding: Option<&str>,
+    standalone: Option<&str>,
+    span: Span,
+) -> String {
+    format!("<?xml {version:?} {encoding:?} {standalone:?} at {span:?}")
+}
+
+fn element_line(
+    (qualified, prefix, local, namespace): (&str, Option<&str>, &str, Option<&str>),
+    start: Option<usize>,
+    entity: Option<&str>,
+) -> String {
+    format!("<{qualified} {prefix:?} {local:?} {namespace:?} from {start:?} entity {entity:?}")
+}
+
+fn attribute_line(
+    (qualified, prefix, local, namespace): (&str, Option<&str>, &str, Option<&str>),
+    value: &str,
+    (span, value_span): (Option<Span>, Option<Span>),
+    defaulted: bool,
+    is_id: bool,
+) -> String {
+    format!(
+        "  @{qualified} {prefix:?} {local:?} {namespace:?} = {value:?} at {span:?} \
+         value at {value_span:?} defaulted {defaulted} id {is_id}"
+    )
+}
+
+fn end_line(end: Option<usize>) -> String {
+    format!("</> to {end:?}")
+}
+
+fn text_line(
+    text: &str,
+    cdata: &[std::ops::Range<usize>],
+    span: Option<Span>,
+    entity: Option<&str>,
+) -> String {
+    format!("text {text:?} cdata {cdata:?} at {span:?} entity {entity:?}")
+}
+
+/// [`Shown`] built from events as they come.
+#[derive(Default)]
+struct FromEvents {
+    shown: Shown,
+    /// The entities whose expansions run, outermost first: the nodes made
+    /// now are the outermost's ([`Node::entity`]).
+    expansions: Vec<String>,
+}
+
+impl FromEvents {
+    fn take(&mut self, event: xml5dom::events::Event<'_>) {
+        use xml5dom::events::Event as E;
+        let entity = self.expansions.first().map(String::as_str);
+        let nodes = &mut self.shown.nodes;
+        match event {
+            E::XmlDeclaration(d) => {
+                self.shown.declaration = Some(declaration_line(
+                    d.version,
+                    d.encoding,
+                    d.standalone,
+                    d.span,
+                ));
+            }
+            E::Doctype(d) => {
+                let notations = d.declarations.map_or(&[][..], |d| d.notations());
+                nodes.push(format!(
+                    "<!DOCTYPE {:?} {:?} {:?} [{:?}] notations {notations:?} at {:?} entity {entity:?}",
+                    d.name.unwrap_or(""),
+                    d.public_id,
+                    d.system_id,
+                    d.internal_subset,
+                    Some(d.span),
+                ));
+            }
+            E::StartElement(start) => {
+                let n = start.name;
+                nodes.push(element_line(
+                    (n.qualified, n.prefix, n.local, n.namespace),
+                    Some(start.span.start),
+                    entity,
+                ));
+                for a in start.attributes {
+                    let n = a.name;
+                    nodes.push(attribute_line(
+                        (n.qualified, n.prefix, n.local, n.namespace),
+                        a.value,
+                        (a.span, a.value_span),
+                        a.span.is_none(),
+                        a.is_id,
+                    ));
+                }
+                if start.empty {
+                    nodes.push(end_line(Some(start.span.end)));
+                }
+            }
+            E::EndElement(end) => nodes.push(end_line(Some(end.end))),
+            E::Text { text, cdata, span } => {
+                let cdata: Vec<_> = cdata.iter().map(|&(start, end)| start..end).collect();
+                nodes.push(text_line(text, &cdata, Some(span), entity));
+            }
+            E::Comment { data, span } => {
+                nodes.push(format!(
+                    "<!--{data:?} at {:?} entity {entity:?}",
+                    Some(span)
+                ));
+            }
+            E::ProcessingInstruction { target, data, span } => {
+                nodes.push(format!(
+                    "<?{target:?} {data:?} at {:?} entity {entity:?}",
+                    Some(span)
+                ));
+            }
+            E::BeginExpansion { name, reference } => {
+                nodes.push(format!("!begin {name:?} at {reference:?}"));
+                self.expansions.push(name.to_owned());
+            }
+            E::EndExpansion { balanced } => {
+                nodes.push(format!("!end balanced {balanced}"));
+                self.expansions.pop();
+            }
+            E::Error(error) => self.shown.errors.push(format!("{error:?}")),
+            E::ErrorContext(context) => self.shown.errors.push(format!("  {context:?}")),
+            // Dropped markup, and events to come.
+            other => nodes.push(format!("!{other:?}")),
+        }
+    }
+}
+
+/// What `doc` shows: the lines [`FromEvents`] makes, read from the tree
+/// (a walk of [`Document::root`]) and the errors.
+fn shown_by_document(doc: &Document) -> Shown {
+    use xml5dom::Edge;
+    let mut nodes = Vec::new();
+    for edge in doc.root().traverse() {
+        let node = match edge {
+            Edge::Open(node) => node,
+            Edge::Close(node) => {
+                if node.is_element() {
+                    nodes.push(end_line(node.span().map(|s| s.end)));
+                }
+                continue;
+            }
+        };
+        let (span, entity) = (node.span(), node.entity());
+        match node.node_type() {
+            NodeType::Document => {}
+            NodeType::Doctype => nodes.push(format!(
+                "<!DOCTYPE {:?} {:?} {:?} [{:?}] notations {:?} at {span:?} entity {entity:?}",
+                node.name(),
+                node.public_id(),
+                node.system_id(),
+                node.internal_subset(),
+                node.notations(),
+            )),
+            NodeType::Element => {
+                nodes.push(element_line(
+                    (
+                        node.name(),
+                        node.prefix(),
+                        node.local_name(),
+                        node.namespace(),
+                    ),
+                    span.map(|s| s.start),
+                    entity,
+                ));
+                for a in node.attributes() {
+                    nodes.push(attribute_line(
+                        (a.name(), a.prefix(), a.local_name(), a.namespace()),
+                        a.value(),
+                        (a.span(), a.value_span()),
+                        a.is_defaulted(),
+                        a.is_id(),
+                    ));
+                }
+            }
+            NodeType::Text => nodes.push(text_line(
+                node.text().unwrap_or_default(),
+                &node.cdata_ranges(),
+                span,
+                entity,
+            )),
+            NodeType::Comment => nodes.push(format!(
+                "<!--{:?} at {span:?} entity {entity:?}",
+                node.text().unwrap_or_default()
+            )),
+            NodeType::ProcessingInstruction => nodes.push(format!(
+                "<?{:?} {:?} at {span:?} entity {entity:?}",
+                node.name(),
+                node.text().unwrap_or_default()
+            )),
+        }
+    }
+    let mut errors = Vec::new();
+    for (index, error) in doc.errors().iter().enumerate() {
+        errors.push(format!("{error:?}"));
+        if let Some(context) = doc.error_context(index) {
+            errors.push(format!("  {context:?}"));
+        }
+    }
+    Shown {
+        declaration: doc.xml_declaration().map(|d| {
+            declaration_line(
+                d.version.as_deref(),
+                d.encoding.as_deref(),
+                d.standalone.as_deref(),
+                d.span,
+            )
+        }),
+        nodes,
+        errors,
+    }
+}
+
+/// Panics, showing where they part, if `got` is not `expected`.
+fn assert_shown(what: &str, got: &Shown, expected: &Shown, input: &[u8]) {
+    if got == expected {
+        return;
+    }
+    let part = |name: &str, got: &[String], expected: &[String]| -> Option<String> {
+        let at = got.iter().zip(expected).take_while(|(a, b)| a == b).count();
+        if at == got.len() && at == expected.len() {
+            return None;
+        }
+        let from = at.saturating_sub(3);
+        let window =
+            |lines: &[String]| lines[from.min(lines.len())..(at + 3).min(lines.len())].join("\n");
+        Some(format!(
+            "{name} part at line {at}:\n--- got:\n{}\n--- expected:\n{}",
+            window(got),
+            window(expected)
+        ))
+    };
+    let declaration = |s: &Shown| s.declaration.iter().cloned().collect::<Vec<_>>();
+    let parts: Vec<String> = [
+        part("declarations", &declaration(got), &declaration(expected)),
+        part("nodes", &got.nodes, &expected.nodes),
+        part("errors", &got.errors, &expected.errors),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let shown = String::from_utf8_lossy(&input[..input.len().min(2000)]);
+    panic!("{what}: {}\ninput: {shown:?}", parts.join("\n"));
+}
+
+/// An `io::Read` that hands out `data` in the pieces `cuts` makes.
+struct Pieces<'a> {
+    data: &'a [u8],
+    at: usize,
+    cuts: std::vec::IntoIter<usize>,
+}
+
+impl std::io::Read for Pieces<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let cut = self
+            .cuts
+            .as_slice()
+            .first()
+            .copied()
+            .unwrap_or(self.data.len());
+        let size = (cut - self.at).min(buffer.len());
+        buffer[..size].copy_from_slice(&self.data[self.at..self.at + size]);
+        self.at += size;
+        if self.at == cut {
+            self.cuts.next();
+        }
+        Ok(size)
+    }
+}
+
+/// `events_equal_dom`: the first byte seeds where the input is cut, the
+/// second picks the limits ([`chosen_options`]), the rest is the document.
+/// The events of its bytes, whole ([`xml5dom::events::parse_reader`]), fed
+/// in chunks ([`xml5dom::events::Parser`]) and pulled in other chunks
+/// ([`xml5dom::events::Reader`]), show exactly the document
+/// [`Document::parse_bytes_with`] makes (every node with what can be read
+/// from it, the errors with their positions and contexts, in order), and
+/// the DOM's own push [`Parser`] in chunks makes that document too; the
+/// events of the text (the bytes lossily decoded, [`xml5dom::events::parse_with`]
+/// and [`xml5dom::events::Reader::from_str_with`]) show the document
+/// [`Document::parse_with`] makes of it. Then every element is written
+/// alone ([`elements_alone`]).
+pub fn events_equal_dom(data: &[u8]) {
+    use xml5dom::events;
+    let [seed, limits, ref input @ ..] = *data else {
+        return;
+    };
+    let options = chosen_options(limits, input.len());
+    let mut rng = Xorshift::new(seed);
+    let doc = Document::parse_bytes_with(input, &options);
+    let expected = shown_by_document(&doc);
+
+    let mut whole = FromEvents::default();
+    events::parse_reader(input, &options, |event| whole.take(event)).expect("reading a slice");
+    let whole = whole.shown;
+    assert_shown(
+        "events of the bytes",
+        &whole.as_the_document_shows_it(),
+        &expected,
+        input,
+    );
+
+    let push_cuts = cuts(input.len(), &mut rng, seed);
+    let mut pushed = FromEvents::default();
+    let mut parser = events::Parser::new(&options, |event| pushed.take(event));
+    let mut dom_parser = Parser::new(options.clone());
+    let mut from = 0;
+    for &at in push_cuts.iter().chain([input.len()].iter()) {
+        parser.feed(&input[from..at]);
+        dom_parser.feed(&input[from..at]);
+        from = at;
+    }
+    let _ = parser.finish();
+    assert_shown(
+        "events of the bytes in chunks",
+        &pushed.shown,
+        &whole,
+        input,
+    );
+    let chunked = dom_parser.finish();
+    assert_eq!(chunked.source(), doc.source(), "the push parser's source");
+    assert_shown(
+        "the push parser's document",
+        &shown_by_document(&chunked),
+        &expected,
+        input,
+    );
+
+    let pull_cuts = cuts(input.len(), &mut rng, seed >> 2);
+    let pieces = Pieces {
+        data: input,
+        at: 0,
+        cuts: pull_cuts.into_iter(),
+    };
+    let mut reader = events::Reader::with_options(pieces, &options);
+    let mut pulled = FromEvents::default();
+    while let Some(event) = reader.next_event().expect("reading a slice") {
+        pulled.take(event);
+    }
+    assert_shown(
+        "events pulled from the bytes in chunks",
+        &pulled.shown,
+        &whole,
+        input,
+    );
+
+    let text = String::from_utf8_lossy(input);
+    let text_doc = Document::parse_with(&text, &options);
+    let mut of_text = FromEvents::default();
+    events::parse_with(&text, &options, |event| of_text.take(event));
+    assert_shown(
+        "events of the text",
+        &of_text.shown.as_the_document_shows_it(),
+        &shown_by_document(&text_doc),
+        input,
+    );
+    let mut reader = events::Reader::from_str_with(&text, &options);
+    let mut pulled = FromEvents::default();
+    while let Some(event) = reader.next_event().expect("reading a string") {
+        pulled.take(event);
+    }
+    assert_shown(
+        "events pulled from the text",
+        &pulled.shown,
+        &of_text.shown,
+        input,
+    );
+
+    elements_alone(&doc);
+}
+
+/// How much writing elements alone may cost, per byte of the source (and
+/// 4 KiB more): the bytes written and read back, and each element's depth
+/// (the writer looks up its ancestors' declarations). Every element alone
+/// is quadratic in the depth, so the elements are taken from the last
+/// (deepest first) and the writing stops past this budget.
+const ALONE_BUDGET_PER_BYTE: usize = 4;
+
+/// Each element of `doc` written alone ([`Node::to_xml`]), from the last,
+/// as long as the budget lasts: it does not panic; unless a limit was
+/// reached (whose tree is not all of the input, and is written as the
+/// source has it), it reads back without a well-formedness error
+/// (docs/serialization.md: repaired output is well-formed; `to_xml` writes
+/// the declarations of the ancestors, the expansions of entities and the
+/// attributes defaults supplied), and unless writing the whole document
+/// repairs something that changes the tree, it reads back to the element's
+/// subtree (names, namespaces, attributes but namespace declarations,
+/// text with adjacent text as one, comments, PIs).
+pub fn elements_alone(doc: &Document) {
+    use xml5dom::Edge;
+    let mut elements = Vec::new();
+    let mut depth = 0usize;
+    for edge in doc.root().traverse() {
+        match edge {
+            Edge::Open(node) => {
+                if node.is_element() {
+                    elements.push((node, depth));
+                }
+                depth += 1;
+            }
+            Edge::Close(_) => depth -= 1,
+        }
+    }
+    let judge = doc.limit_reached().is_none();
+    let same_tree = judge && {
+        let out = doc.serialize(&Default::default());
+        !out.repairs.iter().any(|r| changes_tree(r.kind))
+    };
+    let budget = ALONE_BUDGET_PER_BYTE * doc.source().len() + 4096;
+    let mut spent = 0usize;
+    for (node, depth) in elements.into_iter().rev() {
+        if spent > budget {
+            break;
+        }
+        let alone = node.to_xml();
+        spent += depth + alone.len();
+        if !judge {
+            continue;
+        }
+        spent += alone.len();
+        let again = Document::parse(&alone);
+        let errors: Vec<_> = again.errors().iter().filter(|e| e.is_error()).collect();
+        assert!(
+            errors.is_empty(),
+            "element written alone has errors {errors:?}\nwritten: {alone:?}\ndocument: {:?}",
+            doc.source()
+        );
+        let root = again
+            .root_element()
+            .unwrap_or_else(|| panic!("element written alone has no root: {alone:?}"));
+        if same_tree {
+            let (before, after) = (subtree_dump(node), subtree_dump(root));
+            assert_eq!(
+                after,
+                before,
+                "element written alone reads back to another tree\nwritten: {alone:?}\ndocument: {:?}",
+                doc.source()
+            );
+        }
+    }
+}
+
+/// The subtree under `top` as `tests/common/edit_checks.rs` dumps it:
+/// names with their namespaces, attributes sorted without namespace
+/// declarations (the writer adds those an element alone needs), adjacent
+/// text as one (empty text writes nothing), comments and PIs.
+fn subtree_dump(top: Node<'_>) -> String {
+    use xml5dom::Edge;
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for edge in top.traverse() {
+        let node = match edge {
+            Edge::Open(node) => node,
+            Edge::Close(node) => {
+                if !node.is_text() {
+                    depth = depth.saturating_sub(1);
+                }
+                continue;
+            }
+        };
+        let indent = "  ".repeat(depth);
+        if node.is_text() {
+            if node.prev_sibling().is_some_and(|p| p.is_text()) {
+                continue;
+            }
+            let mut text = String::new();
+            let mut next = Some(node);
+            while let Some(n) = next.filter(|n| n.is_text()) {
+                text.push_str(n.text().unwrap_or(""));
+                next = n.next_sibling();
+            }
+            if !text.is_empty() {
+                out.push_str(&format!("{indent}{text:?}\n"));
+            }
+            continue;
+        }
+        out.push_str(&format!(
+            "{indent}{:?} {:?} {:?} {:?}\n",
+            node.node_type(),
+            node.name(),
+            node.namespace(),
+            node.text(),
+        ));
+        let mut attributes: Vec<String> = node
+            .attributes()
+            .filter(|a| a.declared_prefix().is_none())
+            .map(|a| {
+                let ns = a.namespace().unwrap_or("");
+                format!("{{{ns}}}{}={:?}", a.name(), a.value())
+            })
+            .collect();
+        attributes.sort();
+        for attribute in attributes {
+            out.push_str(&format!("{indent}  @{attribute}\n"));
+        }
+        depth += 1;
+    }
+    out
+}
