@@ -93,6 +93,8 @@ mod parse;
 pub mod query;
 pub mod serializer;
 mod span;
+#[cfg(test)]
+mod test_inputs;
 pub mod tokenizer;
 mod tree_builder;
 

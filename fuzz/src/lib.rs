@@ -7,8 +7,7 @@ mod checks;
 
 pub use checks::{events_equal_dom, fixpoint, parse_bytes, random_chunks, xpath};
 
-#[path = "../../tests/common/edit_checks.rs"]
-mod edit_checks;
+use checks::edit_checks;
 
 
 /// Choices read from the input's bytes, then from a generator seeded by

@@ -10,12 +10,13 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 use std::rc::Rc;
 
-use super::super::replay_tests::{files, tree_case_inputs, Chunked};
+use super::super::replay_tests::Chunked;
 use super::{write_canonical_reader, CanonicalWriter, NamespaceScope};
 use crate::decoding::ParseOptions;
 use crate::dom::Document;
 use crate::error::Error;
 use crate::serializer::canonical::{write_canonical, CanonicalForm};
+use crate::test_inputs::{files, tree_case_inputs};
 
 const FORMS: [CanonicalForm; 4] = [
     CanonicalForm::C14n,

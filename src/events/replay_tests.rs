@@ -4,13 +4,14 @@
 //! tree case of the suites, every document of the corpus, inputs that
 //! reach each kind of event, and inputs that reach each of the limits.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{parse_with, Event, Reader};
 use crate::decoding::ParseOptions;
 use crate::dom::Document;
 use crate::error::ParseError;
 use crate::serializer::SerializeOptions;
+use crate::test_inputs::{files, tree_case_inputs};
 use crate::tree_builder::{DocumentSink, TreeSink};
 
 /// The document the events of parsing `text` with `options` build, and
@@ -182,55 +183,6 @@ fn compare(expected: &Document, got: &Document, errors: &[ParseError], text: &st
             "{what}: output ({pretty:?}) of {text:?}"
         );
     }
-}
-
-pub(super) fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
-
-/// The `#data` sections of a tree-construction file.
-fn dat_inputs(text: &str) -> Vec<String> {
-    text.split("#data\n")
-        .skip(1)
-        .filter_map(|case| {
-            let end = ["\n#errors", "\n#document"]
-                .iter()
-                .filter_map(|marker| case.find(marker))
-                .min()?;
-            Some(case[..end].to_owned())
-        })
-        .collect()
-}
-
-/// The input of every tree case of the suites (the vendored xml5lib-tests
-/// and our own), with the file it is in.
-pub(super) fn tree_case_inputs() -> Vec<(PathBuf, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let mut paths = Vec::new();
-    files(&root.join("xml5lib-tests/tree-construction"), &mut paths);
-    files(&root.join("tree-construction"), &mut paths);
-    let mut cases = Vec::new();
-    for path in paths
-        .iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "dat"))
-    {
-        let text = std::fs::read_to_string(path).expect("a readable case file");
-        for input in dat_inputs(&text) {
-            cases.push((path.clone(), input));
-        }
-    }
-    assert!(cases.len() > 300, "only {} tree cases found", cases.len());
-    cases
 }
 
 #[test]

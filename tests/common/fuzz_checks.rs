@@ -15,6 +15,12 @@
 
 use std::collections::HashMap;
 
+/// The edit sequences' checks, whose tree dump the events check shares
+/// (the `edits` target runs them from here).
+#[allow(dead_code)]
+#[path = "edit_checks.rs"]
+pub mod edit_checks;
+
 use xml5dom::query::{Bindings, Value, XNode, XPath};
 use xml5dom::tokenizer::{tokenize, Event, OwnedToken, TokenList, Tokenizer};
 use xml5dom::{Document, Node, NodeId, NodeType, ParseOptions, Parser, RepairKind, Span};
@@ -1166,7 +1172,7 @@ pub fn elements_alone(doc: &Document) {
             .root_element()
             .unwrap_or_else(|| panic!("element written alone has no root: {alone:?}"));
         if same_tree {
-            let (before, after) = (subtree_dump(node), subtree_dump(root));
+            let (before, after) = (edit_checks::dump(node), edit_checks::dump(root));
             assert_eq!(
                 after,
                 before,
@@ -1175,62 +1181,4 @@ pub fn elements_alone(doc: &Document) {
             );
         }
     }
-}
-
-/// The subtree under `top` as `tests/common/edit_checks.rs` dumps it:
-/// names with their namespaces, attributes sorted without namespace
-/// declarations (the writer adds those an element alone needs), adjacent
-/// text as one (empty text writes nothing), comments and PIs.
-fn subtree_dump(top: Node<'_>) -> String {
-    use xml5dom::Edge;
-    let mut out = String::new();
-    let mut depth = 0usize;
-    for edge in top.traverse() {
-        let node = match edge {
-            Edge::Open(node) => node,
-            Edge::Close(node) => {
-                if !node.is_text() {
-                    depth = depth.saturating_sub(1);
-                }
-                continue;
-            }
-        };
-        let indent = "  ".repeat(depth);
-        if node.is_text() {
-            if node.prev_sibling().is_some_and(|p| p.is_text()) {
-                continue;
-            }
-            let mut text = String::new();
-            let mut next = Some(node);
-            while let Some(n) = next.filter(|n| n.is_text()) {
-                text.push_str(n.text().unwrap_or(""));
-                next = n.next_sibling();
-            }
-            if !text.is_empty() {
-                out.push_str(&format!("{indent}{text:?}\n"));
-            }
-            continue;
-        }
-        out.push_str(&format!(
-            "{indent}{:?} {:?} {:?} {:?}\n",
-            node.node_type(),
-            node.name(),
-            node.namespace(),
-            node.text(),
-        ));
-        let mut attributes: Vec<String> = node
-            .attributes()
-            .filter(|a| a.declared_prefix().is_none())
-            .map(|a| {
-                let ns = a.namespace().unwrap_or("");
-                format!("{{{ns}}}{}={:?}", a.name(), a.value())
-            })
-            .collect();
-        attributes.sort();
-        for attribute in attributes {
-            out.push_str(&format!("{indent}  @{attribute}\n"));
-        }
-        depth += 1;
-    }
-    out
 }

@@ -8,9 +8,10 @@
 //! declarations, entities an external DTD may declare, unbalanced
 //! entities, attribute-list defaults).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::*;
+use crate::test_inputs::{dat_inputs, files};
 
 /// The subtree at `node` written with what the whole document holds: its
 /// errors, the defaults of all its elements, the references of all its
@@ -22,35 +23,6 @@ fn written_with_the_whole_document(node: Node<'_>) -> String {
     writer.without_declarations(node, &[Span::new(0, doc.source().len())]);
     writer.subtree(node);
     writer.out
-}
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            files(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
-
-/// The `#data` sections of a tree-case file.
-fn dat_inputs(text: &str) -> Vec<String> {
-    text.split("#data\n")
-        .skip(1)
-        .filter_map(|case| {
-            let end = ["\n#errors", "\n#document"]
-                .iter()
-                .filter_map(|marker| case.find(marker))
-                .min()?;
-            Some(case[..end].to_owned())
-        })
-        .collect()
 }
 
 /// Documents that reach what a subtree writer asks the internal subset and
