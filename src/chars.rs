@@ -25,6 +25,17 @@ pub(crate) fn is_forbidden_char(c: char) -> bool {
     matches!(c, '\0'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}')
 }
 
+/// Characters an XML 1.1 document carries only as character references:
+/// `RestrictedChar` (XML 1.1 §2.2: the C0 controls but tab, LF and CR,
+/// DEL and the C1 controls), NEL (U+0085, a line end in 1.1, §2.11, that
+/// a reference keeps) and LINE SEPARATOR (U+2028, likewise).
+pub(crate) fn is_reference_only_11(c: char) -> bool {
+    matches!(
+        c,
+        '\u{1}'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{7F}'..='\u{9F}' | '\u{2028}'
+    )
+}
+
 /// `NameStartChar` (production 4).
 pub(crate) fn is_name_start_char(c: char) -> bool {
     c == ':' || is_ncname_start_char(c)

@@ -2,7 +2,7 @@
 //!
 //! Each input that once crashed a fuzz target is kept, minimized, as
 //! `tests/regressions/<name>.bin`. `every_saved_input_passes_every_fuzz_check`
-//! runs all five fuzz checks on every such file, with the very assertions of
+//! runs every fuzz check on every such file, with the very assertions of
 //! the fuzz targets (`tests/common/fuzz_checks.rs`, which the fuzz crate
 //! includes), so a new crash input needs only its file. A crash worth its own
 //! name also gets a test here, named after what it exercises, that reads its
@@ -24,12 +24,13 @@ use xml5dom::{Document, ErrorCode};
 type Check = fn(&[u8]);
 
 /// Every fuzz target's check, by target name.
-const CHECKS: [(&str, Check); 5] = [
+const CHECKS: [(&str, Check); 6] = [
     ("parse_bytes", fuzz_checks::parse_bytes),
     ("random_chunks", fuzz_checks::random_chunks),
     ("fixpoint", fuzz_checks::fixpoint),
     ("xpath", fuzz_checks::xpath),
     ("events_equal_dom", fuzz_checks::events_equal_dom),
+    ("edits", fuzz_checks::edit_checks::edits),
 ];
 
 /// Saved inputs of crashes that are not fixed yet (file names without

@@ -232,3 +232,74 @@ fn the_internal_subset_of_an_xml11_document() {
     ));
     assert!(codes(&doc).contains(&ErrorCode::MalformedDeclaration));
 }
+
+/// What an edit or a copy writes anew in an XML 1.1 document follows 1.1's
+/// rules: DEL, the C1 controls, NEL and LINE SEPARATOR (and the C0
+/// controls a reference gave) are written as references, so the output
+/// reads back to the same text, and a comment or PI, which reads no
+/// references, refuses them.
+#[test]
+fn text_written_anew_in_an_xml11_document_reads_back() {
+    let text = "a\u{7F}b\u{85}c\u{2028}d\u{9F}e";
+    let mut doc = Document::parse(&format!("{V11}<r><s>&#x1;</s><t/></r>"));
+    let r = doc.root_element().unwrap().id();
+    let t = doc.create_text(text);
+    doc.append(r, t).unwrap();
+    let s = doc.root_element().unwrap().first_child().unwrap().id();
+    let copy = doc.deep_copy(s).unwrap();
+    doc.append(r, copy).unwrap();
+    let t_element = doc.node(r).unwrap().children().nth(1).unwrap().id();
+    doc.set_attribute(t_element, "v", text).unwrap();
+    let out = doc.to_xml();
+    assert_eq!(
+        out,
+        format!(
+            "{V11}<r><s>&#x1;</s><t v=\"a&#127;b&#133;c&#8232;d&#159;e\"/>a&#127;b&#133;c&#8232;d&#159;e<s>&#1;</s></r>"
+        )
+    );
+    let again = Document::parse(&out);
+    assert_eq!(codes(&again), []);
+    let root = again.root_element().unwrap();
+    assert_eq!(root.text_content(), format!("\u{1}{text}\u{1}"));
+    assert_eq!(root.children().nth(1).unwrap().attribute("v"), Some(text));
+
+    let c = doc.create_comment("x\u{85}y");
+    assert!(doc.append(r, c).is_err(), "NEL would end a line");
+    let pi = doc.create_processing_instruction("p", "\u{80}");
+    assert!(doc.append(r, pi).is_err());
+    // In XML 1.0 they are characters like any other.
+    let mut doc = Document::parse(&format!("{V10}<r/>"));
+    let r = doc.root_element().unwrap().id();
+    let c = doc.create_comment("x\u{85}y\u{80}");
+    doc.append(r, c).unwrap();
+    let t = doc.create_text(text);
+    doc.append(r, t).unwrap();
+    assert_eq!(
+        doc.to_xml(),
+        format!("{V10}<r><!--x\u{85}y\u{80}-->{text}</r>")
+    );
+}
+
+/// An element of an XML 1.1 document written alone starts with
+/// `<?xml version="1.1"?>`: its NEL ends a line and its references to
+/// controls are allowed only so, and without the declaration it would read
+/// back otherwise (or not at all).
+#[test]
+fn an_element_of_an_xml11_document_written_alone_says_so() {
+    let doc = Document::parse(&format!("{V11}<r><s a='x\u{85}y'>a\u{85}b&#x1;</s></r>"));
+    let s = doc.root_element().unwrap().first_child().unwrap();
+    let alone = s.to_xml();
+    assert_eq!(alone, format!("{V11}<s a='x\u{85}y'>a\u{85}b&#x1;</s>"));
+    let again = Document::parse(&alone);
+    assert_eq!(codes(&again), []);
+    let read = again.root_element().unwrap();
+    assert_eq!(read.text_content(), s.text_content());
+    assert_eq!(read.attribute("a"), s.attribute("a"));
+    let mut out = Vec::new();
+    s.write_xml(&mut out).unwrap();
+    assert_eq!(out, alone.as_bytes());
+    // A 1.0 document's element has none.
+    let doc = Document::parse(&format!("{V10}<r><s/></r>"));
+    let s = doc.root_element().unwrap().first_child().unwrap();
+    assert_eq!(s.to_xml(), "<s/>");
+}

@@ -16,7 +16,7 @@ use super::{
     DIRTY_SELF, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
 };
 use crate::chars::is_xml_space;
-use crate::chars::{is_forbidden_char, is_name};
+use crate::chars::{is_forbidden_char, is_name, is_reference_only_11};
 use crate::error::Error;
 
 type Result<T> = std::result::Result<T, Error>;
@@ -50,20 +50,28 @@ fn check_text(text: &str) -> Result<()> {
 }
 
 /// Text that cannot be escaped (a comment's, a PI's): also no CR, which
-/// reads back as a line feed.
-fn check_unescaped(text: &str) -> Result<()> {
+/// reads back as a line feed, and in an XML 1.1 document (`xml11`) none of
+/// the characters 1.1 carries only as references (the C1 controls and DEL,
+/// NEL and LINE SEPARATOR, which end lines there).
+fn check_unescaped(text: &str, xml11: bool) -> Result<()> {
     check_text(text)?;
     if text.contains('\r') {
         return Err(refused(
             "a carriage return in a comment or PI reads back as a line feed",
         ));
     }
+    if let Some(c) = text.chars().find(|&c| xml11 && is_reference_only_11(c)) {
+        return Err(refused(format!(
+            "U+{:04X} can be written in an XML 1.1 document only as a reference, which a comment or PI does not read",
+            c as u32
+        )));
+    }
     Ok(())
 }
 
 /// A comment's text that reads back as one comment with that text.
-fn check_comment(text: &str) -> Result<()> {
-    check_unescaped(text)?;
+fn check_comment(text: &str, xml11: bool) -> Result<()> {
+    check_unescaped(text, xml11)?;
     if text.contains("--") || text.ends_with('-') {
         return Err(refused(
             "a comment cannot hold `--` or end with `-` (XML 1.0 §2.5)",
@@ -91,8 +99,8 @@ fn check_pi_target(target: &str) -> Result<()> {
     Ok(())
 }
 
-fn check_pi_data(data: &str) -> Result<()> {
-    check_unescaped(data)?;
+fn check_pi_data(data: &str, xml11: bool) -> Result<()> {
+    check_unescaped(data, xml11)?;
     if data.contains("?>") {
         return Err(refused("a processing instruction cannot hold `?>`"));
     }
@@ -128,6 +136,14 @@ impl Document {
         data.set_unchecked(true);
         self.unchecked += 1;
         NodeId(self.arena.new_node(data))
+    }
+
+    /// Whether the document's XML declaration says `version="1.1"` (its
+    /// characters are written by XML 1.1's rules).
+    fn is_xml11(&self) -> bool {
+        self.declaration
+            .as_ref()
+            .is_some_and(|d| d.version.as_deref() == Some("1.1"))
     }
 
     pub(super) fn live(&self, id: NodeId) -> Result<indextree::NodeId> {
@@ -588,10 +604,10 @@ impl Document {
     fn check_new_node(&self, id: indextree::NodeId) -> Result<()> {
         match &self.arena[id].get().kind {
             NodeKind::Text { text, .. } => check_text(self.str(*text)),
-            NodeKind::Comment(text) => check_comment(self.str(*text)),
+            NodeKind::Comment(text) => check_comment(self.str(*text), self.is_xml11()),
             NodeKind::ProcessingInstruction { target, data } => {
                 check_pi_target(&self.names.qname_data(*target).text)?;
-                check_pi_data(self.str(*data))
+                check_pi_data(self.str(*data), self.is_xml11())
             }
             NodeKind::Element {
                 name, attributes, ..
@@ -1563,8 +1579,8 @@ impl Document {
     pub fn set_text(&mut self, node: NodeId, text: &str) -> Result<()> {
         let id = self.live(node)?;
         match self.arena[id].get().kind {
-            NodeKind::Comment(_) => check_comment(text)?,
-            NodeKind::ProcessingInstruction { .. } => check_pi_data(text)?,
+            NodeKind::Comment(_) => check_comment(text, self.is_xml11())?,
+            NodeKind::ProcessingInstruction { .. } => check_pi_data(text, self.is_xml11())?,
             NodeKind::Document => {
                 return Err(refused(
                     "the document's children cannot be replaced by text",

@@ -5,16 +5,49 @@
 //! Functions of strings alone: the leaf of the serializer, which the writer,
 //! namespace fixup and the repairs use, and which uses none of them.
 
-use crate::chars::{is_forbidden_char, is_name};
+use std::fmt::Write;
+
+use crate::chars::{is_forbidden_char, is_name, is_reference_only_11};
+
+/// Whether the output follows XML 1.1's rules for characters (its XML
+/// declaration says `version="1.1"`): then the characters 1.1 carries only
+/// as references are written as references.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub(super) enum Version {
+    #[default]
+    V10,
+    V11,
+}
+
+impl Version {
+    /// Writes `c` as a character reference if this version carries it only
+    /// so; returns whether it did.
+    fn reference(self, out: &mut String, c: char) -> bool {
+        if self == Version::V11 && is_reference_only_11(c) {
+            // Writing to a `String` cannot fail.
+            let _ = write!(out, "&#{};", u32::from(c));
+            return true;
+        }
+        false
+    }
+
+    /// Whether `c` can be written as itself where no reference is read (a
+    /// CDATA section, a comment, a PI).
+    pub(super) fn literal(self, c: char) -> bool {
+        let reference_only = self == Version::V11 && is_reference_only_11(c);
+        !(is_forbidden_char(c) || reference_only)
+    }
+}
 
 /// Text content, escaped; forbidden characters become U+FFFD.
-pub(super) fn push_text(out: &mut String, text: &str, forbidden: &mut bool) {
+pub(super) fn push_text(out: &mut String, text: &str, version: Version, forbidden: &mut bool) {
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '\r' => out.push_str("&#13;"),
+            c if version.reference(out, c) => {}
             c if is_forbidden_char(c) => {
                 *forbidden = true;
                 out.push('\u{FFFD}');
@@ -26,7 +59,13 @@ pub(super) fn push_text(out: &mut String, text: &str, forbidden: &mut bool) {
 
 /// An attribute value for the quote `quote`, escaped so that attribute-value
 /// normalization gives it back.
-pub(super) fn push_attribute_value(out: &mut String, value: &str, quote: u8, forbidden: &mut bool) {
+pub(super) fn push_attribute_value(
+    out: &mut String,
+    value: &str,
+    quote: u8,
+    version: Version,
+    forbidden: &mut bool,
+) {
     for c in value.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -36,6 +75,7 @@ pub(super) fn push_attribute_value(out: &mut String, value: &str, quote: u8, for
             '\t' => out.push_str("&#9;"),
             '\n' => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),
+            c if version.reference(out, c) => {}
             c if is_forbidden_char(c) => {
                 *forbidden = true;
                 out.push('\u{FFFD}');

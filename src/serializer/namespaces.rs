@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::dom::{Attribute, Node, XMLNS_NAMESPACE, XML_NAMESPACE};
 
-use super::escape::{push_attribute_value, repaired_name, written_element_name};
+use super::escape::{push_attribute_value, repaired_name, written_element_name, Version};
 
 /// Namespace bindings of the output, as the writer goes down and up the
 /// tree.
@@ -321,7 +321,7 @@ impl Fixup {
 }
 
 /// Writes the namespace declarations `extra`, each as ` xmlns:p="uri"`.
-pub(super) fn push_declarations(out: &mut String, extra: &[(String, String)]) {
+pub(super) fn push_declarations(out: &mut String, extra: &[(String, String)], version: Version) {
     for (prefix, uri) in extra {
         out.push_str(" xmlns");
         if !prefix.is_empty() {
@@ -329,7 +329,7 @@ pub(super) fn push_declarations(out: &mut String, extra: &[(String, String)]) {
             out.push_str(prefix);
         }
         out.push_str("=\"");
-        push_attribute_value(out, uri, b'"', &mut false);
+        push_attribute_value(out, uri, b'"', version, &mut false);
         out.push('"');
     }
 }

@@ -5,7 +5,6 @@
 //! escaped; a comment loses its `--`, a processing instruction a target XML
 //! cannot carry.
 
-use crate::chars::is_forbidden_char;
 use crate::chars::is_xml_space;
 use crate::dom::Node;
 use crate::serializer::escape::{comment_text, push_text, repaired_name, replace_forbidden};
@@ -96,21 +95,26 @@ impl<'d> Writer<'d> {
         let mut forbidden = false;
         let mut at = 0;
         for range in node.cdata_ranges() {
-            push_text(&mut self.out, &text[at..range.start], &mut forbidden);
+            push_text(
+                &mut self.out,
+                &text[at..range.start],
+                self.version,
+                &mut forbidden,
+            );
             let cdata = &text[range.clone()];
             let writable = !cdata.contains("]]>")
                 && !cdata.contains('\r')
-                && !cdata.chars().any(is_forbidden_char);
+                && cdata.chars().all(|c| self.version.literal(c));
             if writable {
                 self.out.push_str("<![CDATA[");
                 self.out.push_str(cdata);
                 self.out.push_str("]]>");
             } else {
-                push_text(&mut self.out, cdata, &mut forbidden);
+                push_text(&mut self.out, cdata, self.version, &mut forbidden);
             }
             at = range.end;
         }
-        push_text(&mut self.out, &text[at..], &mut forbidden);
+        push_text(&mut self.out, &text[at..], self.version, &mut forbidden);
         if forbidden {
             self.report(RepairKind::ForbiddenCharacter, node);
         }

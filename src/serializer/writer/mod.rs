@@ -21,6 +21,7 @@ use crate::dom::{Document, Node, NodeKind, NodeType, DIRTY_CHILDREN, XML_NAMESPA
 use crate::output::PIECE;
 use crate::span::Span;
 
+use super::escape::Version;
 use super::namespaces::Scopes;
 use super::options::{
     byte_order_mark, Repair, RepairKind, SerializeOptions, Serialized, PRETTY_DEPTH,
@@ -93,6 +94,12 @@ pub(super) fn subtree_text(node: Node<'_>) -> String {
     let mut writer = Writer::for_subtree(node);
     writer.subtree(node);
     writer.out
+}
+
+/// Whether `doc`'s XML declaration says `version="1.1"`.
+fn declares_xml11(doc: &Document) -> bool {
+    doc.xml_declaration()
+        .is_some_and(|d| d.version.as_deref() == Some("1.1"))
 }
 
 /// Writes [`subtree_text`]'s text to `writer`, a piece at a time as it is
@@ -193,6 +200,10 @@ struct Writer<'d> {
     /// the source, once `attlists_dropped`: a subtree holding one is not
     /// copied, so that they are written.
     defaults_at: Vec<usize>,
+    /// The XML version whose character rules what is written anew follows:
+    /// 1.1 for a whole document that says so (its declaration is written
+    /// too), 1.0 otherwise (a subtree alone has no declaration).
+    version: Version,
 }
 
 impl<'d> Writer<'d> {
@@ -202,6 +213,9 @@ impl<'d> Writer<'d> {
         let (broken, attlists_dropped) = repair::Broken::of(doc);
         let repair = !broken.errors.is_empty();
         let mut writer = Writer::new(doc, options, broken, repair, doc.edited);
+        if declares_xml11(doc) {
+            writer.version = Version::V11;
+        }
         if attlists_dropped {
             writer.attlists_dropped = true;
             writer.note_defaults(doc.root());
@@ -227,6 +241,13 @@ impl<'d> Writer<'d> {
         let broken = repair::Broken::of_subtree(doc, &reach, !repair);
         let mut writer = Writer::new(doc, &SerializeOptions::default(), broken, repair, true);
         writer.without_declarations(scope, &reach);
+        if scope.is_element() && declares_xml11(doc) {
+            // Its source and what is written anew read as they do in the
+            // document only by 1.1's rules (NEL ends a line, controls are
+            // referred to), which an XML declaration must ask for.
+            writer.version = Version::V11;
+            writer.out.push_str("<?xml version=\"1.1\"?>");
+        }
         writer
     }
 
@@ -256,6 +277,7 @@ impl<'d> Writer<'d> {
             whole_document: false,
             references_undeclared: None,
             defaults_at: Vec::new(),
+            version: Version::V10,
         }
     }
 

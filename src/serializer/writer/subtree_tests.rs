@@ -21,6 +21,12 @@ fn written_with_the_whole_document(node: Node<'_>) -> String {
     let mut writer = Writer::for_document(doc, &SerializeOptions::default());
     writer.scopes = Scopes::new(true);
     writer.without_declarations(node, &[Span::new(0, doc.source().len())]);
+    // (An element of an XML 1.1 document says so; the rest is 1.0.)
+    writer.version = Version::V10;
+    if node.is_element() && declares_xml11(doc) {
+        writer.version = Version::V11;
+        writer.out.push_str("<?xml version=\"1.1\"?>");
+    }
     writer.subtree(node);
     writer.out
 }

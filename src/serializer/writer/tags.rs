@@ -57,7 +57,7 @@ impl<'d> Writer<'d> {
                     &tag[..tag.len() - 1]
                 };
                 self.out.push_str(body);
-                push_declarations(&mut self.out, &fixup.declarations);
+                push_declarations(&mut self.out, &fixup.declarations, self.version);
                 if self_closing && !has_children {
                     self.out.push_str("/>");
                 } else {
@@ -138,7 +138,7 @@ impl<'d> Writer<'d> {
             self.push_attribute(node, &attribute_name, attribute.value());
             written.push(attribute_name);
         }
-        push_declarations(&mut self.out, &fixup.declarations);
+        push_declarations(&mut self.out, &fixup.declarations, self.version);
         self.out.push_str(if has_children { ">" } else { "/>" });
     }
 
@@ -165,7 +165,7 @@ impl<'d> Writer<'d> {
         self.out.push('=');
         self.out.push(quote as char);
         let mut forbidden = false;
-        push_attribute_value(&mut self.out, value, quote, &mut forbidden);
+        push_attribute_value(&mut self.out, value, quote, self.version, &mut forbidden);
         if forbidden {
             self.report(RepairKind::ForbiddenCharacter, node);
         }
@@ -221,7 +221,11 @@ impl<'d> Writer<'d> {
             };
             let at = placeholder_at.remove(&prefix);
             if let Some(declaration) = at.and_then(|i| placeholders[i].take()) {
-                push_declarations(&mut writer.out, std::slice::from_ref(&declaration));
+                push_declarations(
+                    &mut writer.out,
+                    std::slice::from_ref(&declaration),
+                    writer.version,
+                );
             }
         };
         place(self, node.prefix());
@@ -287,7 +291,7 @@ impl<'d> Writer<'d> {
             .cloned()
             .collect();
         rest.extend(placeholders.into_iter().flatten());
-        push_declarations(&mut self.out, &rest);
+        push_declarations(&mut self.out, &rest, self.version);
         // The original end of the tag: the space before `>` or `/>` (a tag
         // cut off by the end of the input has neither).
         let (self_closing, closer) = if tag.ends_with("/>") {
@@ -395,7 +399,13 @@ impl<'d> Writer<'d> {
         if self.copy_repaired(value, context).is_err() {
             self.report_at(RepairKind::AttributeRewritten, value.start);
             let mut forbidden = false;
-            push_attribute_value(&mut self.out, attribute.value(), quote, &mut forbidden);
+            push_attribute_value(
+                &mut self.out,
+                attribute.value(),
+                quote,
+                self.version,
+                &mut forbidden,
+            );
             if forbidden {
                 self.report(RepairKind::ForbiddenCharacter, node);
             }
