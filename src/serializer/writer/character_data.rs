@@ -5,7 +5,7 @@
 //! escaped; a comment loses its `--`, a processing instruction a target XML
 //! cannot carry.
 
-use crate::chars::is_xml_space;
+use crate::chars::{is_forbidden_char, is_name, is_xml_space};
 use crate::dom::Node;
 use crate::serializer::escape::{comment_text, push_text, repaired_name, replace_forbidden};
 use crate::serializer::options::RepairKind;
@@ -202,9 +202,12 @@ impl<'d> Writer<'d> {
         let target = source.map_or(target, |(written, _)| written);
         let rest = source.map(|(_, rest)| rest);
         // A target that is not a name, or is `xml` (a misplaced or broken
-        // XML declaration): renamed, so the PI stays a PI.
+        // XML declaration): renamed, so the PI stays a PI. (A colon in a
+        // name the parse took is kept: docs/conformance.md, "Namespaces".)
         let written = if target.eq_ignore_ascii_case("xml") {
             format!("_{target}")
+        } else if is_name(target) && target.chars().all(|c| !is_forbidden_char(c)) {
+            target.to_owned()
         } else {
             repaired_name(target)
         };
