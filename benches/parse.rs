@@ -9,7 +9,7 @@
 //! `cargo bench --bench parse` runs it on inputs of about 20 MB. Without
 //! `--bench` (as `cargo test` runs it) it is a quick check: 50 KB inputs,
 //! one iteration each. The ratio table of docs/performance.md comes from
-//! `cargo run --release --example perf_table`.
+//! `cargo run --release -p bench-tools --bin perf_table`.
 
 use std::hint::black_box;
 

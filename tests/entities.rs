@@ -528,7 +528,7 @@ fn pieces(bytes: &[u8], seed: u64) -> Vec<&[u8]> {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        let most = if state % 8 == 0 { 4096 } else { 17 };
+        let most = if state.is_multiple_of(8) { 4096 } else { 17 };
         let size = (1 + (state >> 8) as usize % most).min(rest.len());
         out.push(&rest[..size]);
         rest = &rest[size..];

@@ -314,7 +314,7 @@ fn big_text(len: usize, references: bool) -> (String, String) {
     while written.len() < len {
         written.push_str(LINE);
         read.push_str(LINE);
-        if references && line % 7 == 0 {
+        if references && line.is_multiple_of(7) {
             written.push_str(" &amp; ");
             read.push_str(" & ");
         }

@@ -15,7 +15,7 @@
 //! tests that watch such scans use more (`repairs` here 800,000,
 //! `cli::stray_end_fmt` in `cli/tests/scaling.rs` 400,000). The times, and the ratio of the time at `8n` to the time at
 //! `n` for every shape and subcommand, come from
-//! `cargo build --release && cargo run --release --example scaling`.
+//! `cargo build --release && cargo run --release -p bench-tools --bin scaling`.
 //!
 //! Each shape is generated and parsed once, by whichever of its tests comes
 //! first (under that test's guard), and shared by the others.
@@ -73,7 +73,7 @@ fn guarded<T: Send + 'static>(what: &str, work: impl FnOnce() -> T + Send + 'sta
         Ok(value) => value,
         Err(mpsc::RecvTimeoutError::Timeout) => panic!(
             "{what}: still running after {} s (a hang, or work growing faster than the input; \
-             issue 16, and `cargo run --release --example scaling` for the ratios)",
+             issue 16, and `cargo run --release -p bench-tools --bin scaling` for the ratios)",
             GUARD.as_secs()
         ),
         Err(mpsc::RecvTimeoutError::Disconnected) => panic!(

@@ -2,7 +2,7 @@
 //! `tests/common/shapes.rs` that stress the `xml5dom` binary most (a debug
 //! build), each under a generous wall-clock guard (30 s) that turns a hang
 //! into a failure naming the shape and the subcommand. Not speed
-//! measurements: `cargo run --release --example scaling` gives the ratios.
+//! measurements: `cargo run --release -p bench-tools --bin scaling` gives the ratios.
 //! The library's own hang detectors are in `tests/scaling.rs`.
 
 #[path = "../../tests/common/mod.rs"]

@@ -50,7 +50,11 @@ impl std::io::Read for Chunked<'_> {
         self.state ^= self.state << 13;
         self.state ^= self.state >> 7;
         self.state ^= self.state << 17;
-        let most = if self.state % 8 == 0 { 4096 } else { 17 };
+        let most = if self.state.is_multiple_of(8) {
+            4096
+        } else {
+            17
+        };
         let size = (1 + (self.state >> 8) as usize % most)
             .min(buffer.len())
             .min(self.bytes.len());

@@ -1,5 +1,5 @@
 //! Generated input shapes for issue 16 (linear time on every input shape),
-//! shared by the scaling benchmark (`examples/scaling.rs`, which includes
+//! shared by the scaling benchmark (`bench-tools/scaling.rs`, which includes
 //! this file with `#[path]`) and the hang detectors (`tests/scaling.rs`).
 //!
 //! Each shape is a function of `n`, the number of units (errors, levels,

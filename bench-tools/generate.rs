@@ -3,7 +3,7 @@
 //! files.
 //!
 //! ```sh
-//! cargo run --release --example generate -- atom 200 > /tmp/feed.xml   # 200 MB
+//! cargo run --release -p bench-tools --bin generate -- atom 200 > /tmp/feed.xml   # 200 MB
 //! /usr/bin/time -v target/release/xml5dom fmt /tmp/feed.xml > /dev/null
 //! ```
 

@@ -4,11 +4,11 @@
 //! difference between one iteration and none (which only generates):
 //!
 //! ```sh
-//! cargo build --release --example profile
-//! valgrind --tool=callgrind target/release/examples/profile records 1
-//! valgrind --tool=callgrind target/release/examples/profile records 0
-//! perf record -g target/release/examples/profile atom 20
-//! target/release/examples/profile prose 20 tokenize
+//! cargo build --release -p bench-tools --bin profile
+//! valgrind --tool=callgrind target/release/profile records 1
+//! valgrind --tool=callgrind target/release/profile records 0
+//! perf record -g target/release/profile atom 20
+//! target/release/profile prose 20 tokenize
 //! ```
 //!
 //! Arguments: shape (`records`, `prose`, `svg`, `atom`, `damaged`), number of

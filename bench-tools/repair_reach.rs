@@ -8,7 +8,7 @@
 //!
 //! ```sh
 //! find / -name '*.xml' -size -300k > files.txt
-//! cargo run --release --example repair_reach -- files.txt 1 10   # seeds 1..=10
+//! cargo run --release -p bench-tools --bin repair_reach -- files.txt 1 10   # seeds 1..=10
 //! ```
 //!
 //! With `REPAIR_REACH_KEEP=DIR`, each damaged input whose repair has a

@@ -7,8 +7,8 @@
 //! and roxmltree.
 //!
 //! ```sh
-//! cargo run --release --example perf_table            # about 20 MB per input, 7 runs
-//! XML5DOM_PERF_RUNS=3 XML5DOM_PERF_SIZE=2000000 cargo run --release --example perf_table
+//! cargo run --release -p bench-tools --bin perf_table            # about 20 MB per input, 7 runs
+//! XML5DOM_PERF_RUNS=3 XML5DOM_PERF_SIZE=2000000 cargo run --release -p bench-tools --bin perf_table
 //! ```
 
 use std::hint::black_box;

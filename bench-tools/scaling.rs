@@ -4,14 +4,14 @@
 //! work gives about 8; a ratio above 12 is flagged.
 //!
 //! ```sh
-//! cargo build --release && cargo run --release --example scaling
-//! XML5DOM_SCALING_N=20000 XML5DOM_SCALING_SHAPES=deep_plain,bare_amp cargo run --release --example scaling
+//! cargo build --release && cargo run --release -p bench-tools --bin scaling
+//! XML5DOM_SCALING_N=20000 XML5DOM_SCALING_SHAPES=deep_plain,bare_amp cargo run --release -p bench-tools --bin scaling
 //! ```
 //!
-//! Each run is a whole process (`target/release/xml5dom`, next to this
-//! example's own directory), writing to `/dev/null`; runs under a second
+//! Each run is a whole process (`target/release/xml5dom`, beside this
+//! program), writing to `/dev/null`; runs under a second
 //! are taken three times and the best kept. `parse` is `Document::parse`
-//! in process (in a child process running this example, so that it can be
+//! in process (in a child process running this program, so that it can be
 //! stopped too, and timed without reading the file or dropping the tree).
 //! A run that takes longer than the cap is killed and shown as `timeout`
 //! (its ratio as `> cap / t(n)`; at `8n` the cap is raised to 13 t(n)
@@ -108,17 +108,16 @@ fn main() {
         return;
     }
 
-    let this = std::env::current_exe().expect("the example's own path");
-    // target/<profile>/examples/scaling -> target/<profile>/xml5dom
+    let this = std::env::current_exe().expect("the program's own path");
+    // target/<profile>/scaling -> target/<profile>/xml5dom
     let profile_dir = this
         .parent()
-        .and_then(Path::parent)
-        .expect("the example runs from target/<profile>/examples");
+        .expect("the program runs from target/<profile>");
     let binary = profile_dir.join(format!("xml5dom{}", std::env::consts::EXE_SUFFIX));
     if !binary.is_file() {
         eprintln!(
             "error: {} is missing: build the binary first, with `cargo build --release` \
-             (then `cargo run --release --example scaling`)",
+             (then `cargo run --release -p bench-tools --bin scaling`)",
             binary.display()
         );
         std::process::exit(2);
@@ -126,7 +125,7 @@ fn main() {
     if !profile_dir.ends_with("release") {
         eprintln!(
             "warning: timing {}, not a release build: run `cargo build --release && \
-             cargo run --release --example scaling`",
+             cargo run --release -p bench-tools --bin scaling`",
             binary.display()
         );
     }

@@ -7,7 +7,7 @@
 //! the push `Parser` fed the same bytes in random pieces (and the push
 //! parser's tree with the document's).
 //!
-//! `cargo run --release --example limit_paths [CASES]`: prints each input
+//! `cargo run --release -p bench-tools --bin limit_paths [CASES]`: prints each input
 //! whose paths disagree and the count (0 since the budget is counted
 //! against the input read up to each reference; 184 of 400 before).
 

@@ -7,7 +7,7 @@
 //! borrows the input, does not.
 //!
 //! ```sh
-//! cargo run --release --example memory
+//! cargo run --release -p bench-tools --bin memory
 //! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};

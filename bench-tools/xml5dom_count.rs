@@ -1,4 +1,4 @@
-//! The DOM side of `examples/whole_process.rs`, beside `roxmltree_count`:
+//! The DOM side of `bench-tools/whole_process.rs`, beside `roxmltree_count`:
 //! reads the file named on its command line into a `Document` and prints
 //! the number of elements. (Since issue 19 `xml5dom check` streams and
 //! builds no tree, so it no longer measures the DOM.)
@@ -8,9 +8,9 @@
 //! the streamed `check` to the DOM's errors on a large file.
 //!
 //! ```sh
-//! cargo build --release --example xml5dom_count --bin xml5dom
-//! target/release/examples/xml5dom_count /tmp/feed.xml
-//! target/release/examples/xml5dom_count --errors /tmp/damaged.xml > dom.jsonl
+//! cargo build --release && cargo build --release -p bench-tools --bin xml5dom_count
+//! target/release/xml5dom_count /tmp/feed.xml
+//! target/release/xml5dom_count --errors /tmp/damaged.xml > dom.jsonl
 //! target/release/xml5dom check --format json /tmp/damaged.xml > stream.jsonl
 //! cmp dom.jsonl stream.jsonl
 //! ```

@@ -5,8 +5,8 @@
 //! window of the input, not of the file (issue 19).
 //!
 //! ```sh
-//! cargo run --release --example stream_records            # 1000 MB
-//! cargo run --release --example stream_records -- 4000    # 4 GB
+//! cargo run --release -p bench-tools --bin stream_records            # 1000 MB
+//! cargo run --release -p bench-tools --bin stream_records -- 4000    # 4 GB
 //! ```
 //!
 //! The file is the `records` shape of `benches/inputs.rs` (a dump of

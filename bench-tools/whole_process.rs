@@ -5,7 +5,7 @@
 //! `xml5dom check` streams since issue 19 and builds no tree.
 //!
 //! For each generated shape (records, prose, svg, atom: `benches/inputs.rs`,
-//! the generator of `examples/generate.rs`) the input is written to a
+//! the generator of `bench-tools/generate.rs`) the input is written to a
 //! temporary file, each binary is run once untimed (to have the file in the
 //! page cache), then `xml5dom_count FILE` and `roxmltree_count FILE` are run
 //! in alternating pairs (the order within a pair alternating too). Each run
@@ -16,10 +16,10 @@
 //! A Markdown table goes to standard output.
 //!
 //! ```sh
-//! cargo build --release --example xml5dom_count --example roxmltree_count
-//! cargo run --release --example whole_process       # 20 MB per shape, 7 pairs
+//! cargo build --release -p bench-tools --bin xml5dom_count --bin roxmltree_count
+//! cargo run --release -p bench-tools --bin whole_process       # 20 MB per shape, 7 pairs
 //! XML5DOM_WHOLE_MB=5 XML5DOM_WHOLE_RUNS=3 XML5DOM_WHOLE_SHAPES=records,atom \
-//!     cargo run --release --example whole_process
+//!     cargo run --release -p bench-tools --bin whole_process
 //! ```
 //!
 //! The binaries are looked up in `target/release` of the target directory
@@ -89,7 +89,7 @@ impl Program {
         if !path.is_file() {
             return Err(format!(
                 "{} is not built (or {variable} names no file); from the workspace root run\n    \
-                 cargo build --release --example xml5dom_count --example roxmltree_count",
+                 cargo build --release -p bench-tools --bin xml5dom_count --bin roxmltree_count",
                 path.display()
             ));
         }
@@ -181,23 +181,23 @@ fn run() -> Result<(), String> {
         ));
     }
 
-    // target/release/examples/whole_process -> target/release
+    // target/<profile>/whole_process -> target/release
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let release = exe
         .ancestors()
-        .nth(3)
+        .nth(2)
         .ok_or("cannot find the target directory")?
         .join("release");
     let ours = Program::located(
         "xml5dom_count",
         "XML5DOM_WHOLE_XML5DOM",
-        release.join("examples").join("xml5dom_count"),
+        release.join("xml5dom_count"),
         &[],
     )?;
     let peer = Program::located(
         "roxmltree_count",
         "XML5DOM_WHOLE_ROXMLTREE",
-        release.join("examples").join("roxmltree_count"),
+        release.join("roxmltree_count"),
         &[],
     )?;
     println!("xml5dom:   {}", ours.describe());

@@ -1,12 +1,12 @@
-//! The peer binary of `examples/whole_process.rs`: reads the file named on
+//! The peer binary of `bench-tools/whole_process.rs`: reads the file named on
 //! its command line, parses it with roxmltree (DTDs allowed, as far as
 //! roxmltree allows them) and prints the number of elements. What a user of
 //! a roxmltree-based tool waits for: reading, UTF-8 validation, parsing,
 //! one walk, and freeing at exit.
 //!
 //! ```sh
-//! cargo build --release --example roxmltree_count
-//! target/release/examples/roxmltree_count /tmp/feed.xml
+//! cargo build --release -p bench-tools --bin roxmltree_count
+//! target/release/roxmltree_count /tmp/feed.xml
 //! ```
 //!
 //! Exits 1 when roxmltree rejects the file, 2 on a usage or read error.
