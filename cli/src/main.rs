@@ -31,7 +31,7 @@ use xml5dom::query::{Bindings, Value, XNode, XPath, XPathError};
 use xml5dom::serializer::{
     CanonicalForm, CanonicalOptions, InclusiveNamespaces, OutputEncoding, SerializeOptions,
 };
-use xml5dom::tokenizer::{tokenize_reader, SuiteJsonWriter};
+use xml5dom::tokenizer::{tokenize_reader_with, SuiteJsonWriter};
 use xml5dom::{
     Document, Encoding, EncodingSource, ErrorCode, ErrorContext, Limits, ParseError, ParseOptions,
     Severity, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES,
@@ -783,13 +783,14 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 Layout::Banners,
                 &|path, opened, _, out| {
                     // Streamed: decoded and tokenized as it is read.
-                    let writer =
-                        match tokenize_reader(opened.reader, SuiteJsonWriter::new(out), &options) {
-                            Ok(writer) => writer,
-                            Err(error) => {
-                                return Ok(Outcome::failed(named(path, error).to_string()))
-                            }
-                        };
+                    let writer = match tokenize_reader_with(
+                        opened.reader,
+                        SuiteJsonWriter::new(out),
+                        &options,
+                    ) {
+                        Ok(writer) => writer,
+                        Err(error) => return Ok(Outcome::failed(named(path, error).to_string())),
+                    };
                     let out = writer.finish()?;
                     out.write_all(b"\n")?;
                     Ok(Outcome::default())
@@ -1593,7 +1594,7 @@ impl Report {
             limits: self.limits.clone(),
             ..Found::default()
         });
-        let mut parser = events::Parser::new(options, |event| {
+        let mut parser = events::Parser::with_options(options, |event| {
             let mut found = found.borrow_mut();
             match event {
                 Event::XmlDeclaration(declaration) => {
@@ -1988,7 +1989,7 @@ fn stats(
     let mut namespaces: BTreeMap<String, usize> = BTreeMap::new();
     // Errors, limits reached and warnings.
     let mut by_code: [BTreeMap<&str, usize>; 3] = Default::default();
-    let mut parser = events::Parser::new(options, |event| {
+    let mut parser = events::Parser::with_options(options, |event| {
         let mut uses = |uri: &str| match namespaces.get_mut(uri) {
             Some(count) => *count += 1,
             None => {
