@@ -103,7 +103,9 @@ pub use dom::{
     Attribute, Attributes, Document, Edge, Node, NodeId, NodeMut, NodeType, XmlDeclaration,
     XMLNS_NAMESPACE, XML_NAMESPACE,
 };
-pub use error::{ElementStart, Error, ErrorCode, ErrorContext, ParseError, Severity};
+pub use error::{
+    Diagnostic, ElementStart, Error, ErrorCode, ErrorContext, ParseError, Severity,
+};
 pub use fragment::Fragment;
 pub use limits::{Limits, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES};
 pub use parse::Parser;

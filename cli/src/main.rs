@@ -33,8 +33,8 @@ use xml5dom::serializer::{
 };
 use xml5dom::tokenizer::{tokenize_reader_with, SuiteJsonWriter};
 use xml5dom::{
-    Document, Encoding, EncodingSource, ErrorCode, ErrorContext, Limits, ParseError, ParseOptions,
-    Severity, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES,
+    Diagnostic, Document, Encoding, EncodingSource, ErrorCode, ErrorContext, Limits, ParseError,
+    ParseOptions, Severity, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES,
 };
 
 #[derive(Parser, Debug)]
@@ -1881,27 +1881,23 @@ fn decoding_loss(doc: &Document) -> Option<String> {
     ))
 }
 
-/// The message for `error`: its context's where it has one (the element
-/// a mismatched or stray end tag leaves open), else its code's, naming the
-/// label (of the XML declaration's encoding) for an unknown encoding, and
-/// for a limit reached the limit and the flag that raises it.
+/// The message for `error`: its [`Diagnostic`]'s (the element a
+/// mismatched or stray end tag leaves open, the label of the XML
+/// declaration's encoding for an unknown one), and for a limit reached the
+/// limit and the flag that raises it.
 fn message(
     label: Option<&str>,
     limits: &Limits,
     error: &ParseError,
     context: Option<&ErrorContext>,
 ) -> String {
-    if let Some(context) = context {
-        return context.message();
-    }
-    match (error.code, label) {
-        (ErrorCode::UnknownEncoding, Some(label)) => {
-            format!("the declared encoding {label:?} is not known; read as UTF-8")
-        }
-        (code, _) => match raise_hint(code, limits) {
-            Some(hint) => format!("{} ({hint})", code.message()),
-            None => code.message().to_owned(),
-        },
+    // The library's message, which `Document::diagnostic` gives too.
+    let said = Diagnostic::new(*error, context)
+        .declared_encoding(label)
+        .message();
+    match raise_hint(error.code, limits) {
+        Some(hint) => format!("{said} ({hint})"),
+        None => said.into_owned(),
     }
 }
 
