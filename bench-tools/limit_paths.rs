@@ -93,12 +93,12 @@ fn main() {
         let whole = Document::parse_bytes_with(text.as_bytes(), &options);
         let chunks = pieces(text.as_bytes(), &mut rng);
         let mut streamed: Vec<ParseError> = Vec::new();
-        let mut stream = events::Parser::new(&options, |event| {
+        let mut stream = events::Parser::with_options(&options, |event| {
             if let Event::Error(error) = event {
                 streamed.push(error);
             }
         });
-        let mut push = Parser::new(options.clone());
+        let mut push = Parser::with_options(&options);
         for chunk in &chunks {
             stream.feed(chunk);
             push.feed(chunk);

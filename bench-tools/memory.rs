@@ -77,7 +77,7 @@ fn main() {
         let owned = peak(|| drop(black_box(Document::parse_string(given))));
         // Fed 64 KiB at a time, building as it goes.
         let pushed = peak(|| {
-            let mut parser = xml5dom::Parser::new(xml5dom::ParseOptions::default());
+            let mut parser = xml5dom::Parser::new();
             for chunk in text.as_bytes().chunks(64 << 10) {
                 parser.feed(chunk);
             }

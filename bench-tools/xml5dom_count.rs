@@ -17,7 +17,7 @@
 //!
 //! Exits 2 on a usage or read error.
 
-use xml5dom::{Document, ErrorCode, ParseOptions};
+use xml5dom::{Document, ErrorCode};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,7 +29,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let doc = match Document::from_file(path, &ParseOptions::default()) {
+    let doc = match Document::from_file(path) {
         Ok(doc) => doc,
         Err(error) => {
             eprintln!("xml5dom_count: {error}");

@@ -817,6 +817,11 @@ impl fmt::Display for Severity {
 
 /// A parse error: what ([`ErrorCode`]) and where.
 ///
+/// Its `Display` is `line:column: code: message` with the code's generic
+/// message; [`Diagnostic`] says it with what the parser knew more (the
+/// element a mismatched end tag leaves open, the encoding label), as
+/// `xml5dom check` prints it.
+///
 /// `offset` is a byte offset into the text that was parsed; `line` and
 /// `column` are 1-based, with the column counted in characters (Unicode
 /// scalar values) and CR LF, lone CR and LF each ending one line.
@@ -934,7 +939,8 @@ pub struct ElementStart {
 
 impl ErrorContext {
     /// The context said for people, as `xml5dom check` says it in place of
-    /// the code's own [message](ErrorCode::message).
+    /// the code's own [message](ErrorCode::message) (the message of the
+    /// error's [`Diagnostic`]).
     ///
     /// ```
     /// use xml5dom::Document;
@@ -974,6 +980,154 @@ impl ErrorContext {
                 if n == 2 { "" } else { "s" }
             ),
         }
+    }
+}
+
+/// A parse error said for people with everything the parser knew about
+/// it: the message `xml5dom check` prints, where [`ParseError`]'s own
+/// `Display` has only its code's generic sentence.
+///
+/// Its `Display` is the line `check` prints without the path in front
+/// (`line:column: severity: code: message`), and [`message`](Self::message)
+/// the text alone (the `message` of `check --format json`): for an end
+/// tag that does not close the current element, what its
+/// [`ErrorContext`] says (the element open and where it starts); for an
+/// unknown encoding, the label the XML declaration gave; otherwise the
+/// code's [message](ErrorCode::message). (`check` adds, for a limit
+/// reached, the command-line flag that raises it.)
+///
+/// A document gives them by the index of its errors
+/// (`Document::diagnostic`, `Document::diagnostics` in `xml5dom::dom`, a
+/// stage above); a stream of events builds one from an `Event::Error`, the
+/// `Event::ErrorContext` that may follow it and the XML declaration's
+/// encoding label ([`Diagnostic::new`]).
+///
+/// ```
+/// use xml5dom::Document;
+///
+/// let doc = Document::parse("<a>\n  <key>x</a>");
+/// let error = doc.errors()[0];
+/// assert_eq!(
+///     error.to_string(),
+///     "2:9: mismatched-end-tag: end tag does not match the current element; \
+///      the elements inside it are closed"
+/// );
+/// let diagnostic = doc.diagnostic(0).unwrap();
+/// assert_eq!(
+///     diagnostic.to_string(),
+///     "2:9: error: mismatched-end-tag: end tag </a> does not match the open element <key> \
+///      (line 2, column 3); <key> is closed"
+/// );
+/// assert_eq!(diagnostic.error(), error);
+/// assert!(diagnostic.message().starts_with("end tag </a>"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Diagnostic<'a> {
+    error: ParseError,
+    context: Option<&'a ErrorContext>,
+    declared_encoding: Option<&'a str>,
+}
+
+impl<'a> Diagnostic<'a> {
+    /// `error` with the context that came with it, if any (in a stream,
+    /// the `Event::ErrorContext` right after its `Event::Error`).
+    ///
+    /// ```
+    /// use xml5dom::events::{self, Event};
+    /// use xml5dom::{Diagnostic, Document};
+    ///
+    /// let text = "<list><item>one<item>two</list>";
+    /// let mut said = Vec::new();
+    /// let mut waiting = None;
+    /// events::parse(text, |event| match event {
+    ///     Event::Error(error) => {
+    ///         if let Some(error) = waiting.replace(error) {
+    ///             said.push(Diagnostic::new(error, None).to_string());
+    ///         }
+    ///     }
+    ///     Event::ErrorContext(context) => {
+    ///         if let Some(error) = waiting.take() {
+    ///             said.push(Diagnostic::new(error, Some(context)).to_string());
+    ///         }
+    ///     }
+    ///     _ => {}
+    /// });
+    /// said.extend(waiting.map(|error| Diagnostic::new(error, None).to_string()));
+    /// // What the document says of the same errors.
+    /// let doc = Document::parse(text);
+    /// let from_doc: Vec<String> = doc.diagnostics().map(|d| d.to_string()).collect();
+    /// assert_eq!(said, from_doc);
+    /// ```
+    pub fn new(error: ParseError, context: Option<&'a ErrorContext>) -> Diagnostic<'a> {
+        Diagnostic {
+            error,
+            context,
+            declared_encoding: None,
+        }
+    }
+
+    /// The encoding label the XML declaration gave, which the message of
+    /// an `unknown-encoding` error names.
+    ///
+    /// ```
+    /// use xml5dom::{Diagnostic, Document};
+    ///
+    /// let doc = Document::parse_bytes(b"<?xml version='1.0' encoding='klingon'?><a/>");
+    /// let error = doc.errors()[0];
+    /// let said = Diagnostic::new(error, None).declared_encoding(Some("klingon"));
+    /// assert_eq!(said.message(), "the declared encoding \"klingon\" is not known; read as UTF-8");
+    /// assert_eq!(said, doc.diagnostic(0).unwrap());
+    /// ```
+    pub fn declared_encoding(mut self, label: Option<&'a str>) -> Diagnostic<'a> {
+        self.declared_encoding = label;
+        self
+    }
+
+    /// The error: its code and place.
+    pub fn error(&self) -> ParseError {
+        self.error
+    }
+
+    /// What the parser knew more about it, if anything.
+    pub fn context(&self) -> Option<&'a ErrorContext> {
+        self.context
+    }
+
+    /// The message alone, without the place, severity and code (the
+    /// `message` of `xml5dom check --format json`).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    ///
+    /// let doc = Document::parse("<a x=1></a>");
+    /// let said = doc.diagnostic(0).unwrap();
+    /// assert_eq!(said.message(), "attribute value without quotes");
+    /// ```
+    pub fn message(&self) -> std::borrow::Cow<'static, str> {
+        if let Some(context) = self.context {
+            return context.message().into();
+        }
+        match (self.error.code, self.declared_encoding) {
+            (ErrorCode::UnknownEncoding, Some(label)) => {
+                format!("the declared encoding {label:?} is not known; read as UTF-8").into()
+            }
+            (code, _) => code.message().into(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let error = &self.error;
+        write!(
+            f,
+            "{}:{}: {}: {}: {}",
+            error.line,
+            error.column,
+            error.severity(),
+            error.code.as_str(),
+            self.message()
+        )
     }
 }
 

@@ -5,58 +5,43 @@
 //! arena DOM with a complete tree API, queries it (XPath 1.0, ElementPath)
 //! and writes it back out: byte for byte where nothing changed.
 //!
-//! The pipeline, one module per stage, each importing only the stages
-//! before it:
+//! ## Getting started
 //!
-//! 1. [`decoding`]: bytes in any encoding to text;
-//! 2. [`dtd`]: the DOCTYPE's internal subset: declarations, entities and
-//!    their expansion;
-//! 3. [`tokenizer`]: text to tokens and parse errors (XML5 §1.4);
-//! 4. tree construction (XML5 §1.5) builds the arena [`dom`];
-//! 5. the [`serializer`] writes it back: losslessly, with minimal diffs after
-//!    edits, repaired into well-formed XML, pretty or canonical;
-//! 6. [`query`]: XPath 1.0 and ElementTree's path language over the tree.
-//!
-//! [`Document::parse`] and its siblings (bytes, files, readers) and the push
-//! [`Parser`] wire the stages together. The `xml5dom` command line is a
-//! package of its own (`cli/` in the repository), so depending on this
-//! crate compiles none of it.
-//!
-//! Edits go through [`NodeId`]s on `&mut Document` or through a mutable
-//! handle ([`NodeMut`], for chained edits); subtrees are copied within a
-//! document ([`Document::deep_copy`]) or between documents
-//! ([`Document::import`]) with their namespaces kept, and markup is parsed
-//! as an element's content ([`fragment`]). Documents are `Clone`.
-//!
-//! Parsing never fails: every input gives a document plus [`ParseError`]s.
-//! Caller mistakes (an unreadable file, an edit that could not be written
-//! back) are [`Error`]s.
-//!
-//! A tour: broken input in, walk, query, edit, write back.
+//! Parse a broken string, read its errors, walk the tree, query it, edit
+//! it, write it back:
 //!
 //! ```
-//! use xml5dom::query::Value;
-//! use xml5dom::{Document, SerializeOptions, XPath};
+//! use xml5dom::query::XPath;
+//! use xml5dom::{Document, SerializeOptions};
 //!
-//! // An unquoted value, a bare `&`, an element never closed.
+//! // Parsing never fails: an unquoted value, a bare `&` and an element
+//! // never closed give a tree and three errors.
 //! let mut doc = Document::parse("<list><item id=1>fish & chips<item id='2'>peas</list>");
-//! let codes: Vec<&str> = doc.errors().iter().map(|e| e.code.as_str()).collect();
-//! assert_eq!(codes, ["unquoted-attribute-value", "bare-ampersand", "mismatched-end-tag"]);
-//! for error in doc.errors() {
-//!     println!("{}:{}: {}", error.line, error.column, error.code);
+//! for diagnostic in doc.diagnostics() {
+//!     println!("input.xml:{diagnostic}");
 //! }
-//! // An end tag that does not close the current element names the one open.
-//! let context = doc.error_context(2).unwrap();
-//! assert_eq!(context.open.as_ref().unwrap().name, "item");
+//! let said: Vec<String> = doc.diagnostics().map(|d| d.to_string()).collect();
+//! assert_eq!(said, [
+//!     "1:16: error: unquoted-attribute-value: attribute value without quotes",
+//!     "1:23: error: bare-ampersand: `&` that starts no reference; kept as text",
+//!     "1:47: error: mismatched-end-tag: end tag </list> does not match the open element \
+//!      <item> (line 1, column 30); <item> and 1 more element inside <list> are closed",
+//! ]);
+//! // Each error's code, severity, offset, line and column are fields.
+//! assert_eq!(doc.errors()[1].code.as_str(), "bare-ampersand");
 //!
 //! // Walk: the second item ended up inside the first, as XML5 recovers.
 //! let list = doc.root_element().unwrap();
 //! let ids: Vec<&str> = list.descendants().filter_map(|n| n.attribute("id")).collect();
 //! assert_eq!(ids, ["1", "2"]);
+//! assert_eq!(list.text_content(), "fish & chipspeas");
 //!
-//! // Query.
+//! // Query: XPath hands back nodes of the tree, and values.
+//! let items = XPath::compile("//item[@id='2']").unwrap().select(doc.root()).unwrap();
+//! let peas = items[0].as_node().unwrap();
+//! assert_eq!((peas.text_content(), items[0].string_value()), ("peas".into(), "peas".into()));
 //! let count = XPath::compile("count(//item)").unwrap().evaluate(doc.root()).unwrap();
-//! assert_eq!(count, Value::Number(2.0));
+//! assert_eq!(count.to_number(), 2.0);
 //!
 //! // Edit, then write back: repaired where the input was broken, the edit
 //! // written in, the rest copied as it was.
@@ -74,6 +59,46 @@
 //!     println!("{:?} at {:?}", repair.kind, repair.offset);
 //! }
 //! ```
+//!
+//! Files and bytes in any encoding: [`Document::from_file`],
+//! [`Document::parse_bytes`], [`Document::from_reader`], or the push
+//! [`Parser`] fed chunks. Every entry point has a sibling that takes
+//! [`ParseOptions`] (limits, the encoding), named with `_with`
+//! ([`Document::from_file_with`], [`Document::parse_bytes_with`], ...; a
+//! constructor's is `with_options`).
+//!
+//! Edits go through [`NodeId`]s on `&mut Document` or through a mutable
+//! handle ([`NodeMut`], for chained edits); subtrees are copied within a
+//! document ([`Document::deep_copy`]) or between documents
+//! ([`Document::import`]) with their namespaces kept, and markup is parsed
+//! as an element's content ([`fragment`]). Documents are `Clone`.
+//!
+//! Parsing never fails: every input gives a document plus [`ParseError`]s
+//! ([`Document::diagnostics`] says them as `xml5dom check` prints them).
+//! Caller mistakes (an unreadable file, an edit that could not be written
+//! back) are [`Error`]s. Files too large to hold are read as [`events`]:
+//! the same parse, in memory bounded by the depth and the largest token.
+//!
+//! ## How it is built
+//!
+//! The pipeline, one module per stage, each importing only the stages
+//! before it (docs/architecture.md has the map):
+//!
+//! 1. [`decoding`]: bytes in any encoding to text;
+//! 2. [`tokenizer`]: text to tokens and parse errors (XML5 §1.4), handing
+//!    the DOCTYPE's internal subset to [`dtd`] (declarations, entities and
+//!    their expansion);
+//! 3. tree construction (XML5 §1.5, the `tree_builder` module), with
+//!    namespaces, builds
+//! 4. the arena [`dom`], which [`query`] reads (XPath 1.0 and
+//!    ElementTree's path language);
+//! 5. the [`serializer`] writes it back: losslessly, with minimal diffs
+//!    after edits, repaired into well-formed XML, pretty or canonical.
+//!
+//! [`Document::parse`] and its siblings (bytes, files, readers) and the push
+//! [`Parser`] wire the stages together; [`events`] runs them without a
+//! tree. The `xml5dom` command line is a package of its own (`cli/` in the
+//! repository), so depending on this crate compiles none of it.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -103,7 +128,7 @@ pub use dom::{
     Attribute, Attributes, Document, Edge, Node, NodeId, NodeMut, NodeType, XmlDeclaration,
     XMLNS_NAMESPACE, XML_NAMESPACE,
 };
-pub use error::{ElementStart, Error, ErrorCode, ErrorContext, ParseError, Severity};
+pub use error::{Diagnostic, ElementStart, Error, ErrorCode, ErrorContext, ParseError, Severity};
 pub use fragment::Fragment;
 pub use limits::{Limits, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES};
 pub use parse::Parser;

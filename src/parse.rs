@@ -157,14 +157,29 @@ impl Document {
         build(decode_vec(bytes, options), options)
     }
 
-    /// Reads everything from `reader` and parses it. Only reading can fail.
+    /// Reads everything from `reader` and parses it, with the default
+    /// options (the encoding sniffed as [`Document::parse_bytes`] does).
+    /// Only reading can fail.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::from_reader(&b"<a/>"[..]).unwrap();
+    /// assert_eq!(doc.root_element().unwrap().name(), "a");
+    /// ```
+    pub fn from_reader<R: std::io::Read>(reader: R) -> Result<Document, Error> {
+        Document::from_reader_with(reader, &ParseOptions::default())
+    }
+
+    /// Reads everything from `reader` and parses it with options (limits,
+    /// the encoding). Only reading can fail.
     ///
     /// ```
     /// use xml5dom::{Document, ParseOptions};
-    /// let doc = Document::from_reader(&b"<a/>"[..], &ParseOptions::default()).unwrap();
-    /// assert_eq!(doc.root_element().unwrap().name(), "a");
+    /// let options = ParseOptions::default().encoding_label("iso-8859-1").unwrap();
+    /// let doc = Document::from_reader_with(&b"<a>caf\xe9</a>"[..], &options).unwrap();
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "caf\u{e9}");
     /// ```
-    pub fn from_reader<R: std::io::Read>(
+    pub fn from_reader_with<R: std::io::Read>(
         mut reader: R,
         options: &ParseOptions,
     ) -> Result<Document, Error> {
@@ -181,15 +196,31 @@ impl Document {
         Ok(Document::parse_vec_with(bytes, options))
     }
 
-    /// Reads the file at `path` and parses it. Only reading can fail.
+    /// Reads the file at `path` and parses it, with the default options
+    /// (the encoding sniffed as [`Document::parse_bytes`] does). Only
+    /// reading can fail.
     ///
     /// ```
-    /// use xml5dom::{Document, ParseOptions};
-    /// let doc = Document::from_file("examples/data/feed.xml", &ParseOptions::default()).unwrap();
+    /// use xml5dom::Document;
+    /// let doc = Document::from_file("examples/data/feed.xml").unwrap();
     /// assert_eq!(doc.root_element().unwrap().name(), "rss");
-    /// assert!(Document::from_file("no/such/file.xml", &ParseOptions::default()).is_err());
+    /// assert!(Document::from_file("no/such/file.xml").is_err());
     /// ```
-    pub fn from_file<P: AsRef<std::path::Path>>(
+    pub fn from_file<P: AsRef<std::path::Path>>(path: P) -> Result<Document, Error> {
+        Document::from_file_with(path, &ParseOptions::default())
+    }
+
+    /// Reads the file at `path` and parses it with options (limits, the
+    /// encoding). Only reading can fail.
+    ///
+    /// ```
+    /// use xml5dom::{Document, ErrorCode, ParseOptions};
+    /// let mut options = ParseOptions::default();
+    /// options.limits.max_attributes = 1;
+    /// let doc = Document::from_file_with("examples/data/feed.xml", &options).unwrap();
+    /// assert!(doc.errors().iter().any(|e| e.code == ErrorCode::AttributeLimit));
+    /// ```
+    pub fn from_file_with<P: AsRef<std::path::Path>>(
         path: P,
         options: &ParseOptions,
     ) -> Result<Document, Error> {
@@ -215,10 +246,10 @@ impl Document {
 /// [`Document::parse_bytes`] makes of all of it.
 ///
 /// ```
-/// use xml5dom::{Parser, ParseOptions};
+/// use xml5dom::Parser;
 /// let bytes = "<?xml version='1.0' encoding='Shift_JIS'?><a>\u{65e5}</a>";
 /// let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(bytes);
-/// let mut parser = Parser::new(ParseOptions::default());
+/// let mut parser = Parser::new();
 /// for byte in sjis.iter() {
 ///     parser.feed(std::slice::from_ref(byte));
 /// }
@@ -242,9 +273,38 @@ pub struct Parser {
     cut: bool,
 }
 
+impl Default for Parser {
+    fn default() -> Parser {
+        Parser::new()
+    }
+}
+
 impl Parser {
-    /// A parser with these options.
-    pub fn new(options: ParseOptions) -> Parser {
+    /// A parser with the default options.
+    ///
+    /// ```
+    /// use xml5dom::Parser;
+    /// let mut parser = Parser::new();
+    /// parser.feed(b"<a>x</");
+    /// parser.feed(b"a>");
+    /// assert_eq!(parser.finish().to_xml(), "<a>x</a>");
+    /// ```
+    pub fn new() -> Parser {
+        Parser::with_options(&ParseOptions::default())
+    }
+
+    /// A parser with options (limits, the encoding).
+    ///
+    /// ```
+    /// use xml5dom::{ErrorCode, ParseOptions, Parser};
+    /// let mut options = ParseOptions::default();
+    /// options.limits.max_attributes = 1;
+    /// let mut parser = Parser::with_options(&options);
+    /// parser.feed(b"<a x='1' y='2'/>");
+    /// assert_eq!(parser.finish().errors()[0].code, ErrorCode::AttributeLimit);
+    /// ```
+    pub fn with_options(options: &ParseOptions) -> Parser {
+        let options = options.clone();
         let builder = TreeBuilder::with_source(
             Source::window(),
             options.limits.clone(),
@@ -439,7 +499,7 @@ mod tests {
             text.push_str(&format!("<item n='{i}'>{i}</item>\n"));
         }
         text.push_str("</list>");
-        let mut parser = Parser::new(ParseOptions::default());
+        let mut parser = Parser::new();
         let (first, second) = text.as_bytes().split_at(text.len() / 2);
         for chunk in first.chunks(4096) {
             parser.feed(chunk);

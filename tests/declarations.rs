@@ -9,7 +9,7 @@
 use pretty_assertions::assert_eq;
 use xml5dom::events::write_canonical_reader;
 use xml5dom::serializer::canonical::{canonicalize, CanonicalForm};
-use xml5dom::{Document, ErrorCode, ParseOptions, Severity};
+use xml5dom::{Document, ErrorCode, Severity};
 
 // ----- ELEMENT declarations ------------------------------------------------
 
@@ -148,13 +148,7 @@ fn only_the_doctype_has_notations() {
 fn second_form(source: &[u8]) -> String {
     let from_tree = canonicalize(&Document::parse_bytes(source), CanonicalForm::XmlTestSecond);
     let mut from_stream = Vec::new();
-    write_canonical_reader(
-        source,
-        &ParseOptions::default(),
-        CanonicalForm::XmlTestSecond,
-        &mut from_stream,
-    )
-    .unwrap();
+    write_canonical_reader(source, CanonicalForm::XmlTestSecond, &mut from_stream).unwrap();
     assert_eq!(String::from_utf8(from_stream).unwrap(), from_tree);
     from_tree
 }

@@ -166,7 +166,7 @@ fn the_encoding_source_is_recorded() {
 }
 
 fn parse_chunks<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Document {
-    let mut parser = Parser::new(ParseOptions::default());
+    let mut parser = Parser::new();
     for chunk in chunks {
         parser.feed(chunk);
     }

@@ -572,7 +572,7 @@ fn the_budget_runs_out_at_the_same_reference_however_the_input_arrives() {
             .unwrap_or_else(|| panic!("{what}: no limit reached"));
         assert!(limit.offset > 1000, "{what}: {limit:?}");
         for seed in [1, 0x5EED] {
-            let mut parser = Parser::new(options.clone());
+            let mut parser = Parser::with_options(&options);
             for piece in pieces(text.as_bytes(), seed) {
                 parser.feed(piece);
             }
@@ -586,7 +586,7 @@ fn the_budget_runs_out_at_the_same_reference_however_the_input_arrives() {
                 "{what}: tree, seed {seed}"
             );
             let mut streamed: Vec<ParseError> = Vec::new();
-            let mut stream = events::Parser::new(&options, |event| {
+            let mut stream = events::Parser::with_options(&options, |event| {
                 if let Event::Error(error) = event {
                     streamed.push(error);
                 }

@@ -18,7 +18,7 @@ fn with_contexts(doc: &Document) -> Vec<(ParseError, Option<ErrorContext>)> {
 fn streamed(text: &str, piece: usize) -> Vec<(ParseError, Option<ErrorContext>)> {
     let mut found: Vec<(ParseError, Option<ErrorContext>)> = Vec::new();
     let mut context_without_error = false;
-    let mut parser = events::Parser::new(&ParseOptions::default(), |event| match event {
+    let mut parser = events::Parser::new(|event| match event {
         Event::Error(error) => found.push((error, None)),
         Event::ErrorContext(context) => match found.last_mut() {
             Some((_, slot @ None)) => *slot = Some(context.clone()),
@@ -245,7 +245,7 @@ fn a_stream_gives_the_documents_contexts_however_it_is_cut() {
             );
         }
         // The push parser of documents too.
-        let mut parser = xml5dom::Parser::new(ParseOptions::default());
+        let mut parser = xml5dom::Parser::new();
         for chunk in text.as_bytes().chunks(333) {
             parser.feed(chunk);
         }

@@ -713,7 +713,7 @@ fn check_limits(doc: &Document, limits: &Limits) -> Result<(), String> {
 
 /// `bytes` through the push parser, fed in chunks cut at `cuts`.
 fn parse_in_chunks(bytes: &[u8], options: &ParseOptions, cuts: &[usize]) -> Document {
-    let mut parser = Parser::new(options.clone());
+    let mut parser = Parser::with_options(options);
     let mut from = 0;
     for &cut in cuts {
         parser.feed(&bytes[from..cut]);
@@ -1476,7 +1476,7 @@ fn the_input_size_limit_cuts_on_a_character_boundary() {
     );
 
     // The push parser cuts as the others do.
-    let mut parser = Parser::new(limited(7));
+    let mut parser = Parser::with_options(&limited(7));
     for byte in "<a>caf\u{e9}</a>".as_bytes() {
         parser.feed(std::slice::from_ref(byte));
     }

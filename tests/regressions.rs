@@ -305,7 +305,7 @@ fn noncharacters_in_names_are_kept() {
 /// The error events of parsing `bytes` as a stream.
 fn error_events(bytes: &[u8]) -> Vec<xml5dom::ParseError> {
     let mut errors = Vec::new();
-    xml5dom::events::parse_reader(bytes, &Default::default(), |event| {
+    xml5dom::events::parse_reader(bytes, |event| {
         if let xml5dom::events::Event::Error(error) = event {
             errors.push(error);
         }

@@ -11,7 +11,7 @@
 
 use pretty_assertions::assert_eq;
 use xml5dom::events::{self, Event};
-use xml5dom::{canonicalize, CanonicalForm, Document, ErrorCode, ParseOptions};
+use xml5dom::{canonicalize, CanonicalForm, Document, ErrorCode};
 
 const V11: &str = "<?xml version=\"1.1\"?>";
 const V10: &str = "<?xml version=\"1.0\"?>";
@@ -158,13 +158,8 @@ fn the_xmltest_form_of_an_xml11_document() {
     );
     // The same from a stream.
     let mut out = Vec::new();
-    events::write_canonical_reader(
-        doc.source().as_bytes(),
-        &ParseOptions::default(),
-        CanonicalForm::XmlTest,
-        &mut out,
-    )
-    .unwrap();
+    events::write_canonical_reader(doc.source().as_bytes(), CanonicalForm::XmlTest, &mut out)
+        .unwrap();
     assert_eq!(
         String::from_utf8(out).unwrap(),
         canonicalize(&doc, CanonicalForm::XmlTest)

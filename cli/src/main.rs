@@ -31,10 +31,10 @@ use xml5dom::query::{Bindings, Value, XNode, XPath, XPathError};
 use xml5dom::serializer::{
     CanonicalForm, CanonicalOptions, InclusiveNamespaces, OutputEncoding, SerializeOptions,
 };
-use xml5dom::tokenizer::{tokenize_reader, SuiteJsonWriter};
+use xml5dom::tokenizer::{tokenize_reader_with, SuiteJsonWriter};
 use xml5dom::{
-    Document, Encoding, EncodingSource, ErrorCode, ErrorContext, Limits, ParseError, ParseOptions,
-    Severity, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES,
+    Diagnostic, Document, Encoding, EncodingSource, ErrorCode, ErrorContext, Limits, ParseError,
+    ParseOptions, Severity, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES,
 };
 
 #[derive(Parser, Debug)]
@@ -783,13 +783,14 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 Layout::Banners,
                 &|path, opened, _, out| {
                     // Streamed: decoded and tokenized as it is read.
-                    let writer =
-                        match tokenize_reader(opened.reader, SuiteJsonWriter::new(out), &options) {
-                            Ok(writer) => writer,
-                            Err(error) => {
-                                return Ok(Outcome::failed(named(path, error).to_string()))
-                            }
-                        };
+                    let writer = match tokenize_reader_with(
+                        opened.reader,
+                        SuiteJsonWriter::new(out),
+                        &options,
+                    ) {
+                        Ok(writer) => writer,
+                        Err(error) => return Ok(Outcome::failed(named(path, error).to_string())),
+                    };
                     let out = writer.finish()?;
                     out.write_all(b"\n")?;
                     Ok(Outcome::default())
@@ -1593,7 +1594,7 @@ impl Report {
             limits: self.limits.clone(),
             ..Found::default()
         });
-        let mut parser = events::Parser::new(options, |event| {
+        let mut parser = events::Parser::with_options(options, |event| {
             let mut found = found.borrow_mut();
             match event {
                 Event::XmlDeclaration(declaration) => {
@@ -1880,27 +1881,23 @@ fn decoding_loss(doc: &Document) -> Option<String> {
     ))
 }
 
-/// The message for `error`: its context's where it has one (the element
-/// a mismatched or stray end tag leaves open), else its code's, naming the
-/// label (of the XML declaration's encoding) for an unknown encoding, and
-/// for a limit reached the limit and the flag that raises it.
+/// The message for `error`: its [`Diagnostic`]'s (the element a
+/// mismatched or stray end tag leaves open, the label of the XML
+/// declaration's encoding for an unknown one), and for a limit reached the
+/// limit and the flag that raises it.
 fn message(
     label: Option<&str>,
     limits: &Limits,
     error: &ParseError,
     context: Option<&ErrorContext>,
 ) -> String {
-    if let Some(context) = context {
-        return context.message();
-    }
-    match (error.code, label) {
-        (ErrorCode::UnknownEncoding, Some(label)) => {
-            format!("the declared encoding {label:?} is not known; read as UTF-8")
-        }
-        (code, _) => match raise_hint(code, limits) {
-            Some(hint) => format!("{} ({hint})", code.message()),
-            None => code.message().to_owned(),
-        },
+    // The library's message, which `Document::diagnostic` gives too.
+    let said = Diagnostic::new(*error, context)
+        .declared_encoding(label)
+        .message();
+    match raise_hint(error.code, limits) {
+        Some(hint) => format!("{said} ({hint})"),
+        None => said.into_owned(),
     }
 }
 
@@ -1988,7 +1985,7 @@ fn stats(
     let mut namespaces: BTreeMap<String, usize> = BTreeMap::new();
     // Errors, limits reached and warnings.
     let mut by_code: [BTreeMap<&str, usize>; 3] = Default::default();
-    let mut parser = events::Parser::new(options, |event| {
+    let mut parser = events::Parser::with_options(options, |event| {
         let mut uses = |uri: &str| match namespaces.get_mut(uri) {
             Some(count) => *count += 1,
             None => {

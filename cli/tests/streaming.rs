@@ -391,7 +391,7 @@ fn check_streams_the_errors_of_documents_that_reach_each_limit() {
             Some("--max-input-bytes") => options.limits.max_input_bytes = 30_000,
             _ => {}
         }
-        let doc = Document::from_file(&file.0, &options).expect("a readable file");
+        let doc = Document::from_file_with(&file.0, &options).expect("a readable file");
         assert!(
             doc.errors().iter().any(|e| e.code == code),
             "{what}: {code:?} not reached"

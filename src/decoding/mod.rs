@@ -474,16 +474,29 @@ fn sniff_whole(bytes: &[u8], options: &ParseOptions) -> Sniffed {
 }
 
 /// Decodes a whole input to text as parsing does: the encoding found as
-/// [`ParseOptions`] and the input say, the byte-order mark dropped, each
-/// malformed sequence replaced with U+FFFD. Valid UTF-8 is borrowed.
+/// the input says (sniffed as `Document::parse_bytes` does), the
+/// byte-order mark dropped, each malformed sequence replaced with U+FFFD.
+/// Valid UTF-8 is borrowed.
 ///
 /// ```
 /// use xml5dom::decoding::decode_text;
-/// use xml5dom::ParseOptions;
-/// let text = decode_text(b"\xEF\xBB\xBF<a>caf\xC3\xA9</a>", &ParseOptions::default());
+/// let text = decode_text(b"\xEF\xBB\xBF<a>caf\xC3\xA9</a>");
 /// assert_eq!(text, "<a>caf\u{e9}</a>");
 /// ```
-pub fn decode_text<'a>(bytes: &'a [u8], options: &ParseOptions) -> Cow<'a, str> {
+pub fn decode_text(bytes: &[u8]) -> Cow<'_, str> {
+    decode_text_with(bytes, &ParseOptions::default())
+}
+
+/// [`decode_text`] with options: the encoding found as [`ParseOptions`]
+/// and the input say.
+///
+/// ```
+/// use xml5dom::decoding::decode_text_with;
+/// use xml5dom::ParseOptions;
+/// let options = ParseOptions::default().encoding_label("iso-8859-1").unwrap();
+/// assert_eq!(decode_text_with(b"<a>caf\xe9</a>", &options), "<a>caf\u{e9}</a>");
+/// ```
+pub fn decode_text_with<'a>(bytes: &'a [u8], options: &ParseOptions) -> Cow<'a, str> {
     decode(bytes, options).text
 }
 

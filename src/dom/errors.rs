@@ -3,7 +3,7 @@
 //! mismatched or stray end tag), so that the errors stay a plain slice of
 //! [`ParseError`] and an error without context costs nothing more.
 
-use crate::error::{ErrorContext, ParseError};
+use crate::error::{Diagnostic, ErrorContext, ParseError};
 
 use super::{Document, LineIndex, PositionCursor};
 
@@ -32,6 +32,57 @@ impl Document {
             .binary_search_by_key(&index, |(at, _)| *at)
             .ok()?;
         Some(&self.error_contexts[found].1)
+    }
+
+    /// The error `index` of [`errors`](Self::errors) said for people with
+    /// what the parser knew about it: the message `xml5dom check` prints
+    /// (see [`Diagnostic`]). `None` past the last error.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    ///
+    /// let doc = Document::parse("<a><b></x></b></a>");
+    /// assert_eq!(
+    ///     doc.diagnostic(0).unwrap().to_string(),
+    ///     "1:7: error: stray-end-tag: end tag </x> matches no open element \
+    ///      (the current one is <b>, line 1, column 4); ignored",
+    /// );
+    /// assert!(doc.diagnostic(1).is_none());
+    /// ```
+    pub fn diagnostic(&self, index: usize) -> Option<Diagnostic<'_>> {
+        let error = *self.errors.get(index)?;
+        let label = self.xml_declaration().and_then(|d| d.encoding.as_deref());
+        Some(Diagnostic::new(error, self.error_context(index)).declared_encoding(label))
+    }
+
+    /// Every error said for people, in the order of [`errors`](Self::errors):
+    /// the lines `xml5dom check` prints, without the path.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    ///
+    /// let doc = Document::parse("<list><item id=1>fish & chips</list>");
+    /// for diagnostic in doc.diagnostics() {
+    ///     println!("feed.xml:{diagnostic}");
+    /// }
+    /// let said: Vec<String> = doc.diagnostics().map(|d| d.to_string()).collect();
+    /// assert_eq!(said, [
+    ///     "1:16: error: unquoted-attribute-value: attribute value without quotes",
+    ///     "1:23: error: bare-ampersand: `&` that starts no reference; kept as text",
+    ///     "1:30: error: mismatched-end-tag: end tag </list> does not match the open element \
+    ///      <item> (line 1, column 7); <item> is closed",
+    /// ]);
+    /// ```
+    pub fn diagnostics(&self) -> impl ExactSizeIterator<Item = Diagnostic<'_>> + '_ {
+        let label = self.xml_declaration().and_then(|d| d.encoding.as_deref());
+        let mut contexts = self.error_contexts.iter().peekable();
+        self.errors.iter().enumerate().map(move |(index, error)| {
+            // The contexts are in the order of their errors' indexes.
+            let context = contexts
+                .next_if(|(at, _)| *at == index)
+                .map(|(_, context)| context);
+            Diagnostic::new(*error, context).declared_encoding(label)
+        })
     }
 
     /// Adds an error found by the parse with its context (its element's

@@ -1062,7 +1062,10 @@ impl Document {
             .map(|_| Node::new(self, id.0))
     }
 
-    /// The parse errors, in source order.
+    /// The parse errors, in source order. Each one's `Display` has its
+    /// code's generic sentence; [`diagnostics`](Self::diagnostics) says
+    /// them with what the parser knew (the message `xml5dom check`
+    /// prints).
     ///
     /// ```
     /// use xml5dom::Document;

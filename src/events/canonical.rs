@@ -42,8 +42,7 @@ use crate::tokenizer::Doctype;
 
 /// Writes the canonical form `form` of what `reader` gives, in bounded
 /// memory: the bytes `write_canonical` writes for
-/// `Document::parse_bytes_with(&bytes, options)`, where `bytes` is all
-/// `reader` gives, without building the document. Memory is bounded by the
+/// `Document::parse_bytes(&bytes)`, where `bytes` is all `reader` gives, without building the document. Memory is bounded by the
 /// largest token and the depth of the document (with the namespace
 /// declarations in scope), not its size.
 ///
@@ -58,25 +57,27 @@ use crate::tokenizer::Doctype;
 ///
 /// ```
 /// use xml5dom::events::write_canonical_reader;
-/// use xml5dom::{CanonicalForm, ParseOptions};
+/// use xml5dom::CanonicalForm;
 ///
 /// let input = "<?xml version='1.0'?>\n<a xmlns='urn:a' b='1' a='2'><e/><!--c--></a>";
 /// let mut out = Vec::new();
-/// write_canonical_reader(input.as_bytes(), &ParseOptions::default(), CanonicalForm::C14n, &mut out)
-///     .unwrap();
+/// write_canonical_reader(input.as_bytes(), CanonicalForm::C14n, &mut out).unwrap();
 /// assert_eq!(out, br#"<a xmlns="urn:a" a="2" b="1"><e></e></a>"#);
 /// ```
 pub fn write_canonical_reader<R: Read, W: Write>(
     reader: R,
-    options: &ParseOptions,
     form: CanonicalForm,
     out: &mut W,
 ) -> Result<(), Error> {
-    write_canonical_reader_with(reader, options, form, &InclusiveNamespaces::default(), out)
+    let (options, inclusive) = (ParseOptions::default(), InclusiveNamespaces::default());
+    write_canonical_reader_with(reader, &options, form, &inclusive, out)
 }
 
-/// [`write_canonical_reader`] with the InclusiveNamespaces PrefixList of
-/// the Exclusive forms (the other forms ignore it): what
+/// [`write_canonical_reader`] with the parse options (limits, the
+/// encoding: the output is that of
+/// `Document::parse_bytes_with(&bytes, options)`) and the
+/// InclusiveNamespaces PrefixList of the Exclusive forms (the other forms
+/// ignore it): what
 /// [`write_canonical_with`](crate::serializer::canonical::write_canonical_with)
 /// writes for the whole document, streamed.
 ///

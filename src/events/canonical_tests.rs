@@ -11,11 +11,12 @@ use std::path::Path;
 use std::rc::Rc;
 
 use super::super::replay_tests::Chunked;
-use super::{write_canonical_reader, CanonicalWriter, NamespaceScope};
+use super::{write_canonical_reader, write_canonical_reader_with, CanonicalWriter, NamespaceScope};
 use crate::decoding::ParseOptions;
 use crate::dom::Document;
 use crate::error::Error;
 use crate::serializer::canonical::{write_canonical, CanonicalForm};
+use crate::serializer::InclusiveNamespaces;
 use crate::test_inputs::{files, tree_case_inputs};
 
 const FORMS: [CanonicalForm; 4] = [
@@ -36,7 +37,14 @@ fn from_document(bytes: &[u8], options: &ParseOptions, form: CanonicalForm) -> V
 /// What the streaming writer writes for what `reader` gives.
 fn streamed(reader: impl Read, options: &ParseOptions, form: CanonicalForm) -> Vec<u8> {
     let mut out = Vec::new();
-    write_canonical_reader(reader, options, form, &mut out).expect("reading a slice");
+    write_canonical_reader_with(
+        reader,
+        options,
+        form,
+        &InclusiveNamespaces::default(),
+        &mut out,
+    )
+    .expect("reading a slice");
     out
 }
 
@@ -465,13 +473,7 @@ fn output_is_written_as_input_is_read() {
         made_at_first_write: None,
         written: 0,
     };
-    write_canonical_reader(
-        records,
-        &ParseOptions::default(),
-        CanonicalForm::C14n,
-        &mut watch,
-    )
-    .expect("no failure");
+    write_canonical_reader(records, CanonicalForm::C14n, &mut watch).expect("no failure");
     let at = watch.made_at_first_write.expect("something written");
     assert!(at < total / 8, "first output after {at} of {total} bytes");
     assert!(watch.written > total, "{} bytes written", watch.written);
@@ -502,19 +504,13 @@ fn a_failed_write_stops_the_reading() {
     let total = 64 << 20;
     let records = Records::new(total);
     let made = records.made.clone();
-    let result = write_canonical_reader(
-        records,
-        &ParseOptions::default(),
-        CanonicalForm::XmlTest,
-        &mut Full { room: 1000 },
-    );
+    let result = write_canonical_reader(records, CanonicalForm::XmlTest, &mut Full { room: 1000 });
     assert!(matches!(result, Err(Error::Write(_))), "{result:?}");
     assert!(made.get() < total / 16, "read {} of {total}", made.get());
 
     // Failing only at the end, in what is left to write.
     let result = write_canonical_reader(
         &b"<r>text</r>"[..],
-        &ParseOptions::default(),
         CanonicalForm::C14n,
         &mut Full { room: 3 },
     );
@@ -534,12 +530,7 @@ fn a_failed_read_is_a_read_error() {
         }
     }
     let mut out = Vec::new();
-    let result = write_canonical_reader(
-        Broken(false),
-        &ParseOptions::default(),
-        CanonicalForm::C14n,
-        &mut out,
-    );
+    let result = write_canonical_reader(Broken(false), CanonicalForm::C14n, &mut out);
     assert!(matches!(result, Err(Error::Read { .. })), "{result:?}");
 }
 

@@ -383,7 +383,7 @@ pub fn parse_with(text: &str, options: &ParseOptions, handler: impl FnMut(Event<
     tokenizer::tokenize_with(text, builder, limits).finish();
 }
 
-/// Parses what `reader` gives, in memory bounded by the largest token and
+/// Parses what `reader` gives, with the default options, in memory bounded by the largest token and
 /// the depth of the document, not its size: the bytes are decoded as they
 /// come (the encoding sniffed as [`Document::parse_bytes`] does), and what
 /// the parse no longer needs is let go. The events are those [`parse`]
@@ -395,11 +395,10 @@ pub fn parse_with(text: &str, options: &ParseOptions, handler: impl FnMut(Event<
 ///
 /// ```
 /// use xml5dom::events::{self, Event};
-/// use xml5dom::ParseOptions;
 ///
-/// let feed = "<feed><entry>1</entry><entry>2</entry></feed>".repeat(1);
+/// let feed = "<feed><entry>1</entry><entry>2</entry></feed>";
 /// let mut entries = 0;
-/// events::parse_reader(feed.as_bytes(), &ParseOptions::default(), |event| {
+/// events::parse_reader(feed.as_bytes(), |event| {
 ///     if let Event::EndElement(end) = event {
 ///         entries += usize::from(end.name.local == "entry");
 ///     }
@@ -412,11 +411,34 @@ pub fn parse_with(text: &str, options: &ParseOptions, handler: impl FnMut(Event<
 /// [`Limits::max_input_bytes`]: crate::limits::Limits::max_input_bytes
 /// [`MAX_INPUT_BYTES`]: crate::limits::MAX_INPUT_BYTES
 pub fn parse_reader<R: std::io::Read>(
+    reader: R,
+    handler: impl FnMut(Event<'_>),
+) -> Result<(), crate::error::Error> {
+    parse_reader_with(reader, &ParseOptions::default(), handler)
+}
+
+/// [`parse_reader`] with options (limits, the encoding).
+///
+/// ```
+/// use xml5dom::events::{self, Event};
+/// use xml5dom::ParseOptions;
+///
+/// let options = ParseOptions::default().encoding_label("iso-8859-1").unwrap();
+/// let mut text = String::new();
+/// events::parse_reader_with(&b"<a>caf\xe9</a>"[..], &options, |event| {
+///     if let Event::Text { text: piece, .. } = event {
+///         text.push_str(piece);
+///     }
+/// })
+/// .unwrap();
+/// assert_eq!(text, "caf\u{e9}");
+/// ```
+pub fn parse_reader_with<R: std::io::Read>(
     mut reader: R,
     options: &ParseOptions,
     handler: impl FnMut(Event<'_>),
 ) -> Result<(), crate::error::Error> {
-    let mut parser = Parser::new(options, handler);
+    let mut parser = Parser::with_options(options, handler);
     let mut buffer = vec![0; stream::READ_SIZE];
     loop {
         match reader.read(&mut buffer) {

@@ -17,10 +17,9 @@ use super::Event;
 ///
 /// ```
 /// use xml5dom::events::{Event, Parser};
-/// use xml5dom::ParseOptions;
 ///
 /// let mut ends = 0;
-/// let mut parser = Parser::new(&ParseOptions::default(), |event| {
+/// let mut parser = Parser::new(|event| {
 ///     ends += usize::from(matches!(event, Event::EndElement(_)));
 /// });
 /// for piece in [&b"<a><b>x</b"[..], b"><c>", b"y"] {
@@ -36,8 +35,31 @@ pub struct Parser<F: FnMut(Event<'_>)> {
 impl<F: FnMut(Event<'_>)> Parser<F> {
     /// A parser of bytes (the encoding sniffed as
     /// [`Document::parse_bytes`](crate::dom::Document::parse_bytes) does),
-    /// handing its events to `handler`.
-    pub fn new(options: &ParseOptions, handler: F) -> Parser<F> {
+    /// handing its events to `handler`, with the default options.
+    pub fn new(handler: F) -> Parser<F> {
+        Parser::with_options(&ParseOptions::default(), handler)
+    }
+
+    /// A parser of bytes with options (limits, the encoding), handing its
+    /// events to `handler`.
+    ///
+    /// ```
+    /// use xml5dom::events::{Event, Parser};
+    /// use xml5dom::{ErrorCode, ParseOptions};
+    ///
+    /// let mut options = ParseOptions::default();
+    /// options.limits.max_element_depth = Some(1);
+    /// let mut codes = Vec::new();
+    /// let mut parser = Parser::with_options(&options, |event| {
+    ///     if let Event::Error(error) = event {
+    ///         codes.push(error.code);
+    ///     }
+    /// });
+    /// parser.feed(b"<a><b/></a>");
+    /// parser.finish();
+    /// assert_eq!(codes, [ErrorCode::ElementDepthLimit]);
+    /// ```
+    pub fn with_options(options: &ParseOptions, handler: F) -> Parser<F> {
         Parser {
             stream: Stream::new(handler, options, false),
         }

@@ -12,6 +12,7 @@
 
 use std::io::Read;
 
+use crate::decoding::ParseOptions;
 use crate::dom::{Document, XMLNS_NAMESPACE};
 use crate::error::{Error, ParseError};
 use crate::tree_builder::{DocumentSink, TreeSink};
@@ -204,8 +205,24 @@ impl<R: Read> Subtrees<R> {
     /// The elements of `input`'s bytes with this name: `{namespace}local`
     /// or a qualified name as written.
     pub fn named(input: R, name: &str) -> Subtrees<R> {
+        Subtrees::named_with(input, name, &ParseOptions::default())
+    }
+
+    /// [`Subtrees::named`] with options (limits, the encoding).
+    ///
+    /// ```
+    /// use xml5dom::events::Subtrees;
+    /// use xml5dom::ParseOptions;
+    ///
+    /// let options = ParseOptions::default().encoding_label("iso-8859-1").unwrap();
+    /// let input = &b"<feed><entry>caf\xe9</entry></feed>"[..];
+    /// let entry = Subtrees::named_with(input, "entry", &options).next().unwrap().unwrap();
+    /// assert_eq!(entry.document().root_element().unwrap().text_content(), "caf\u{e9}");
+    /// ```
+    pub fn named_with(input: R, name: &str, options: &ParseOptions) -> Subtrees<R> {
         let name = name.to_owned();
-        Subtrees::new(Reader::new(input), move |open: &[OpenElement]| {
+        let reader = Reader::with_options(input, options);
+        Subtrees::new(reader, move |open: &[OpenElement]| {
             open.last().is_some_and(|element| element.is(&name))
         })
     }

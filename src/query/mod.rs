@@ -1,8 +1,8 @@
-//! Queries over the tree: XPath 1.0 ([`XPath`]) and ElementTree's
+//! Queries over stage 4 of the pipeline, the DOM: XPath 1.0 ([`XPath`]) and ElementTree's
 //! ElementPath ([`ElementPath`]: `find`, `findall`, `iterfind`,
 //! `findtext`, also as methods on [`Node`](crate::dom::Node)).
 //!
-//! This stage reads a [`Document`](crate::dom::Document) and hands back node
+//! It reads a [`Document`](crate::dom::Document) and hands back node
 //! handles ([`Node`](crate::dom::Node), [`Attribute`](crate::dom::Attribute)) that
 //! the rest of the tree API, editing included, accepts by their ids.
 

@@ -183,17 +183,34 @@ pub fn tokenize_with<S: TokenSink>(input: &str, sink: S, limits: &Limits) -> S {
 /// the bytes are decoded as they arrive (the encoding sniffed as
 /// [`Document::parse_bytes`](crate::dom::Document::parse_bytes) does; bytes not
 /// valid in it become U+FFFD) and fed to a [`Tokenizer`] piece by piece.
-/// The tokens and errors are those of [`tokenize_with`] on the decoded
+/// The tokens and errors are those of [`tokenize`] on the decoded
 /// text. Only reading can fail.
 ///
 /// ```
 /// use xml5dom::tokenizer::{tokenize_reader, TokenList};
-/// use xml5dom::ParseOptions;
 ///
-/// let list = tokenize_reader(&b"<a>caf\xC3\xA9</a>"[..], TokenList::default(), &ParseOptions::default()).unwrap();
+/// let list = tokenize_reader(&b"<a>caf\xC3\xA9</a>"[..], TokenList::default()).unwrap();
 /// assert_eq!(list.tokens().count(), 4); // <a>, text, </a>, end of file
 /// ```
 pub fn tokenize_reader<R: std::io::Read, S: TokenSink>(
+    reader: R,
+    sink: S,
+) -> Result<S, crate::error::Error> {
+    tokenize_reader_with(reader, sink, &crate::decoding::ParseOptions::default())
+}
+
+/// [`tokenize_reader`] with options (the limits, the encoding): the tokens
+/// and errors are those of [`tokenize_with`] on the decoded text.
+///
+/// ```
+/// use xml5dom::tokenizer::{tokenize_reader_with, TokenList};
+/// use xml5dom::ParseOptions;
+///
+/// let options = ParseOptions::default().encoding_label("iso-8859-1").unwrap();
+/// let list = tokenize_reader_with(&b"<a>caf\xe9</a>"[..], TokenList::default(), &options).unwrap();
+/// assert_eq!(list.tokens().count(), 4);
+/// ```
+pub fn tokenize_reader_with<R: std::io::Read, S: TokenSink>(
     mut reader: R,
     sink: S,
     options: &crate::decoding::ParseOptions,

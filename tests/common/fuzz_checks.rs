@@ -218,7 +218,7 @@ pub fn random_chunks(data: &[u8]) {
     let mut rng = Xorshift::new(seed);
     let whole = Document::parse_bytes(payload);
 
-    let mut parser = Parser::new(ParseOptions::default());
+    let mut parser = Parser::new();
     let mut from = 0;
     for at in cuts(payload.len(), &mut rng, seed) {
         parser.feed(&payload[from..at]);
@@ -1034,7 +1034,7 @@ pub fn events_equal_dom(data: &[u8]) {
     let expected = shown_by_document(&doc);
 
     let mut whole = FromEvents::default();
-    events::parse_reader(input, &options, |event| whole.take(event)).expect("reading a slice");
+    events::parse_reader_with(input, &options, |event| whole.take(event)).expect("reading a slice");
     let whole = whole.shown;
     assert_shown(
         "events of the bytes",
@@ -1045,8 +1045,8 @@ pub fn events_equal_dom(data: &[u8]) {
 
     let push_cuts = cuts(input.len(), &mut rng, seed);
     let mut pushed = FromEvents::default();
-    let mut parser = events::Parser::new(&options, |event| pushed.take(event));
-    let mut dom_parser = Parser::new(options.clone());
+    let mut parser = events::Parser::with_options(&options, |event| pushed.take(event));
+    let mut dom_parser = Parser::with_options(&options);
     let mut from = 0;
     for &at in push_cuts.iter().chain([input.len()].iter()) {
         parser.feed(&input[from..at]);

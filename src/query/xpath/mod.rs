@@ -380,7 +380,8 @@ pub enum XNode<'a> {
 }
 
 impl<'a> XNode<'a> {
-    /// The tree node, if this is one.
+    /// The tree node, if this is one (the first DOM node of a run of
+    /// text, for a text node). `XNode::from(node)` goes the other way.
     ///
     /// ```
     /// use xml5dom::Document;
@@ -432,7 +433,10 @@ impl<'a> XNode<'a> {
 
     /// The node's string-value (§5). For a text node, the text of the
     /// whole run of adjacent text siblings it is part of, which XPath sees
-    /// as one node (see [the module docs](self#text-nodes)).
+    /// as one node (see [the module docs](self#text-nodes)); for a tree
+    /// node, what [`Node::string_value`] gives, which the table there
+    /// compares with [`Node::text_content`]; for an attribute its value,
+    /// for a namespace node its URI.
     ///
     /// ```
     /// use xml5dom::Document;
@@ -472,6 +476,81 @@ impl<'a> XNode<'a> {
             .into_iter()
             .flat_map(|first| std::iter::once(first).chain(first.following_siblings()))
             .take_while(Node::is_text)
+    }
+}
+
+/// A tree node as XPath sees it: [`XNode::Node`]. (For a text node, the
+/// XPath text node is the run of adjacent text it is part of: see
+/// [`XNode::text_run`].)
+///
+/// ```
+/// use xml5dom::Document;
+/// use xml5dom::query::{XNode, XPath};
+///
+/// let doc = Document::parse("<a><b/></a>");
+/// let b = doc.root_element().unwrap().first_child().unwrap();
+/// let found = XPath::compile("//b").unwrap().select(doc.root()).unwrap();
+/// assert_eq!(found, [XNode::from(b)]);
+/// assert_eq!(found[0].as_node(), Some(b));
+/// ```
+impl<'a> From<Node<'a>> for XNode<'a> {
+    fn from(node: Node<'a>) -> XNode<'a> {
+        XNode::Node(node)
+    }
+}
+
+/// XPath's string-value of tree nodes, beside the DOM's text.
+impl Node<'_> {
+    /// The node's XPath string-value (§5): what `string(.)` gives with
+    /// this node as the context, and [`XNode::string_value`] of the node
+    /// as a query hands it back.
+    ///
+    /// For an element (and the document) it is
+    /// [`text_content`](Node::text_content): the text of its descendant
+    /// text nodes in document order. The two differ elsewhere:
+    ///
+    /// | node | `string_value()` (XPath) | `text_content()` (DOM) |
+    /// |---|---|---|
+    /// | element | its descendants' text | the same |
+    /// | document | the root element's text | the same, and the whitespace kept around the root element |
+    /// | text node | the whole run of adjacent text siblings it is part of, which XPath sees as one text node | its own text |
+    /// | comment, PI | its data | empty |
+    /// | DOCTYPE | empty (XPath has no such node) | empty |
+    ///
+    /// Text nodes lie side by side where an entity's expansion holds
+    /// markup (`a&e;c` with `<!ENTITY e "x<b/>y">` gives the text nodes
+    /// `a`, `x`, then `y`, `c`) or after edits; see
+    /// [the XPath module docs](crate::query::xpath#text-nodes).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// use xml5dom::query::{XNode, XPath};
+    ///
+    /// let doc = Document::parse(r#"<!DOCTYPE r [<!ENTITY e "x<b/>y">]><r>a&e;c<!--note--></r>"#);
+    /// let r = doc.root_element().unwrap();
+    /// assert_eq!(r.string_value(), "axyc");
+    /// assert_eq!(r.text_content(), "axyc");
+    ///
+    /// let a = r.first_child().unwrap();
+    /// assert_eq!(a.text_content(), "a");
+    /// assert_eq!(a.string_value(), "ax"); // `a` and `x` are one XPath text node
+    ///
+    /// let note = r.last_child().unwrap();
+    /// assert_eq!((note.string_value().as_str(), note.text_content().as_str()), ("note", ""));
+    ///
+    /// let doc_around = Document::parse("<a>x</a>\n");
+    /// let root = doc_around.root();
+    /// assert_eq!((root.string_value().as_str(), root.text_content().as_str()), ("x", "x\n"));
+    ///
+    /// // The same as XPath's, for every node.
+    /// for node in doc.root().descendants() {
+    ///     assert_eq!(node.string_value(), XNode::from(node).string_value());
+    ///     let string = XPath::compile("string(.)").unwrap().evaluate(node).unwrap();
+    ///     assert_eq!(node.string_value(), string.to_xpath_string());
+    /// }
+    /// ```
+    pub fn string_value(&self) -> String {
+        XNode::Node(*self).string_value()
     }
 }
 
