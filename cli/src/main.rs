@@ -617,6 +617,13 @@ fn main() -> ExitCode {
         command_name,
         verb,
         search: matches!(cli.command, Command::Query { .. }),
+        judges: matches!(
+            cli.command,
+            Command::Check { .. }
+                | Command::Fmt { .. }
+                | Command::Canon { .. }
+                | Command::Query { .. }
+        ),
         recursive: cli.recursive,
         jobs: cli.jobs,
         quiet: cli.quiet,
@@ -641,6 +648,10 @@ struct Settings {
     verb: &'static str,
     /// The subcommand searches (`query`): finding nothing is exit status 1.
     search: bool,
+    /// The subcommand's exit status judges the input (`check`, `fmt`,
+    /// `canon`, `query` can exit with 1): when standard output closes, it
+    /// reads on, writing nothing, until the status is settled.
+    judges: bool,
     recursive: bool,
     jobs: Option<usize>,
     quiet: bool,
@@ -1140,31 +1151,102 @@ fn batch(
         }
         outcome
     };
-    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut stdout = Pipe {
+        inner: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
+        closed: false,
+        swallow: settings.judges,
+    };
     let mut layout = Sections {
         layout,
         many,
         wrote: false,
     };
     let mut status = Status::default();
+    // Once standard output has closed, the run stops where the exit status
+    // can no longer change but to 2: at once where it does not judge the
+    // input, once it is settled where it does.
+    let go_on = |status: &Status, stdout: &Pipe<_>| {
+        if stdout.closed && !(settings.judges && !status.settled(settings.search)) {
+            return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+        }
+        Ok(())
+    };
     let result = if threads == 1 {
         inputs.iter().try_for_each(|input| {
             let mut section = layout.section(input, &mut stdout);
             let outcome = work(input, &mut section)?;
             layout.wrote |= section.wrote;
-            status.report(outcome, &mut stdout)
+            status.report(outcome, &mut stdout)?;
+            go_on(&status, &stdout)
         })
     } else {
         in_parallel(&inputs, threads, &work, |input, output, outcome| {
             let mut section = layout.section(input, &mut stdout);
             section.write_all(&output)?;
             layout.wrote |= section.wrote;
-            status.report(outcome?, &mut stdout)
+            status.report(outcome?, &mut stdout)?;
+            go_on(&status, &stdout)
         })
     };
     progress.bar.finish_and_clear();
-    result.and_then(|()| stdout.flush())?;
+    match result.and_then(|()| stdout.flush()) {
+        // The reader went away (`xml5dom check big.xml | head`): what was
+        // found stands.
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe && stdout.closed => {}
+        result => result?,
+    }
     Ok(status.exit_code(settings.search))
+}
+
+/// Standard output, which notes when its reader goes away (a write fails
+/// with a broken pipe). From then on nothing reaches it; writes fail, or,
+/// with `swallow`, succeed writing nothing, so that a run whose status
+/// judges the input can read on to its verdict.
+struct Pipe<W> {
+    inner: W,
+    closed: bool,
+    swallow: bool,
+}
+
+impl<W: Write> Pipe<W> {
+    fn closed_now(&mut self, error: io::Error) -> io::Result<()> {
+        if error.kind() != io::ErrorKind::BrokenPipe {
+            return Err(error);
+        }
+        self.closed = true;
+        match self.swallow {
+            true => Ok(()),
+            false => Err(error),
+        }
+    }
+}
+
+impl<W: Write> Write for Pipe<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !self.closed {
+            match self.inner.write(buf) {
+                Err(error) => self.closed_now(error)?,
+                written => return written,
+            }
+        }
+        match self.swallow {
+            true => Ok(buf.len()),
+            false => Err(io::Error::from(io::ErrorKind::BrokenPipe)),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.closed {
+            if let Err(error) = self.inner.flush() {
+                self.closed_now(error)?;
+            }
+            return Ok(());
+        }
+        match self.swallow {
+            true => Ok(()),
+            false => Err(io::Error::from(io::ErrorKind::BrokenPipe)),
+        }
+    }
 }
 
 /// Runs `work` on `inputs` on `threads` threads, each input's output into
@@ -1303,17 +1385,25 @@ impl Status {
     fn report(&mut self, outcome: Outcome, stdout: &mut dyn Write) -> io::Result<()> {
         self.findings |= outcome.findings;
         self.matched |= outcome.matched;
+        self.failures |= outcome.failure.is_some();
         if outcome.notes.is_empty() && outcome.failure.is_none() {
             return Ok(());
         }
         stdout.flush()?;
+        // (Standard error may have closed too, as `2>&1 | head` closes it:
+        // the status still counts.)
         let mut stderr = io::stderr().lock();
-        stderr.write_all(outcome.notes.as_bytes())?;
+        let _ = stderr.write_all(outcome.notes.as_bytes());
         if let Some(message) = outcome.failure {
-            writeln!(stderr, "xml5dom: {message}")?;
-            self.failures = true;
+            let _ = writeln!(stderr, "xml5dom: {message}");
         }
         Ok(())
+    }
+
+    /// Nothing more can change the exit status but a file that fails (2):
+    /// a finding, a failure, or (`search`) something found.
+    fn settled(&self, search: bool) -> bool {
+        self.failures || self.findings || (search && self.matched)
     }
 
     /// 2 if a file failed; else 1 for findings (`check`, `fmt --check`),

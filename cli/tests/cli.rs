@@ -1585,39 +1585,67 @@ fn fmt_in_place_keeps_a_mac_cyrillic_feed() {
     assert_eq!(stdout(&tree), "| <rss>\n|   <title>\n|     \"Привет\"\n");
 }
 
-/// A reader that stops early (`xml5dom fmt big.xml 2>&1 | head -c 100`)
-/// ends the run quietly: no panic, nothing more written, exit status 0;
-/// standard error may be that same closed pipe.
-#[test]
-fn a_reader_that_goes_away_ends_the_run_quietly() {
+/// Runs the binary with `args` and `path`, reads the first 100 bytes of
+/// its standard output and closes it (and standard error), as `2>&1 | head
+/// -c 100` does; returns the exit status.
+fn status_when_the_reader_stops(args: &[&str], path: &Path) -> Option<i32> {
     use std::io::Read;
 
+    let mut child = Command::new(BIN)
+        .args(args)
+        .arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stderr.take());
+    child.wait().unwrap().code()
+}
+
+/// A reader that stops early (`xml5dom check big.xml | head`) ends the
+/// output, never the verdict: no panic, nothing more written, and the exit
+/// status a whole run gives, so that a pipeline under `pipefail` fails on
+/// a broken file. `check`, `fmt`, `canon` and `query`, whose status judges
+/// the input, read on without writing until it is settled; `tokens` and
+/// `tree`, whose status only says whether files could be read, stop at
+/// once. Every output here is megabytes, far more than a pipe holds.
+#[test]
+fn a_reader_that_goes_away_ends_the_output_not_the_verdict() {
     let dir = TempDir::new("closed-pipe");
-    // Broken, so that `fmt` has repairs to note on standard error too.
-    let path = dir.write(
-        "big.xml",
-        format!("<r>{}</r>", "<a x=1>& </a>\n".repeat(50_000)),
+    // Broken throughout, so that `fmt` has repairs to note on standard
+    // error too.
+    let broken = dir.write(
+        "broken.xml",
+        format!("<r>{}</r>", "<a x=1>& </a>\n".repeat(20_000)),
     );
-    for args in [
-        &["fmt"][..],
-        &["fmt", "--pretty"],
-        &["check"],
-        &["tree"],
-        &["canon"],
-    ] {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .arg(&path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut first = [0u8; 100];
-        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-        // Both ends close, as `2>&1 | head -c 100` closes them.
-        drop(child.stderr.take());
-        let status = child.wait().unwrap();
-        assert_eq!(status.code(), Some(0), "{args:?}: {status}");
+    // Well-formed, with a warning (`&#13;`) on every line: `check` prints
+    // them all, and exits 0.
+    let warnings = "<a>&#13;</a>\n".repeat(20_000);
+    let clean = dir.write("clean.xml", format!("<r>{warnings}</r>"));
+    // The same, with one error after all the warnings.
+    let late = dir.write("late.xml", format!("<r>{warnings}<b x=1/></r>"));
+    let cases: &[(&[&str], &Path, i32)] = &[
+        (&["check"], &broken, 1),
+        (&["check"], &late, 1),
+        (&["check"], &clean, 0),
+        (&["check", "--format", "json"], &late, 1),
+        (&["fmt"], &broken, 0),
+        (&["fmt", "--pretty"], &broken, 0),
+        (&["tree"], &broken, 0),
+        (&["tokens"], &broken, 0),
+        (&["query", "//a"], &broken, 0),
+    ];
+    for &(args, path, expected) in cases {
+        // What the whole run gives...
+        let whole = run_paths(args, &[path]);
+        assert_eq!(whole.status.code(), Some(expected), "{args:?} {path:?}");
+        assert!(whole.stdout.len() > 1 << 18, "{args:?}: a large output");
+        // ... a run cut short gives too.
+        let status = status_when_the_reader_stops(args, path);
+        assert_eq!(status, Some(expected), "{args:?} {path:?}, cut short");
     }
 }
 
