@@ -44,11 +44,13 @@ use xml5dom::{
     about = "Load any XML, however broken, the way XML5 recovers, and show what came out.",
     after_help = "Every subcommand takes files, directories (with -r) or - for standard \
                   input, works on them in parallel, and reports them in the order given.\n\
-                  Exit status: 0 done (and clean, for check and fmt --check; something \
-                  found, for query), 1 findings (parse errors for check, files to change \
-                  for fmt --check, a limit reached for check and fmt, only empty \
-                  node-sets for query), 2 a file could not be read (or written, or was \
-                  left as it is by fmt --in-place) or an option or expression is wrong.\n\
+                  Exit status: 0 done (and clean, for check, canon and fmt --check; \
+                  something found, for query), 1 findings (parse errors for check and \
+                  canon, files to change for fmt --check, a limit reached for check, fmt \
+                  and canon, only empty node-sets for query), 2 a file could not be read \
+                  (or written, or was left as it is by fmt --in-place) or an option or \
+                  expression is wrong. A reader that goes away (`| head`) does not change \
+                  it.\n\
                   `xml5dom help SUBCOMMAND` shows a subcommand's options and examples."
 )]
 struct Cli {
@@ -397,8 +399,19 @@ enum Command {
     /// libxml2's (`xmllint --c14n`, `--exc-c14n`, `--c14n11`) byte for
     /// byte.
     ///
-    /// Exits with status 0, or 2 when a file cannot be read.
+    /// The canonical form is of a well-formed document. Of a broken one,
+    /// what is written is the canonical form of the document recovery
+    /// made (known broken only once it is read: the exit status says it),
+    /// and its first errors are listed on standard error; `--repaired`
+    /// accepts it. A document a limit stopped reading whole is never the
+    /// file's.
+    ///
+    /// Exits with status 0 when every file was well-formed (warnings
+    /// allowed) or, with `--repaired`, repaired; 1 when a file was broken
+    /// (without `--repaired`) or a limit stopped reading it whole, as
+    /// `xmllint --c14n` does; 2 when a file cannot be read.
     #[command(after_help = "Example: xml5dom canon signed.xml\n         \
+                            xml5dom canon --repaired scraped.xml\n         \
                             xml5dom canon --form c14n-comments signed.xml\n         \
                             xml5dom canon --form exc-c14n --inclusive-ns 'soap #default' \\\n           \
                             --xpath '(//. | //@* | //namespace::*)[ancestor-or-self::soap:Body]' message.xml")]
@@ -422,6 +435,11 @@ enum Command {
         /// bound too. Example: `--ns ds=http://www.w3.org/2000/09/xmldsig#`.
         #[arg(long = "ns", value_name = "PREFIX=URI", value_parser = parse_binding, requires = "xpath")]
         namespaces: Vec<(String, String)>,
+        /// Accept the canonical form of what recovery made of broken input
+        /// (exit status 0); its errors are still listed on standard error.
+        /// A limit reached still exits with 1. Example: `--repaired`.
+        #[arg(long)]
+        repaired: bool,
         /// Files, directories (with `-r`) or `-` for standard input.
         /// Example: `signed.xml`.
         #[arg(required = true)]
@@ -954,6 +972,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             inclusive_ns,
             xpath,
             namespaces,
+            repaired,
             paths,
         } => {
             let form = match form {
@@ -1009,28 +1028,39 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                             subset: Some(&nodes),
                         };
                         xml5dom::write_canonical_with(&doc, form, &canonical, out)?;
-                        Ok(Outcome {
-                            notes: read_as_cut(path, &doc),
-                            ..Outcome::default()
-                        })
+                        let mut damage = Damage::default();
+                        for (index, error) in doc.errors().iter().enumerate() {
+                            damage.error(error, doc.error_context(index));
+                        }
+                        Ok(damage.outcome(path, limits, repaired))
                     },
                 );
             }
-            // Streamed: written as the file is read, in bounded memory.
+            // Streamed: written as the file is read, in bounded memory; the
+            // errors are known at the end.
             batch(
                 &paths,
                 settings,
                 Layout::Banners,
-                &|path, opened, _, mut out| match events::write_canonical_reader_with(
-                    opened.reader,
-                    &options,
-                    form,
-                    &inclusive,
-                    &mut out,
-                ) {
-                    Ok(()) => Ok(Outcome::default()),
-                    Err(xml5dom::Error::Write(error)) => Err(error),
-                    Err(error) => Ok(Outcome::failed(named(path, error).to_string())),
+                &|path, opened, _, mut out| {
+                    let mut damage = Damage::default();
+                    let written = events::write_canonical_reader_reporting(
+                        opened.reader,
+                        &options,
+                        form,
+                        &inclusive,
+                        &mut out,
+                        |event| match event {
+                            Event::Error(error) => damage.error(&error, None),
+                            Event::ErrorContext(context) => damage.context(context),
+                            _ => {}
+                        },
+                    );
+                    match written {
+                        Ok(()) => Ok(damage.outcome(path, limits, repaired)),
+                        Err(xml5dom::Error::Write(error)) => Err(error),
+                        Err(error) => Ok(Outcome::failed(named(path, error).to_string())),
+                    }
                 },
             )
         }
@@ -1166,7 +1196,7 @@ fn batch(
     // can no longer change but to 2: at once where it does not judge the
     // input, once it is settled where it does.
     let go_on = |status: &Status, stdout: &Pipe<_>| {
-        if stdout.closed && !(settings.judges && !status.settled(settings.search)) {
+        if stdout.closed && (!settings.judges || status.settled(settings.search)) {
             return Err(io::Error::from(io::ErrorKind::BrokenPipe));
         }
         Ok(())
@@ -1860,6 +1890,92 @@ impl Report {
         push_snippet(
             out, &around, from, more_after, offset, error.line, red, reset,
         );
+    }
+}
+
+/// What made a document `canon` wrote other than the file's: its errors
+/// (the first few kept, to list) and limits reached. Warnings do not count.
+#[derive(Default)]
+struct Damage {
+    errors: usize,
+    limits: usize,
+    shown: Vec<(ParseError, Option<ErrorContext>)>,
+    /// The last error is in `shown` (its context, which follows it, goes
+    /// with it).
+    last_shown: bool,
+}
+
+/// How many errors `canon` lists for a file (`check` lists them all).
+const DAMAGE_SHOWN: usize = 10;
+
+impl Damage {
+    fn error(&mut self, error: &ParseError, context: Option<&ErrorContext>) {
+        self.last_shown = false;
+        match error.severity() {
+            Severity::Warning => return,
+            Severity::Error => self.errors += 1,
+            Severity::Limit => self.limits += 1,
+        }
+        if self.shown.len() < DAMAGE_SHOWN {
+            self.shown.push((*error, context.cloned()));
+            self.last_shown = true;
+        }
+    }
+
+    fn context(&mut self, context: &ErrorContext) {
+        if let (true, Some(last)) = (self.last_shown, self.shown.last_mut()) {
+            last.1 = Some(context.clone());
+        }
+    }
+
+    /// The errors as `check` heads them (`path:line:column: error: code:
+    /// message`), and a line that says what the output is: a finding,
+    /// unless the errors were repairs `--repaired` accepts.
+    fn outcome(&self, path: &Path, limits: &Limits, repaired: bool) -> Outcome {
+        use std::fmt::Write as _;
+
+        let mut outcome = Outcome::default();
+        if self.errors + self.limits == 0 {
+            return outcome;
+        }
+        let shown = path.display();
+        let notes = &mut outcome.notes;
+        for (error, context) in &self.shown {
+            let said = message(None, limits, error, context.as_ref());
+            let _ = writeln!(
+                notes,
+                "{shown}:{}:{}: {}: {}: {said}",
+                error.line,
+                error.column,
+                error.severity(),
+                error.code
+            );
+        }
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        let mut counts = Vec::new();
+        if self.errors > 0 {
+            counts.push(plural(self.errors, "error"));
+        }
+        if self.limits > 0 {
+            counts.push(format!("{} reached", plural(self.limits, "limit")));
+        }
+        let counts = counts.join(", ");
+        let left_out = self.errors + self.limits - self.shown.len();
+        let more = match left_out {
+            0 => String::new(),
+            n => format!("; {n} more not shown (`xml5dom check` lists them all)"),
+        };
+        let what = match (self.limits > 0, repaired) {
+            (true, _) => "the output is of the document as read, not of the whole file",
+            (false, true) => "the output is the canonical form of the repaired document",
+            (false, false) => {
+                "the output is the canonical form of the repaired document, not of the file \
+                 (--repaired accepts it)"
+            }
+        };
+        let _ = writeln!(notes, "{shown}: {counts}{more}: {what}");
+        outcome.findings = self.limits > 0 || !repaired;
+        outcome
     }
 }
 

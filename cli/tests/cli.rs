@@ -956,6 +956,85 @@ fn canon_writes_the_second_xmltest_form() {
     );
 }
 
+/// `canon` of broken input writes the canonical form of the repaired
+/// document (streamed: the errors are known only at the end), lists its
+/// first errors on standard error and exits 1, as `xmllint --c14n` does;
+/// `--repaired` accepts the repair (exit 0, as `xmllint --recover
+/// --c14n`). A limit reached exits 1 either way; warnings are no damage.
+#[test]
+fn canon_of_broken_input_lists_the_errors_and_exits_1_unless_repaired() {
+    let dir = TempDir::new("canon-broken");
+    let broken = dir.write("broken.xml", "<a x=1>fish & chips\n<b></a>");
+    let shown = broken.display();
+    let repaired = "<a x=\"1\">fish &amp; chips\n<b></b></a>";
+    let errors = format!(
+        "{shown}:1:6: error: unquoted-attribute-value: attribute value without quotes\n\
+         {shown}:1:13: error: bare-ampersand: `&` that starts no reference; kept as text\n\
+         {shown}:2:4: error: mismatched-end-tag: end tag </a> does not match the open element \
+         <b> (line 2, column 1); <b> is closed\n"
+    );
+    for xpath in [&[][..], &["--xpath", "//. | //@*"]] {
+        let output = run_paths(&[&["canon"], xpath].concat(), &[&broken]);
+        assert_eq!(output.status.code(), Some(1), "{xpath:?}");
+        assert_eq!(stdout(&output), repaired, "{xpath:?}");
+        assert_eq!(
+            stderr(&output),
+            format!(
+                "{errors}{shown}: 3 errors: the output is the canonical form of the repaired \
+                 document, not of the file (--repaired accepts it)\n"
+            ),
+            "{xpath:?}"
+        );
+        let output = run_paths(&[&["canon", "--repaired"], xpath].concat(), &[&broken]);
+        assert_eq!(output.status.code(), Some(0), "{xpath:?}");
+        assert_eq!(stdout(&output), repaired, "{xpath:?}");
+        assert_eq!(
+            stderr(&output),
+            format!(
+                "{errors}{shown}: 3 errors: the output is the canonical form of the repaired \
+                 document\n"
+            ),
+        );
+    }
+    // The first ten errors are listed, and how many more there are.
+    let many = dir.write("many.xml", format!("<r>{}</r>", "<a x=1 />".repeat(25)));
+    let output = run_paths(&["canon"], &[&many]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert_eq!(err.matches("unquoted-attribute-value").count(), 10, "{err}");
+    assert!(
+        err.ends_with(&format!(
+            "{}: 25 errors; 15 more not shown (`xml5dom check` lists them all): the output is \
+             the canonical form of the repaired document, not of the file (--repaired accepts \
+             it)\n",
+            many.display()
+        )),
+        "{err}"
+    );
+    // A limit reached: the output is of the document as read, exit 1 even
+    // with --repaired.
+    let laughs = dir.write("laughs.xml", billion_laughs());
+    for args in [&["canon"][..], &["canon", "--repaired"]] {
+        let output = run_paths(args, &[&laughs]);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&output).ends_with(&format!(
+                "{}: 1 limit reached: the output is of the document as read, not of the whole \
+                 file\n",
+                laughs.display()
+            )),
+            "{}",
+            stderr(&output)
+        );
+    }
+    // Well-formed, with a warning (`&#13;`): no damage.
+    let clean = dir.write("clean.xml", "<a>x&#13;</a>");
+    let output = run_paths(&["canon"], &[&clean]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "<a>x&#xD;</a>");
+    assert_eq!(stderr(&output), "");
+}
+
 #[test]
 fn every_subcommand_reads_any_encoding_and_fmt_writes_the_one_asked_for() {
     let dir = TempDir::new("encodings");
@@ -1637,6 +1716,10 @@ fn a_reader_that_goes_away_ends_the_output_not_the_verdict() {
         (&["tree"], &broken, 0),
         (&["tokens"], &broken, 0),
         (&["query", "//a"], &broken, 0),
+        (&["canon"], &broken, 1),
+        (&["canon", "--repaired"], &broken, 0),
+        (&["canon"], &late, 1),
+        (&["canon"], &clean, 0),
     ];
     for &(args, path, expected) in cases {
         // What the whole run gives...
