@@ -370,7 +370,10 @@ enum Command {
         encoding: Option<String>,
         /// Write each file back in place (through a temporary file renamed
         /// over it, keeping its permissions) instead of to standard output.
-        /// Example: `xml5dom fmt --in-place --pretty feed.xml`.
+        /// A symbolic link is written through (the file it leads to is
+        /// written; the link stays); a file with several hard links keeps
+        /// them (its content is replaced where it is). Example: `xml5dom
+        /// fmt --in-place --pretty feed.xml`.
         #[arg(long, conflicts_with = "check")]
         in_place: bool,
         /// Write nothing: print the files formatting would change, and exit
@@ -1533,10 +1536,17 @@ fn progress_bar(inputs: &[Input], quiet: bool) -> Progress {
     }
 }
 
-/// Writes the file at `path` anew with what `write` writes, through a
-/// temporary file in the same directory renamed over it, with the file's
-/// permissions; a file that would not change (its bytes are `old`) is left
-/// alone. Returns what `write` returned.
+/// Writes the file at `path` anew with what `write` writes; a file that
+/// would not change (its bytes are `old`) is left alone. Returns what
+/// `write` returned.
+///
+/// The output goes to a temporary file beside the file, with its
+/// permissions, renamed over it: the file is replaced whole or not at all.
+/// A symbolic link is written through: the file it leads to is written,
+/// and the link stays a link. A file with other hard links keeps them, as
+/// rustfmt, prettier and gofmt keep them: the new content is copied into
+/// the file itself (not atomic; if the copy fails, the old content is put
+/// back).
 fn write_in_place<T>(
     path: &Path,
     old: &[u8],
@@ -1564,14 +1574,15 @@ fn write_in_place<T>(
             .to_owned());
     }
     let fail = |what: &str, error: io::Error| format!("cannot {what} {}: {error}", path.display());
-    let permissions = std::fs::metadata(path)
-        .map_err(|e| fail("read", e))?
-        .permissions();
-    let name = path
+    // The file itself, wherever symbolic links lead.
+    let target = std::fs::canonicalize(path).map_err(|e| fail("read", e))?;
+    let metadata = std::fs::metadata(&target).map_err(|e| fail("read", e))?;
+    let permissions = metadata.permissions();
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{name}.xml5dom-{}.tmp", std::process::id()));
+    let temporary = target.with_file_name(format!(".{name}.xml5dom-{}.tmp", std::process::id()));
     let written = std::fs::File::create(&temporary).and_then(|file| {
         let mut both = Both {
             file: io::BufWriter::new(file),
@@ -1581,20 +1592,51 @@ fn write_in_place<T>(
         both.flush()?;
         Ok((value, both.same.equal()))
     });
-    let renamed = match written {
+    let value = match written {
         Ok((value, true)) => {
             let _ = std::fs::remove_file(&temporary);
             return Ok(value);
         }
-        Ok((value, false)) => std::fs::set_permissions(&temporary, permissions)
-            .and_then(|()| std::fs::rename(&temporary, path))
-            .map(|()| value),
-        Err(error) => Err(error),
+        Ok((value, false)) => value,
+        Err(error) => {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(fail("write", error));
+        }
     };
-    renamed.map_err(|error| {
-        let _ = std::fs::remove_file(&temporary);
-        fail("write", error)
-    })
+    // (`copy` gives the file the temporary's permissions too.)
+    let replaced = match std::fs::set_permissions(&temporary, permissions) {
+        Err(error) => Err(fail("write", error)),
+        Ok(()) if hard_links(&metadata) > 1 => {
+            // Into the same file, so that every name of it sees the new
+            // content.
+            std::fs::copy(&temporary, &target)
+                .map(drop)
+                .map_err(|error| {
+                    let restored = match std::fs::write(&target, old) {
+                        Ok(()) => "it is as it was".to_owned(),
+                        Err(e) => format!("putting its old content back failed too: {e}"),
+                    };
+                    format!("cannot write {}: {error}; {restored}", path.display())
+                })
+        }
+        Ok(()) => std::fs::rename(&temporary, &target).map_err(|error| fail("write", error)),
+    };
+    let _ = std::fs::remove_file(&temporary);
+    replaced.map(|()| value)
+}
+
+/// How many names (hard links) the file has; 1 where that cannot be known.
+fn hard_links(metadata: &std::fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        metadata.nlink()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        1
+    }
 }
 
 /// An input of a command that takes many: a file to read, or why a path
