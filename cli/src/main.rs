@@ -467,6 +467,7 @@ enum Command {
     #[command(
         after_help = "Example: xml5dom query '//item[@id]/title' data.xml\n         \
                             xml5dom query 'count(//item)' data.xml\n         \
+                            xml5dom query --format json '//item/@id' data.xml\n         \
                             xml5dom query --ns a=http://www.w3.org/2005/Atom '//a:entry/a:title' feed.xml"
     )]
     Query {
@@ -474,6 +475,16 @@ enum Command {
         /// (repeatable). Example: `--ns a=http://www.w3.org/2005/Atom`.
         #[arg(long = "ns", value_name = "PREFIX=URI", value_parser = parse_binding)]
         namespaces: Vec<(String, String)>,
+        /// `human` for people; `json` for tools: one JSON object per
+        /// result and line: file, type (element, attribute, text, comment,
+        /// processing-instruction, namespace, document, doctype; or number,
+        /// boolean, string), value (the string-value; a number as a JSON
+        /// number, NaN and the infinities as strings; a boolean as one),
+        /// and for a node name (where it has one), xml (the line the human
+        /// format prints), and line, column, offset (where it was read from
+        /// the source). Example: `--format json`.
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
         /// The XPath 1.0 expression. Example: `'//item[@id]/title'`.
         expression: String,
         /// Files, directories (with `-r`) or `-` for standard input.
@@ -486,8 +497,19 @@ enum Command {
     ///
     /// Exits with status 0, or 2 when a file cannot be read.
     #[command(after_help = "Example: xml5dom stats feed.xml config.xml\n         \
-                            xml5dom stats -r exports/")]
+                            xml5dom stats -r exports/\n         \
+                            xml5dom stats --format json feed.xml")]
     Stats {
+        /// `human` for people; `json` for tools: one JSON object per file
+        /// and line: file, encoding, encoding_source (given, byte-order
+        /// mark, detected, declared, default), elements, attributes,
+        /// namespace_declarations, text_nodes, characters, comments,
+        /// processing_instructions, depth, namespaces (URI to uses), and
+        /// errors, limits and warnings, each a count with its
+        /// errors_by_code (limits_by_code, warnings_by_code). Example:
+        /// `--format json`.
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
         /// Files, directories (with `-r`) or `-` for standard input.
         /// Example: `feed.xml config.xml`.
         #[arg(required = true)]
@@ -538,12 +560,13 @@ fn parse_binding(text: &str) -> Result<(String, String), String> {
     }
 }
 
-/// How `check` writes its findings.
+/// How `check`, `query` and `stats` write what they found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
-    /// `path:line:column: code: message` and the source line.
+    /// For people (`check`: `path:line:column: code: message` and the
+    /// source line).
     Human,
-    /// One JSON object per error and line.
+    /// For tools: one JSON object per line (an error, a result, a file).
     Json,
 }
 
@@ -1069,6 +1092,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
         }
         Command::Query {
             namespaces,
+            format,
             expression,
             paths,
         } => {
@@ -1088,7 +1112,15 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                     } else {
                         String::new()
                     };
+                    let shown = path.display().to_string();
                     let matched = match xpath.evaluate_with(doc.root(), &bindings) {
+                        Ok(Value::NodeSet(nodes)) if format == Format::Json => {
+                            let found = !nodes.is_empty();
+                            for node in nodes {
+                                out.write_all(json_node(&shown, node)?.as_bytes())?;
+                            }
+                            found
+                        }
                         Ok(Value::NodeSet(nodes)) => {
                             let found = !nodes.is_empty();
                             for node in nodes {
@@ -1100,6 +1132,10 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                         }
                         // A number, boolean or string is a result, even
                         // `0`, `false` or "".
+                        Ok(other) if format == Format::Json => {
+                            out.write_all(json_value(&shown, &other).as_bytes())?;
+                            true
+                        }
                         Ok(other) => {
                             writeln!(out, "{prefix}{}", other.to_xpath_string())?;
                             true
@@ -1117,15 +1153,22 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 },
             )
         }
-        Command::Stats { paths } => batch(
+        Command::Stats { format, paths } => batch(
             &paths,
             settings,
-            Layout::Separated,
+            // JSON Lines: one object per file, nothing between.
+            match format {
+                Format::Human => Layout::Separated,
+                Format::Json => Layout::Plain,
+            },
             // Streamed: counted from the events as the file is read.
             &|path, opened, _, out| {
                 let shown = path.display().to_string();
                 match stats(&shown, opened.reader, &options) {
-                    Ok(text) => out.write_all(text.as_bytes())?,
+                    Ok(counts) if format == Format::Json => {
+                        out.write_all(counts.json(&shown).as_bytes())?
+                    }
+                    Ok(counts) => out.write_all(counts.human(&shown).as_bytes())?,
                     Err(error) => return Ok(Outcome::failed(named(path, error).to_string())),
                 }
                 Ok(Outcome::default())
@@ -2220,37 +2263,155 @@ fn push_snippet(
     let _ = writeln!(out, "{gutter} | {caret}{red}^{reset}");
 }
 
-/// What `stats` prints for one input, counted from its events as it is
+/// What `stats` counts in one input.
+#[derive(Default)]
+struct Counts {
+    encoding: Option<(Encoding, EncodingSource)>,
+    elements: usize,
+    attributes: usize,
+    declarations: usize,
+    texts: usize,
+    characters: usize,
+    comments: usize,
+    instructions: usize,
+    depth: usize,
+    /// Uses of each namespace URI, by names of elements and attributes.
+    namespaces: std::collections::BTreeMap<String, usize>,
+    /// Errors, limits reached and warnings, by code.
+    by_code: [std::collections::BTreeMap<&'static str, usize>; 3],
+}
+
+/// The names of `Counts::by_code`'s three kinds, as `stats` says them.
+const KINDS: [&str; 3] = ["errors", "limits", "warnings"];
+
+impl Counts {
+    fn encoding(&self) -> (Encoding, &'static str) {
+        let (encoding, found) = self
+            .encoding
+            .unwrap_or((Encoding::UTF_8, EncodingSource::Default));
+        let source = match found {
+            EncodingSource::Caller => "given",
+            EncodingSource::ByteOrderMark => "byte-order mark",
+            EncodingSource::Detection => "detected",
+            EncodingSource::Declaration => "declared",
+            EncodingSource::Default => "default",
+        };
+        (encoding, source)
+    }
+
+    /// The human format: the path, then a line per count.
+    fn human(&self, path: &str) -> String {
+        use std::fmt::Write as _;
+
+        let mut out = String::new();
+        let _ = writeln!(out, "{path}");
+        let (encoding, source) = self.encoding();
+        let _ = writeln!(out, "  encoding: {} ({source})", encoding.name());
+        let _ = writeln!(out, "  elements: {}", self.elements);
+        let _ = writeln!(
+            out,
+            "  attributes: {} ({} namespace declarations)",
+            self.attributes, self.declarations
+        );
+        let _ = writeln!(
+            out,
+            "  text nodes: {} ({} characters)",
+            self.texts, self.characters
+        );
+        let _ = writeln!(out, "  comments: {}", self.comments);
+        let _ = writeln!(out, "  processing instructions: {}", self.instructions);
+        let _ = writeln!(out, "  depth: {}", self.depth);
+        let _ = writeln!(out, "  namespaces: {}", self.namespaces.len());
+        for (uri, uses) in &self.namespaces {
+            let _ = writeln!(out, "    {uri}: {uses}");
+        }
+        for (kind, counts) in KINDS.iter().zip(&self.by_code) {
+            let _ = writeln!(out, "  {kind}: {}", counts.values().sum::<usize>());
+            for (code, count) in counts {
+                let _ = writeln!(out, "    {code}: {count}");
+            }
+        }
+        out
+    }
+
+    /// One JSON object and a line feed, named as the human format's lines.
+    fn json(&self, path: &str) -> String {
+        use std::fmt::Write as _;
+        use xml5dom::tokenizer::push_json_string;
+
+        let object = |out: &mut String, map: &mut dyn Iterator<Item = (&str, usize)>| {
+            out.push('{');
+            for (i, (key, count)) in map.enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_json_string(out, key);
+                let _ = write!(out, ": {count}");
+            }
+            out.push('}');
+        };
+        let mut out = String::from("{\"file\": ");
+        push_json_string(&mut out, path);
+        let (encoding, source) = self.encoding();
+        out.push_str(", \"encoding\": ");
+        push_json_string(&mut out, encoding.name());
+        out.push_str(", \"encoding_source\": ");
+        push_json_string(&mut out, source);
+        let _ = write!(
+            out,
+            ", \"elements\": {}, \"attributes\": {}, \"namespace_declarations\": {}, \
+             \"text_nodes\": {}, \"characters\": {}, \"comments\": {}, \
+             \"processing_instructions\": {}, \"depth\": {}, \"namespaces\": ",
+            self.elements,
+            self.attributes,
+            self.declarations,
+            self.texts,
+            self.characters,
+            self.comments,
+            self.instructions,
+            self.depth
+        );
+        object(
+            &mut out,
+            &mut self.namespaces.iter().map(|(uri, n)| (uri.as_str(), *n)),
+        );
+        for (kind, counts) in KINDS.iter().zip(&self.by_code) {
+            let _ = write!(
+                out,
+                ", \"{kind}\": {}, \"{kind}_by_code\": ",
+                counts.values().sum::<usize>()
+            );
+            object(&mut out, &mut counts.iter().map(|(code, n)| (*code, *n)));
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+/// What `stats` finds in one input, counted from its events as it is
 /// read (each event a node of the tree the document would have).
 fn stats(
     path: &str,
     mut input: impl Read,
     options: &ParseOptions,
-) -> Result<String, xml5dom::Error> {
-    use std::collections::BTreeMap;
-    use std::fmt::Write as _;
-
-    let (mut elements, mut attributes, mut declarations) = (0usize, 0usize, 0usize);
-    let (mut texts, mut characters, mut comments, mut instructions) = (0usize, 0usize, 0, 0);
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let mut namespaces: BTreeMap<String, usize> = BTreeMap::new();
-    // Errors, limits reached and warnings.
-    let mut by_code: [BTreeMap<&str, usize>; 3] = Default::default();
+) -> Result<Counts, xml5dom::Error> {
+    let mut counts = Counts::default();
+    let mut open = 0usize;
     let mut parser = events::Parser::new(options, |event| {
-        let mut uses = |uri: &str| match namespaces.get_mut(uri) {
+        let counts = &mut counts;
+        let mut uses = |uri: &str| match counts.namespaces.get_mut(uri) {
             Some(count) => *count += 1,
             None => {
-                namespaces.insert(uri.to_owned(), 1);
+                counts.namespaces.insert(uri.to_owned(), 1);
             }
         };
         match event {
             Event::StartElement(start) => {
-                elements += 1;
-                deepest = deepest.max(depth + 1);
-                depth += usize::from(!start.empty);
                 if let Some(uri) = start.name.namespace {
                     uses(uri);
                 }
+                let mut attributes = 0;
+                let mut declarations = 0;
                 for attribute in start.attributes {
                     attributes += 1;
                     if attribute.is_namespace_declaration() {
@@ -2259,21 +2420,26 @@ fn stats(
                         uses(uri);
                     }
                 }
+                counts.elements += 1;
+                counts.attributes += attributes;
+                counts.declarations += declarations;
+                counts.depth = counts.depth.max(open + 1);
+                open += usize::from(!start.empty);
             }
-            Event::EndElement(_) => depth = depth.saturating_sub(1),
+            Event::EndElement(_) => open = open.saturating_sub(1),
             Event::Text { text, .. } => {
-                texts += 1;
-                characters += text.chars().count();
+                counts.texts += 1;
+                counts.characters += text.chars().count();
             }
-            Event::Comment { .. } => comments += 1,
-            Event::ProcessingInstruction { .. } => instructions += 1,
+            Event::Comment { .. } => counts.comments += 1,
+            Event::ProcessingInstruction { .. } => counts.instructions += 1,
             Event::Error(error) => {
                 let kind = match error.severity() {
                     Severity::Error => 0,
                     Severity::Limit => 1,
                     Severity::Warning => 2,
                 };
-                *by_code[kind].entry(error.code.as_str()).or_default() += 1;
+                *counts.by_code[kind].entry(error.code.as_str()).or_default() += 1;
             }
             _ => {}
         }
@@ -2296,39 +2462,104 @@ fn stats(
         }
     }
     parser.end();
-    let found_encoding = parser.encoding();
+    let encoding = parser.encoding();
     drop(parser);
-    let (encoding, found) = found_encoding.unwrap_or((Encoding::UTF_8, EncodingSource::Default));
-    let mut out = String::new();
-    let _ = writeln!(out, "{path}");
-    let source = match found {
-        EncodingSource::Caller => "given",
-        EncodingSource::ByteOrderMark => "byte-order mark",
-        EncodingSource::Detection => "detected",
-        EncodingSource::Declaration => "declared",
-        EncodingSource::Default => "default",
-    };
-    let _ = writeln!(out, "  encoding: {} ({source})", encoding.name());
-    let _ = writeln!(out, "  elements: {elements}");
-    let _ = writeln!(
-        out,
-        "  attributes: {attributes} ({declarations} namespace declarations)"
-    );
-    let _ = writeln!(out, "  text nodes: {texts} ({characters} characters)");
-    let _ = writeln!(out, "  comments: {comments}");
-    let _ = writeln!(out, "  processing instructions: {instructions}");
-    let _ = writeln!(out, "  depth: {deepest}");
-    let _ = writeln!(out, "  namespaces: {}", namespaces.len());
-    for (uri, uses) in &namespaces {
-        let _ = writeln!(out, "    {uri}: {uses}");
-    }
-    for (kind, counts) in ["errors", "limits", "warnings"].iter().zip(&by_code) {
-        let _ = writeln!(out, "  {kind}: {}", counts.values().sum::<usize>());
-        for (code, count) in counts {
-            let _ = writeln!(out, "    {code}: {count}");
+    counts.encoding = encoding;
+    Ok(counts)
+}
+
+/// One node of a query's result as a line of JSON: `file`, `type`,
+/// `name` (where it has one), `value` (its string-value), `xml` (as the
+/// human format prints it), and `line`, `column`, `offset` where it was
+/// read from the source.
+fn json_node(path: &str, node: XNode<'_>) -> io::Result<String> {
+    use std::fmt::Write as _;
+    use xml5dom::tokenizer::push_json_string;
+    use xml5dom::NodeType;
+
+    let (kind, name, span, doc) = match node {
+        XNode::Node(n) => {
+            let kind = match n.node_type() {
+                NodeType::Document => "document",
+                NodeType::Doctype => "doctype",
+                NodeType::Element => "element",
+                NodeType::Text => "text",
+                NodeType::Comment => "comment",
+                NodeType::ProcessingInstruction => "processing-instruction",
+            };
+            let name = Some(n.name()).filter(|name| !name.is_empty());
+            (kind, name, n.span(), n.document())
         }
+        XNode::Attribute(a) => {
+            let attribute = a.attribute();
+            (
+                "attribute",
+                Some(attribute.name()),
+                attribute.span(),
+                a.element().document(),
+            )
+        }
+        XNode::Namespace(ns) => (
+            "namespace",
+            Some(ns.prefix()),
+            None,
+            ns.element().document(),
+        ),
+    };
+    let mut xml = Vec::new();
+    write_node(node, &mut xml)?;
+    let mut out = String::from("{\"file\": ");
+    push_json_string(&mut out, path);
+    out.push_str(", \"type\": ");
+    push_json_string(&mut out, kind);
+    if let Some(name) = name {
+        out.push_str(", \"name\": ");
+        push_json_string(&mut out, name);
     }
+    out.push_str(", \"value\": ");
+    push_json_string(&mut out, &node.string_value());
+    out.push_str(", \"xml\": ");
+    push_json_string(&mut out, &String::from_utf8_lossy(&xml));
+    if let Some(span) = span {
+        let (line, column) = doc.position(span.start);
+        let _ = write!(
+            out,
+            ", \"line\": {line}, \"column\": {column}, \"offset\": {}",
+            span.start
+        );
+    }
+    out.push_str("}\n");
     Ok(out)
+}
+
+/// A query's number, boolean or string as a line of JSON: `file`, `type`
+/// and `value` (a JSON number, boolean or string; NaN and the infinities,
+/// which JSON has no numbers for, as the strings XPath writes).
+fn json_value(path: &str, value: &Value) -> String {
+    use xml5dom::tokenizer::push_json_string;
+
+    let mut out = String::from("{\"file\": ");
+    push_json_string(&mut out, path);
+    let (kind, json) = match value {
+        Value::Number(n) if n.is_finite() => ("number", n.to_string()),
+        Value::Number(_) => {
+            let mut text = String::new();
+            push_json_string(&mut text, &value.to_xpath_string());
+            ("number", text)
+        }
+        Value::Boolean(b) => ("boolean", b.to_string()),
+        _ => {
+            let mut text = String::new();
+            push_json_string(&mut text, &value.to_xpath_string());
+            ("string", text)
+        }
+    };
+    out.push_str(", \"type\": ");
+    push_json_string(&mut out, kind);
+    out.push_str(", \"value\": ");
+    out.push_str(&json);
+    out.push_str("}\n");
+    out
 }
 
 /// Writes one node of a query's result as `query` prints it. A text node

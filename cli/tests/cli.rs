@@ -1344,6 +1344,124 @@ fn stats_counts_what_each_document_holds_and_goes_on_past_a_missing_file() {
     assert_eq!(stdout(&output), expected);
 }
 
+/// `stats --format json` writes one JSON object per file and line, with
+/// the human format's counts under names of their own.
+#[test]
+fn stats_json_has_one_object_per_file_with_the_counts() {
+    let dir = TempDir::new("stats-json");
+    let feed = dir.write(
+        "feed.xml",
+        "<?xml version='1.0' encoding='ISO-8859-1'?>\n\
+         <rss xmlns:dc='http://purl.org/dc/elements/1.1/' v=2>\
+         <dc:creator dc:x='1'>A &amp; B</dc:creator><!--c--><?pi x?><e/>&#13;& </rss>",
+    );
+    let laughs = dir.write("laughs.xml", billion_laughs());
+    let output = run_paths(&["stats", "--format", "json"], &[&feed, &laughs]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let lines: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", stdout(&output));
+    let first = &lines[0];
+    assert_eq!(first["file"], feed.display().to_string());
+    assert_eq!(first["encoding"], "ISO-8859-1");
+    assert_eq!(first["encoding_source"], "declared");
+    assert_eq!(first["elements"], 3);
+    assert_eq!(first["attributes"], 3);
+    assert_eq!(first["namespace_declarations"], 1);
+    assert_eq!(first["comments"], 1);
+    assert_eq!(first["processing_instructions"], 1);
+    assert_eq!(first["depth"], 2);
+    assert_eq!(
+        first["namespaces"],
+        serde_json::json!({"http://purl.org/dc/elements/1.1/": 2})
+    );
+    assert_eq!(first["errors"], 2);
+    assert_eq!(
+        first["errors_by_code"],
+        serde_json::json!({"bare-ampersand": 1, "unquoted-attribute-value": 1})
+    );
+    assert_eq!(first["warnings"], 1);
+    assert_eq!(first["limits"], 0);
+    assert_eq!(first["limits_by_code"], serde_json::json!({}));
+    let second = &lines[1];
+    assert_eq!(second["limits"], 1);
+    assert_eq!(
+        second["limits_by_code"],
+        serde_json::json!({"entity-expansion-limit": 1})
+    );
+    // The counts are the human format's.
+    let human = stdout(&run_paths(&["stats"], &[&feed]));
+    for (key, line) in [
+        ("text_nodes", "text nodes"),
+        ("characters", "text nodes"),
+        ("elements", "elements"),
+    ] {
+        let number = first[key].to_string();
+        let shown = human
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{line}:")))
+            .unwrap();
+        assert!(shown.contains(&number), "{key}: {shown} / {number}");
+    }
+}
+
+/// `query --format json` writes one JSON object per result and line: each
+/// node with its type, name, string-value, XML and source position; a
+/// number, boolean or string as a JSON value.
+#[test]
+fn query_json_has_one_object_per_result() {
+    let dir = TempDir::new("query-json");
+    let path = dir.write(
+        "feed.xml",
+        "<feed xmlns:dc='urn:dc'>\n<item id='1'>A &amp; B</item>\n<!--c--><dc:x/></feed>",
+    );
+    let shown = path.display().to_string();
+    let json = |args: &[&str]| -> (Option<i32>, Vec<Value>) {
+        let output = run_paths(&[&["query", "--format", "json"], args].concat(), &[&path]);
+        let lines = stdout(&output)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a JSON line"))
+            .collect();
+        (output.status.code(), lines)
+    };
+    let (status, lines) = json(&["//item | //item/@id | //item/text() | //comment() | //dc:x"]);
+    assert_eq!(status, Some(0));
+    let expected = serde_json::json!([
+        {"file": shown, "type": "element", "name": "item", "value": "A & B",
+         "xml": "<item id='1'>A &amp; B</item>", "line": 2, "column": 1, "offset": 25},
+        {"file": shown, "type": "attribute", "name": "id", "value": "1",
+         "xml": "id=\"1\"", "line": 2, "column": 7, "offset": 31},
+        {"file": shown, "type": "text", "value": "A & B", "xml": "A & B",
+         "line": 2, "column": 14, "offset": 38},
+        {"file": shown, "type": "comment", "value": "c", "xml": "<!--c-->",
+         "line": 3, "column": 1, "offset": 55},
+        {"file": shown, "type": "element", "name": "dc:x", "value": "",
+         "xml": "<dc:x xmlns:dc=\"urn:dc\"/>", "line": 3, "column": 9, "offset": 63},
+    ]);
+    assert_eq!(Value::Array(lines), expected);
+    for (expression, kind, value) in [
+        ("count(//item)", "number", serde_json::json!(1)),
+        ("1 div 2", "number", serde_json::json!(0.5)),
+        ("0 div 0", "number", serde_json::json!("NaN")),
+        ("(0 - 1) div 0", "number", serde_json::json!("-Infinity")),
+        ("boolean(//item)", "boolean", serde_json::json!(true)),
+        ("string(//item)", "string", serde_json::json!("A & B")),
+    ] {
+        let (status, lines) = json(&[expression]);
+        assert_eq!(status, Some(0), "{expression}");
+        assert_eq!(
+            Value::Array(lines),
+            serde_json::json!([{"file": shown, "type": kind, "value": value}]),
+            "{expression}"
+        );
+    }
+    // An empty node-set prints nothing and exits 1, as in the human format.
+    let (status, lines) = json(&["//nothing"]);
+    assert_eq!((status, lines.len()), (Some(1), 0));
+}
+
 #[test]
 fn fmt_in_place_rewrites_files_atomically_and_keeps_permissions() {
     use std::os::unix::fs::PermissionsExt;
