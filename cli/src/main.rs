@@ -317,6 +317,7 @@ enum Command {
     /// checked).
     #[command(after_help = "Example: xml5dom check feed.xml\n         \
                             xml5dom check -r exports/\n         \
+                            xml5dom check --summary always -r exports/\n         \
                             xml5dom check --format json feed.xml")]
     Check {
         /// Files, directories (with `-r`) or `-` for standard input.
@@ -342,6 +343,12 @@ enum Command {
         /// `--max-errors 20`.
         #[arg(long, value_name = "N")]
         max_errors: Option<usize>,
+        /// A last line on standard error for the whole run: `checked 120
+        /// files: 0 errors, 2 warnings` (and limits reached, files not
+        /// read). `auto` prints it when standard error is a terminal and
+        /// `--quiet` is not given. Example: `--summary always`.
+        #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+        summary: Color,
     },
     /// Write the document back out: byte for byte if it parsed without
     /// errors, as repaired well-formed XML if not.
@@ -570,10 +577,11 @@ enum Format {
     Json,
 }
 
-/// When to colour the output.
+/// When to colour the output (or print `check`'s summary).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Color {
-    /// On a terminal, unless `NO_COLOR` is set.
+    /// On a terminal (colour: unless `NO_COLOR` is set; the summary:
+    /// unless `--quiet` is given).
     Auto,
     /// Always.
     Always,
@@ -661,6 +669,14 @@ fn main() -> ExitCode {
         command_name,
         verb,
         search: matches!(cli.command, Command::Query { .. }),
+        summary: match cli.command {
+            Command::Check { summary, .. } => match summary {
+                Color::Always => true,
+                Color::Never => false,
+                Color::Auto => !cli.quiet && io::stderr().is_terminal(),
+            },
+            _ => false,
+        },
         judges: matches!(
             cli.command,
             Command::Check { .. }
@@ -696,6 +712,8 @@ struct Settings {
     /// `canon`, `query` can exit with 1): when standard output closes, it
     /// reads on, writing nothing, until the status is settled.
     judges: bool,
+    /// Close the run with a line that counts what it found (`check`).
+    summary: bool,
     recursive: bool,
     jobs: Option<usize>,
     quiet: bool,
@@ -718,6 +736,8 @@ struct Outcome {
     failure: Option<String>,
     /// A query found something: a node, or a value.
     matched: bool,
+    /// What `check` found: errors, limits reached, warnings.
+    counts: [usize; 3],
 }
 
 impl Outcome {
@@ -872,6 +892,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             format,
             color,
             max_errors,
+            summary: _,
         } => {
             let colored = match color {
                 Color::Always => true,
@@ -1271,6 +1292,9 @@ fn batch(
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe && stdout.closed => {}
         result => result?,
     }
+    if settings.summary {
+        let _ = io::stderr().write_all(status.summary().as_bytes());
+    }
     Ok(status.exit_code(settings.search))
 }
 
@@ -1446,13 +1470,20 @@ impl Write for Section<'_> {
     }
 }
 
-/// What the batch found so far, for the exit status.
+/// What the batch found so far, for the exit status and the summary.
 #[derive(Default)]
 struct Status {
     findings: bool,
     failures: bool,
     /// Some file's query found something.
     matched: bool,
+    /// Files worked on, and of them those that could not be.
+    files: usize,
+    failed: usize,
+    /// Errors, limits reached, warnings (`check`), and the files with
+    /// errors.
+    counts: [usize; 3],
+    with_errors: usize,
 }
 
 impl Status {
@@ -1462,6 +1493,12 @@ impl Status {
         self.findings |= outcome.findings;
         self.matched |= outcome.matched;
         self.failures |= outcome.failure.is_some();
+        self.files += 1;
+        self.failed += usize::from(outcome.failure.is_some());
+        for (total, count) in self.counts.iter_mut().zip(outcome.counts) {
+            *total += count;
+        }
+        self.with_errors += usize::from(outcome.counts[0] > 0);
         if outcome.notes.is_empty() && outcome.failure.is_none() {
             return Ok(());
         }
@@ -1474,6 +1511,30 @@ impl Status {
             let _ = writeln!(stderr, "xml5dom: {message}");
         }
         Ok(())
+    }
+
+    /// The run's last line: `checked 3 files: 7 errors in 2 files, 0
+    /// warnings, 1 limit reached; 1 could not be checked`.
+    fn summary(&self) -> String {
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        let [errors, limits, warnings] = self.counts;
+        let mut line = format!(
+            "checked {}: {}",
+            plural(self.files - self.failed, "file"),
+            plural(errors, "error")
+        );
+        if errors > 0 {
+            line.push_str(&format!(" in {}", plural(self.with_errors, "file")));
+        }
+        line.push_str(&format!(", {}", plural(warnings, "warning")));
+        if limits > 0 {
+            line.push_str(&format!(", {} reached", plural(limits, "limit")));
+        }
+        if self.failed > 0 {
+            line.push_str(&format!("; {} could not be checked", self.failed));
+        }
+        line.push('\n');
+        line
     }
 
     /// Nothing more can change the exit status but a file that fails (2):
@@ -1891,6 +1952,7 @@ impl Report {
         // A limit reached is a finding: the file was not checked whole.
         let mut outcome = Outcome {
             findings: errors > 0 || limits > 0,
+            counts: [errors, limits, warnings],
             ..Outcome::default()
         };
         if total == 0 {

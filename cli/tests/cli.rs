@@ -1692,6 +1692,64 @@ fn every_subcommand_has_help_with_an_example_and_there_are_completions() {
     }
 }
 
+/// `check` closes a run with a summary line on standard error, as cargo
+/// and eslint do, when standard error is a terminal (and `--quiet` is not
+/// given), or with `--summary always`; `--summary never` leaves it out.
+/// A clean directory is no longer silence for a person.
+#[test]
+fn check_summarizes_the_run_on_a_terminal_or_when_asked() {
+    let dir = TempDir::new("summary");
+    dir.write("clean0.xml", "<a/>");
+    dir.write("clean1.xml", "<a/>");
+    let clean = run_paths(&["check", "-r", "--summary", "always"], &[&dir.path]);
+    assert_eq!(clean.status.code(), Some(0));
+    assert_eq!(stdout(&clean), "");
+    assert_eq!(
+        stderr(&clean),
+        "checked 2 files: 0 errors, 0 warnings\n",
+        "the only line on standard error"
+    );
+    dir.write("warned.xml", "<a>&#13;</a>");
+    // Errors, files with errors, limits reached and paths not checked.
+    dir.write("broken1.xml", "<a x=1>&</a>");
+    dir.write("broken2.xml", "<a x=1>");
+    dir.write("laughs.xml", billion_laughs());
+    let output = run_paths(
+        &["check", "--summary", "always", "--format", "json", "-r"],
+        &[dir.path.clone(), dir.path.join("missing.xml")],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(
+        err.ends_with(
+            "checked 6 files: 4 errors in 2 files, 1 warning, 1 limit reached; \
+             1 could not be checked\n"
+        ),
+        "{err}"
+    );
+    // Never, and not by default off a terminal.
+    for args in [&["check", "-r", "--summary", "never"][..], &["check", "-r"]] {
+        let output = run_paths(args, &[&dir.path]);
+        assert!(!stderr(&output).contains("checked"), "{args:?}");
+    }
+    // On a terminal by default, not with --quiet.
+    let terminal = |quiet: &str| {
+        let command = format!("{BIN} check {quiet} -r {} > /dev/null", dir.path.display());
+        let output = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("script (util-linux) runs the command on a terminal");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert!(
+        terminal("").contains("checked 6 files: 4 errors in 2 files"),
+        "{}",
+        terminal("")
+    );
+    assert!(!terminal("--quiet").contains("checked"));
+}
+
 /// On a terminal (`script` gives the command one), many files show a
 /// progress bar on standard error, cleared at the end; `--quiet` shows
 /// none.
