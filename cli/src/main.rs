@@ -18,6 +18,7 @@
 //!                         (exit status 1 when it matched nothing)
 //! xml5dom stats FILE...   counts, depth, namespaces, encoding, errors by code
 //! xml5dom completions SHELL a completion script
+//! xml5dom man [SUBCOMMAND] a manual page (roff)
 //! ```
 
 use std::io::{self, IsTerminal, Read, Write};
@@ -531,7 +532,37 @@ enum Command {
         /// The shell. Example: `zsh`.
         shell: clap_complete::Shell,
     },
+    /// Print a manual page (roff, for `man`), generated from these
+    /// arguments: xml5dom(1), or a subcommand's (xml5dom-check(1), ...).
+    #[command(
+        after_help = "Example: xml5dom man > ~/.local/share/man/man1/xml5dom.1\n         \
+                            xml5dom man check | man -l -\n         \
+                            xml5dom man --out-dir ~/.local/share/man/man1"
+    )]
+    Man {
+        /// The subcommand whose page to print; the command's own page if
+        /// left out. Example: `check`.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(SUBCOMMANDS))]
+        subcommand: Option<String>,
+        /// Write every page (xml5dom.1 and one per subcommand) into this
+        /// directory instead. Example: `--out-dir share/man/man1`.
+        #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+        out_dir: Option<PathBuf>,
+    },
 }
+
+/// The subcommands that have a manual page of their own.
+const SUBCOMMANDS: [&str; 9] = [
+    "tokens",
+    "tree",
+    "check",
+    "fmt",
+    "canon",
+    "query",
+    "stats",
+    "completions",
+    "man",
+];
 
 impl Command {
     /// The subcommand's name, and what it does to files, for hints (`use
@@ -546,6 +577,7 @@ impl Command {
             Command::Query { .. } => ("query", "query"),
             Command::Stats { .. } => ("stats", "count what is in"),
             Command::Completions { .. } => ("completions", "complete"),
+            Command::Man { .. } => ("man", "document"),
         }
     }
 }
@@ -1199,6 +1231,40 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             let mut command = <Cli as clap::CommandFactory>::command();
             let mut stdout = io::stdout().lock();
             clap_complete::generate(shell, &mut command, "xml5dom", &mut stdout);
+            stdout.flush()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man {
+            subcommand,
+            out_dir,
+        } => {
+            let mut command =
+                <Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+            // (Names the subcommands' pages xml5dom-check and so on.)
+            command.build();
+            // Every page says which xml5dom it documents.
+            let man = |page: clap::Command| {
+                clap_mangen::Man::new(page).source(format!("xml5dom {}", env!("CARGO_PKG_VERSION")))
+            };
+            if let Some(directory) = out_dir {
+                let mut pages: Vec<clap::Command> = command.get_subcommands().cloned().collect();
+                pages.insert(0, command);
+                for page in pages {
+                    man(page).generate_to(&directory).map_err(|error| {
+                        Error::Usage(format!("cannot write in {}: {error}", directory.display()))
+                    })?;
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
+            let page = match subcommand {
+                Some(name) => match command.find_subcommand(&name) {
+                    Some(found) => found.clone(),
+                    None => return Err(Error::Usage(format!("no subcommand {name}"))),
+                },
+                None => command,
+            };
+            let mut stdout = io::stdout().lock();
+            man(page).render(&mut stdout)?;
             stdout.flush()?;
             Ok(ExitCode::SUCCESS)
         }

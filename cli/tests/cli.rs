@@ -1654,6 +1654,7 @@ fn every_subcommand_has_help_with_an_example_and_there_are_completions() {
         "query",
         "stats",
         "completions",
+        "man",
     ] {
         // Short help, long help and `help SUBCOMMAND`: each shows the
         // subcommand's own usage and an example of it.
@@ -1748,6 +1749,72 @@ fn check_summarizes_the_run_on_a_terminal_or_when_asked() {
         terminal("")
     );
     assert!(!terminal("--quiet").contains("checked"));
+}
+
+/// `xml5dom man` prints the manual page (roff, by clap_mangen), listing
+/// every subcommand; `man SUBCOMMAND` prints a subcommand's page with its
+/// options; `--out-dir` writes them all.
+#[test]
+fn man_prints_the_manual_pages_with_every_subcommand() {
+    let subcommands = [
+        "tokens",
+        "tree",
+        "check",
+        "fmt",
+        "canon",
+        "query",
+        "stats",
+        "completions",
+        "man",
+    ];
+    let output = run(&["man"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let page = stdout(&output);
+    assert!(
+        page.contains(&format!(
+            ".TH xml5dom 1  \"xml5dom {}\"",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{page}"
+    );
+    assert!(page.contains(".SH SUBCOMMANDS"), "{page}");
+    for subcommand in subcommands {
+        assert!(
+            page.contains(&format!("xml5dom\\-{subcommand}(1)")),
+            "{subcommand}: {page}"
+        );
+    }
+    // The exit statuses are on it, and the global options.
+    assert!(page.contains("Exit status"), "{page}");
+    assert!(page.contains("\\-\\-recursive"), "{page}");
+    assert!(!page.contains("xml5dom\\-help"), "{page}");
+
+    let check = stdout(&run(&["man", "check"]));
+    assert!(check.contains(".TH xml5dom-check 1"), "{check}");
+    for option in ["\\-\\-format", "\\-\\-max\\-errors", "\\-\\-summary"] {
+        assert!(check.contains(option), "{option}: {check}");
+    }
+    assert_eq!(run(&["man", "nonsense"]).status.code(), Some(2));
+
+    let dir = TempDir::new("man");
+    let written = run_paths(&["man", "--out-dir"], &[&dir.path]);
+    assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
+    let mut names: Vec<String> = std::fs::read_dir(&dir.path)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = subcommands
+        .iter()
+        .map(|s| format!("xml5dom-{s}.1"))
+        .chain(["xml5dom.1".to_owned()])
+        .collect();
+    expected.sort();
+    assert_eq!(names, expected);
+    assert_eq!(
+        std::fs::read_to_string(dir.path.join("xml5dom.1")).unwrap(),
+        page
+    );
 }
 
 /// On a terminal (`script` gives the command one), many files show a
