@@ -367,7 +367,8 @@ enum Command {
     )]
     Fmt {
         /// Indent element-only content, by N spaces per level (2 if `=N` is
-        /// left out). Example: `--pretty=4`.
+        /// left out), breaking lines with the document's own line end (as
+        /// its first line ends: CR LF, CR or LF). Example: `--pretty=4`.
         #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "2")]
         pretty: Option<usize>,
         /// Write in this encoding (a label such as `utf-8`, `shift_jis`,

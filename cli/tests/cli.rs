@@ -785,6 +785,54 @@ fn fmt_pretty_indents_with_the_given_width() {
     );
 }
 
+/// `fmt --pretty` breaks lines with the document's own line end (as its
+/// first line ends: CR LF here), as plain `fmt` keeps them: no LF alone
+/// in a CR LF document, in any encoding; an LF document stays LF.
+#[test]
+fn fmt_pretty_keeps_the_documents_line_ends() {
+    let dir = TempDir::new("pretty-crlf");
+    let crlf = "<?xml version=\"1.0\"?>\r\n<list>\r\n<item>a\r\nb</item><item/></list>\r\n";
+    let expected =
+        "<?xml version=\"1.0\"?>\r\n<list>\r\n  <item>a\r\nb</item>\r\n  <item/>\r\n</list>\r\n";
+    let path = dir.write("crlf.xml", crlf);
+    let output = run_paths(&["fmt", "--pretty"], &[&path]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), expected);
+    // The same document with LF line ends is pretty printed with LF.
+    let lf = dir.write("lf.xml", crlf.replace("\r\n", "\n"));
+    let output = run_paths(&["fmt", "--pretty"], &[&lf]);
+    assert_eq!(stdout(&output), expected.replace("\r\n", "\n"));
+    // In UTF-16 too (a byte-order mark, then CR LF as UTF-16 code units).
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(
+            crlf.replace(
+                "<?xml version=\"1.0\"?>",
+                "<?xml version=\"1.0\" encoding=\"UTF-16\"?>",
+            )
+            .encode_utf16()
+            .flat_map(|unit| unit.to_le_bytes()),
+        )
+        .collect();
+    let path = dir.write("utf16.xml", utf16);
+    let output = run_paths(&["fmt", "--pretty"], &[&path]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (text, _, malformed) = encoding_rs::UTF_16LE.decode(&output.stdout);
+    assert!(!malformed);
+    assert_eq!(
+        text,
+        expected.replace(
+            "<?xml version=\"1.0\"?>",
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?>"
+        )
+    );
+    // --in-place keeps them too.
+    let path = dir.write("in-place.xml", crlf);
+    let output = run_paths(&["fmt", "--pretty", "--in-place"], &[&path]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
+}
+
 #[test]
 fn canon_writes_each_form() {
     let dir = TempDir::new("canon");
