@@ -336,7 +336,7 @@ enum Command {
         /// Colour the human format: `auto` when writing to a terminal (and
         /// `NO_COLOR` is not set). Example: `--color never`.
         #[arg(long, value_enum, default_value = "auto")]
-        color: Color,
+        color: When,
         /// Show at most N errors and warnings per file. The summary line
         /// that closes each file's report (`feed.xml: 3 errors, 1 warning`)
         /// says how many were not shown; in JSON, where every line is an
@@ -349,7 +349,7 @@ enum Command {
         /// read). `auto` prints it when standard error is a terminal and
         /// `--quiet` is not given. Example: `--summary always`.
         #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
-        summary: Color,
+        summary: When,
     },
     /// Write the document back out: byte for byte if it parsed without
     /// errors, as repaired well-formed XML if not.
@@ -610,9 +610,9 @@ enum Format {
     Json,
 }
 
-/// When to colour the output (or print `check`'s summary).
+/// When to colour the output, or print `check`'s summary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Color {
+enum When {
     /// On a terminal (colour: unless `NO_COLOR` is set; the summary:
     /// unless `--quiet` is given).
     Auto,
@@ -704,9 +704,9 @@ fn main() -> ExitCode {
         search: matches!(cli.command, Command::Query { .. }),
         summary: match cli.command {
             Command::Check { summary, .. } => match summary {
-                Color::Always => true,
-                Color::Never => false,
-                Color::Auto => !cli.quiet && io::stderr().is_terminal(),
+                When::Always => true,
+                When::Never => false,
+                When::Auto => !cli.quiet && io::stderr().is_terminal(),
             },
             _ => false,
         },
@@ -928,9 +928,9 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             summary: _,
         } => {
             let colored = match color {
-                Color::Always => true,
-                Color::Never => false,
-                Color::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+                When::Always => true,
+                When::Never => false,
+                When::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
             };
             let report = Report {
                 format,
