@@ -2044,8 +2044,9 @@ fn status_when_the_reader_stops(args: &[&str], path: &Path) -> Option<i32> {
 /// status a whole run gives, so that a pipeline under `pipefail` fails on
 /// a broken file. `check`, `fmt`, `canon` and `query`, whose status judges
 /// the input, read on without writing until it is settled; `tokens` and
-/// `tree`, whose status only says whether files could be read, stop at
-/// once. Every output here is megabytes, far more than a pipe holds.
+/// `tree` (and `stats`), whose status only says whether files could be
+/// read, stop at once. Every output here is hundreds of kilobytes or more,
+/// far more than a pipe holds.
 #[test]
 fn a_reader_that_goes_away_ends_the_output_not_the_verdict() {
     let dir = TempDir::new("closed-pipe");
@@ -2061,6 +2062,12 @@ fn a_reader_that_goes_away_ends_the_output_not_the_verdict() {
     let clean = dir.write("clean.xml", format!("<r>{warnings}</r>"));
     // The same, with one error after all the warnings.
     let late = dir.write("late.xml", format!("<r>{warnings}<b x=1/></r>"));
+    // Many small files, for `stats`, which writes a few lines for each.
+    let many = dir.path.join("many");
+    std::fs::create_dir(&many).unwrap();
+    for i in 0..1000 {
+        std::fs::write(many.join(format!("{i:04}.xml")), "<a x=1>&</a>").unwrap();
+    }
     let cases: &[(&[&str], &Path, i32)] = &[
         (&["check"], &broken, 1),
         (&["check"], &late, 1),
@@ -2075,6 +2082,8 @@ fn a_reader_that_goes_away_ends_the_output_not_the_verdict() {
         (&["canon", "--repaired"], &broken, 0),
         (&["canon"], &late, 1),
         (&["canon"], &clean, 0),
+        (&["stats", "-r"], &many, 0),
+        (&["check", "-r"], &many, 1),
     ];
     for &(args, path, expected) in cases {
         // What the whole run gives...
