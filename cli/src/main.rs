@@ -543,7 +543,6 @@ enum Command {
     Man {
         /// The subcommand whose page to print; the command's own page if
         /// left out. Example: `check`.
-        #[arg(value_parser = clap::builder::PossibleValuesParser::new(SUBCOMMANDS))]
         subcommand: Option<String>,
         /// Write every page (xml5dom.1 and one per subcommand) into this
         /// directory instead. Example: `--out-dir share/man/man1`.
@@ -551,19 +550,6 @@ enum Command {
         out_dir: Option<PathBuf>,
     },
 }
-
-/// The subcommands that have a manual page of their own.
-const SUBCOMMANDS: [&str; 9] = [
-    "tokens",
-    "tree",
-    "check",
-    "fmt",
-    "canon",
-    "query",
-    "stats",
-    "completions",
-    "man",
-];
 
 impl Command {
     /// The subcommand's name, and what it does to files, for hints (`use
@@ -1260,7 +1246,14 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             let page = match subcommand {
                 Some(name) => match command.find_subcommand(&name) {
                     Some(found) => found.clone(),
-                    None => return Err(Error::Usage(format!("no subcommand {name}"))),
+                    None => {
+                        let names: Vec<&str> =
+                            command.get_subcommands().map(|c| c.get_name()).collect();
+                        return Err(Error::Usage(format!(
+                            "no subcommand {name:?} (the subcommands: {})",
+                            names.join(", ")
+                        )));
+                    }
                 },
                 None => command,
             };

@@ -1842,7 +1842,13 @@ fn man_prints_the_manual_pages_with_every_subcommand() {
     for option in ["\\-\\-format", "\\-\\-max\\-errors", "\\-\\-summary"] {
         assert!(check.contains(option), "{option}: {check}");
     }
-    assert_eq!(run(&["man", "nonsense"]).status.code(), Some(2));
+    let nonsense = run(&["man", "nonsense"]);
+    assert_eq!(nonsense.status.code(), Some(2));
+    assert_eq!(
+        stderr(&nonsense),
+        "xml5dom: no subcommand \"nonsense\" (the subcommands: tokens, tree, check, fmt, \
+         canon, query, stats, completions, man)\n"
+    );
 
     let dir = TempDir::new("man");
     let written = run_paths(&["man", "--out-dir"], &[&dir.path]);
