@@ -18,6 +18,7 @@
 //!                         (exit status 1 when it matched nothing)
 //! xml5dom stats FILE...   counts, depth, namespaces, encoding, errors by code
 //! xml5dom completions SHELL a completion script
+//! xml5dom man [SUBCOMMAND] a manual page (roff)
 //! ```
 
 use std::io::{self, IsTerminal, Read, Write};
@@ -44,11 +45,13 @@ use xml5dom::{
     about = "Load any XML, however broken, the way XML5 recovers, and show what came out.",
     after_help = "Every subcommand takes files, directories (with -r) or - for standard \
                   input, works on them in parallel, and reports them in the order given.\n\
-                  Exit status: 0 done (and clean, for check and fmt --check; something \
-                  found, for query), 1 findings (parse errors for check, files to change \
-                  for fmt --check, a limit reached for check and fmt, only empty \
-                  node-sets for query), 2 a file could not be read (or written, or was \
-                  left as it is by fmt --in-place) or an option or expression is wrong.\n\
+                  Exit status: 0 done (and clean, for check, canon and fmt --check; \
+                  something found, for query), 1 findings (parse errors for check and \
+                  canon, files to change for fmt --check, a limit reached for check, fmt \
+                  and canon, only empty node-sets for query), 2 a file could not be read \
+                  (or written, or was left as it is by fmt --in-place) or an option or \
+                  expression is wrong. A reader that goes away (`| head`) does not change \
+                  it.\n\
                   `xml5dom help SUBCOMMAND` shows a subcommand's options and examples."
 )]
 struct Cli {
@@ -315,6 +318,7 @@ enum Command {
     /// checked).
     #[command(after_help = "Example: xml5dom check feed.xml\n         \
                             xml5dom check -r exports/\n         \
+                            xml5dom check --summary always -r exports/\n         \
                             xml5dom check --format json feed.xml")]
     Check {
         /// Files, directories (with `-r`) or `-` for standard input.
@@ -332,7 +336,7 @@ enum Command {
         /// Colour the human format: `auto` when writing to a terminal (and
         /// `NO_COLOR` is not set). Example: `--color never`.
         #[arg(long, value_enum, default_value = "auto")]
-        color: Color,
+        color: When,
         /// Show at most N errors and warnings per file. The summary line
         /// that closes each file's report (`feed.xml: 3 errors, 1 warning`)
         /// says how many were not shown; in JSON, where every line is an
@@ -340,6 +344,12 @@ enum Command {
         /// `--max-errors 20`.
         #[arg(long, value_name = "N")]
         max_errors: Option<usize>,
+        /// A last line on standard error for the whole run: `checked 120
+        /// files: 0 errors, 2 warnings` (and limits reached, files not
+        /// read). `auto` prints it when standard error is a terminal and
+        /// `--quiet` is not given. Example: `--summary always`.
+        #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+        summary: When,
     },
     /// Write the document back out: byte for byte if it parsed without
     /// errors, as repaired well-formed XML if not.
@@ -357,7 +367,8 @@ enum Command {
     )]
     Fmt {
         /// Indent element-only content, by N spaces per level (2 if `=N` is
-        /// left out). Example: `--pretty=4`.
+        /// left out), breaking lines with the document's own line end (as
+        /// its first line ends: CR LF, CR or LF). Example: `--pretty=4`.
         #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "2")]
         pretty: Option<usize>,
         /// Write in this encoding (a label such as `utf-8`, `shift_jis`,
@@ -368,7 +379,10 @@ enum Command {
         encoding: Option<String>,
         /// Write each file back in place (through a temporary file renamed
         /// over it, keeping its permissions) instead of to standard output.
-        /// Example: `xml5dom fmt --in-place --pretty feed.xml`.
+        /// A symbolic link is written through (the file it leads to is
+        /// written; the link stays); a file with several hard links keeps
+        /// them (its content is replaced where it is). Example: `xml5dom
+        /// fmt --in-place --pretty feed.xml`.
         #[arg(long, conflicts_with = "check")]
         in_place: bool,
         /// Write nothing: print the files formatting would change, and exit
@@ -397,8 +411,19 @@ enum Command {
     /// libxml2's (`xmllint --c14n`, `--exc-c14n`, `--c14n11`) byte for
     /// byte.
     ///
-    /// Exits with status 0, or 2 when a file cannot be read.
+    /// The canonical form is of a well-formed document. Of a broken one,
+    /// what is written is the canonical form of the document recovery
+    /// made (known broken only once it is read: the exit status says it),
+    /// and its first errors are listed on standard error; `--repaired`
+    /// accepts it. A document a limit stopped reading whole is never the
+    /// file's.
+    ///
+    /// Exits with status 0 when every file was well-formed (warnings
+    /// allowed) or, with `--repaired`, repaired; 1 when a file was broken
+    /// (without `--repaired`) or a limit stopped reading it whole, as
+    /// `xmllint --c14n` does; 2 when a file cannot be read.
     #[command(after_help = "Example: xml5dom canon signed.xml\n         \
+                            xml5dom canon --repaired scraped.xml\n         \
                             xml5dom canon --form c14n-comments signed.xml\n         \
                             xml5dom canon --form exc-c14n --inclusive-ns 'soap #default' \\\n           \
                             --xpath '(//. | //@* | //namespace::*)[ancestor-or-self::soap:Body]' message.xml")]
@@ -422,6 +447,11 @@ enum Command {
         /// bound too. Example: `--ns ds=http://www.w3.org/2000/09/xmldsig#`.
         #[arg(long = "ns", value_name = "PREFIX=URI", value_parser = parse_binding, requires = "xpath")]
         namespaces: Vec<(String, String)>,
+        /// Accept the canonical form of what recovery made of broken input
+        /// (exit status 0); its errors are still listed on standard error.
+        /// A limit reached still exits with 1. Example: `--repaired`.
+        #[arg(long)]
+        repaired: bool,
         /// Files, directories (with `-r`) or `-` for standard input.
         /// Example: `signed.xml`.
         #[arg(required = true)]
@@ -446,6 +476,7 @@ enum Command {
     #[command(
         after_help = "Example: xml5dom query '//item[@id]/title' data.xml\n         \
                             xml5dom query 'count(//item)' data.xml\n         \
+                            xml5dom query --format json '//item/@id' data.xml\n         \
                             xml5dom query --ns a=http://www.w3.org/2005/Atom '//a:entry/a:title' feed.xml"
     )]
     Query {
@@ -453,6 +484,16 @@ enum Command {
         /// (repeatable). Example: `--ns a=http://www.w3.org/2005/Atom`.
         #[arg(long = "ns", value_name = "PREFIX=URI", value_parser = parse_binding)]
         namespaces: Vec<(String, String)>,
+        /// `human` for people; `json` for tools: one JSON object per
+        /// result and line: file, type (element, attribute, text, comment,
+        /// processing-instruction, namespace, document, doctype; or number,
+        /// boolean, string), value (the string-value; a number as a JSON
+        /// number, NaN and the infinities as strings; a boolean as one),
+        /// and for a node name (where it has one), xml (the line the human
+        /// format prints), and line, column, offset (where it was read from
+        /// the source). Example: `--format json`.
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
         /// The XPath 1.0 expression. Example: `'//item[@id]/title'`.
         expression: String,
         /// Files, directories (with `-r`) or `-` for standard input.
@@ -465,8 +506,19 @@ enum Command {
     ///
     /// Exits with status 0, or 2 when a file cannot be read.
     #[command(after_help = "Example: xml5dom stats feed.xml config.xml\n         \
-                            xml5dom stats -r exports/")]
+                            xml5dom stats -r exports/\n         \
+                            xml5dom stats --format json feed.xml")]
     Stats {
+        /// `human` for people; `json` for tools: one JSON object per file
+        /// and line: file, encoding, encoding_source (given, byte-order
+        /// mark, detected, declared, default), elements, attributes,
+        /// namespace_declarations, text_nodes, characters, comments,
+        /// processing_instructions, depth, namespaces (URI to uses), and
+        /// errors, limits and warnings, each a count with its
+        /// errors_by_code (limits_by_code, warnings_by_code). Example:
+        /// `--format json`.
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
         /// Files, directories (with `-r`) or `-` for standard input.
         /// Example: `feed.xml config.xml`.
         #[arg(required = true)]
@@ -480,6 +532,22 @@ enum Command {
     Completions {
         /// The shell. Example: `zsh`.
         shell: clap_complete::Shell,
+    },
+    /// Print a manual page (roff, for `man`), generated from these
+    /// arguments: xml5dom(1), or a subcommand's (xml5dom-check(1), ...).
+    #[command(
+        after_help = "Example: xml5dom man > ~/.local/share/man/man1/xml5dom.1\n         \
+                            xml5dom man check | man -l -\n         \
+                            xml5dom man --out-dir ~/.local/share/man/man1"
+    )]
+    Man {
+        /// The subcommand whose page to print; the command's own page if
+        /// left out. Example: `check`.
+        subcommand: Option<String>,
+        /// Write every page (xml5dom.1 and one per subcommand) into this
+        /// directory instead. Example: `--out-dir share/man/man1`.
+        #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+        out_dir: Option<PathBuf>,
     },
 }
 
@@ -496,6 +564,7 @@ impl Command {
             Command::Query { .. } => ("query", "query"),
             Command::Stats { .. } => ("stats", "count what is in"),
             Command::Completions { .. } => ("completions", "complete"),
+            Command::Man { .. } => ("man", "document"),
         }
     }
 }
@@ -517,19 +586,21 @@ fn parse_binding(text: &str) -> Result<(String, String), String> {
     }
 }
 
-/// How `check` writes its findings.
+/// How `check`, `query` and `stats` write what they found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
-    /// `path:line:column: code: message` and the source line.
+    /// For people (`check`: `path:line:column: code: message` and the
+    /// source line).
     Human,
-    /// One JSON object per error and line.
+    /// For tools: one JSON object per line (an error, a result, a file).
     Json,
 }
 
-/// When to colour the output.
+/// When to colour the output, or print `check`'s summary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Color {
-    /// On a terminal, unless `NO_COLOR` is set.
+enum When {
+    /// On a terminal (colour: unless `NO_COLOR` is set; the summary:
+    /// unless `--quiet` is given).
     Auto,
     /// Always.
     Always,
@@ -617,6 +688,21 @@ fn main() -> ExitCode {
         command_name,
         verb,
         search: matches!(cli.command, Command::Query { .. }),
+        summary: match cli.command {
+            Command::Check { summary, .. } => match summary {
+                When::Always => true,
+                When::Never => false,
+                When::Auto => !cli.quiet && io::stderr().is_terminal(),
+            },
+            _ => false,
+        },
+        judges: matches!(
+            cli.command,
+            Command::Check { .. }
+                | Command::Fmt { .. }
+                | Command::Canon { .. }
+                | Command::Query { .. }
+        ),
         recursive: cli.recursive,
         jobs: cli.jobs,
         quiet: cli.quiet,
@@ -641,6 +727,12 @@ struct Settings {
     verb: &'static str,
     /// The subcommand searches (`query`): finding nothing is exit status 1.
     search: bool,
+    /// The subcommand's exit status judges the input (`check`, `fmt`,
+    /// `canon`, `query` can exit with 1): when standard output closes, it
+    /// reads on, writing nothing, until the status is settled.
+    judges: bool,
+    /// Close the run with a line that counts what it found (`check`).
+    summary: bool,
     recursive: bool,
     jobs: Option<usize>,
     quiet: bool,
@@ -663,6 +755,8 @@ struct Outcome {
     failure: Option<String>,
     /// A query found something: a node, or a value.
     matched: bool,
+    /// What `check` found: errors, limits reached, warnings.
+    counts: [usize; 3],
 }
 
 impl Outcome {
@@ -818,11 +912,12 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             format,
             color,
             max_errors,
+            summary: _,
         } => {
             let colored = match color {
-                Color::Always => true,
-                Color::Never => false,
-                Color::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+                When::Always => true,
+                When::Never => false,
+                When::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
             };
             let report = Report {
                 format,
@@ -944,6 +1039,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             inclusive_ns,
             xpath,
             namespaces,
+            repaired,
             paths,
         } => {
             let form = match form {
@@ -999,33 +1095,45 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                             subset: Some(&nodes),
                         };
                         xml5dom::write_canonical_with(&doc, form, &canonical, out)?;
-                        Ok(Outcome {
-                            notes: read_as_cut(path, &doc),
-                            ..Outcome::default()
-                        })
+                        let mut damage = Damage::default();
+                        for (index, error) in doc.errors().iter().enumerate() {
+                            damage.error(error, doc.error_context(index));
+                        }
+                        Ok(damage.outcome(path, limits, repaired))
                     },
                 );
             }
-            // Streamed: written as the file is read, in bounded memory.
+            // Streamed: written as the file is read, in bounded memory; the
+            // errors are known at the end.
             batch(
                 &paths,
                 settings,
                 Layout::Banners,
-                &|path, opened, _, mut out| match events::write_canonical_reader_with(
-                    opened.reader,
-                    &options,
-                    form,
-                    &inclusive,
-                    &mut out,
-                ) {
-                    Ok(()) => Ok(Outcome::default()),
-                    Err(xml5dom::Error::Write(error)) => Err(error),
-                    Err(error) => Ok(Outcome::failed(named(path, error).to_string())),
+                &|path, opened, _, mut out| {
+                    let mut damage = Damage::default();
+                    let written = events::write_canonical_reader_reporting(
+                        opened.reader,
+                        &options,
+                        form,
+                        &inclusive,
+                        &mut out,
+                        |event| match event {
+                            Event::Error(error) => damage.error(&error, None),
+                            Event::ErrorContext(context) => damage.context(context),
+                            _ => {}
+                        },
+                    );
+                    match written {
+                        Ok(()) => Ok(damage.outcome(path, limits, repaired)),
+                        Err(xml5dom::Error::Write(error)) => Err(error),
+                        Err(error) => Ok(Outcome::failed(named(path, error).to_string())),
+                    }
                 },
             )
         }
         Command::Query {
             namespaces,
+            format,
             expression,
             paths,
         } => {
@@ -1045,7 +1153,15 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                     } else {
                         String::new()
                     };
+                    let shown = path.display().to_string();
                     let matched = match xpath.evaluate_with(doc.root(), &bindings) {
+                        Ok(Value::NodeSet(nodes)) if format == Format::Json => {
+                            let found = !nodes.is_empty();
+                            for node in nodes {
+                                out.write_all(json_node(&shown, node)?.as_bytes())?;
+                            }
+                            found
+                        }
                         Ok(Value::NodeSet(nodes)) => {
                             let found = !nodes.is_empty();
                             for node in nodes {
@@ -1057,6 +1173,10 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                         }
                         // A number, boolean or string is a result, even
                         // `0`, `false` or "".
+                        Ok(other) if format == Format::Json => {
+                            out.write_all(json_value(&shown, &other).as_bytes())?;
+                            true
+                        }
                         Ok(other) => {
                             writeln!(out, "{prefix}{}", other.to_xpath_string())?;
                             true
@@ -1074,15 +1194,22 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 },
             )
         }
-        Command::Stats { paths } => batch(
+        Command::Stats { format, paths } => batch(
             &paths,
             settings,
-            Layout::Separated,
+            // JSON Lines: one object per file, nothing between.
+            match format {
+                Format::Human => Layout::Separated,
+                Format::Json => Layout::Plain,
+            },
             // Streamed: counted from the events as the file is read.
             &|path, opened, _, out| {
                 let shown = path.display().to_string();
                 match stats(&shown, opened.reader, &options) {
-                    Ok(text) => out.write_all(text.as_bytes())?,
+                    Ok(counts) if format == Format::Json => {
+                        out.write_all(counts.json(&shown).as_bytes())?
+                    }
+                    Ok(counts) => out.write_all(counts.human(&shown).as_bytes())?,
                     Err(error) => return Ok(Outcome::failed(named(path, error).to_string())),
                 }
                 Ok(Outcome::default())
@@ -1092,6 +1219,47 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             let mut command = <Cli as clap::CommandFactory>::command();
             let mut stdout = io::stdout().lock();
             clap_complete::generate(shell, &mut command, "xml5dom", &mut stdout);
+            stdout.flush()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man {
+            subcommand,
+            out_dir,
+        } => {
+            let mut command =
+                <Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+            // (Names the subcommands' pages xml5dom-check and so on.)
+            command.build();
+            // Every page says which xml5dom it documents.
+            let man = |page: clap::Command| {
+                clap_mangen::Man::new(page).source(format!("xml5dom {}", env!("CARGO_PKG_VERSION")))
+            };
+            if let Some(directory) = out_dir {
+                let mut pages: Vec<clap::Command> = command.get_subcommands().cloned().collect();
+                pages.insert(0, command);
+                for page in pages {
+                    man(page).generate_to(&directory).map_err(|error| {
+                        Error::Usage(format!("cannot write in {}: {error}", directory.display()))
+                    })?;
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
+            let page = match subcommand {
+                Some(name) => match command.find_subcommand(&name) {
+                    Some(found) => found.clone(),
+                    None => {
+                        let names: Vec<&str> =
+                            command.get_subcommands().map(|c| c.get_name()).collect();
+                        return Err(Error::Usage(format!(
+                            "no subcommand {name:?} (the subcommands: {})",
+                            names.join(", ")
+                        )));
+                    }
+                },
+                None => command,
+            };
+            let mut stdout = io::stdout().lock();
+            man(page).render(&mut stdout)?;
             stdout.flush()?;
             Ok(ExitCode::SUCCESS)
         }
@@ -1141,31 +1309,105 @@ fn batch(
         }
         outcome
     };
-    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut stdout = Pipe {
+        inner: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
+        closed: false,
+        swallow: settings.judges,
+    };
     let mut layout = Sections {
         layout,
         many,
         wrote: false,
     };
     let mut status = Status::default();
+    // Once standard output has closed, the run stops where the exit status
+    // can no longer change but to 2: at once where it does not judge the
+    // input, once it is settled where it does.
+    let go_on = |status: &Status, stdout: &Pipe<_>| {
+        if stdout.closed && (!settings.judges || status.settled(settings.search)) {
+            return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+        }
+        Ok(())
+    };
     let result = if threads == 1 {
         inputs.iter().try_for_each(|input| {
             let mut section = layout.section(input, &mut stdout);
             let outcome = work(input, &mut section)?;
             layout.wrote |= section.wrote;
-            status.report(outcome, &mut stdout)
+            status.report(outcome, &mut stdout)?;
+            go_on(&status, &stdout)
         })
     } else {
         in_parallel(&inputs, threads, &work, |input, output, outcome| {
             let mut section = layout.section(input, &mut stdout);
             section.write_all(&output)?;
             layout.wrote |= section.wrote;
-            status.report(outcome?, &mut stdout)
+            status.report(outcome?, &mut stdout)?;
+            go_on(&status, &stdout)
         })
     };
     progress.bar.finish_and_clear();
-    result.and_then(|()| stdout.flush())?;
+    match result.and_then(|()| stdout.flush()) {
+        // The reader went away (`xml5dom check big.xml | head`): what was
+        // found stands.
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe && stdout.closed => {}
+        result => result?,
+    }
+    if settings.summary {
+        let _ = io::stderr().write_all(status.summary().as_bytes());
+    }
     Ok(status.exit_code(settings.search))
+}
+
+/// Standard output, which notes when its reader goes away (a write fails
+/// with a broken pipe). From then on nothing reaches it; writes fail, or,
+/// with `swallow`, succeed writing nothing, so that a run whose status
+/// judges the input can read on to its verdict.
+struct Pipe<W> {
+    inner: W,
+    closed: bool,
+    swallow: bool,
+}
+
+impl<W: Write> Pipe<W> {
+    fn closed_now(&mut self, error: io::Error) -> io::Result<()> {
+        if error.kind() != io::ErrorKind::BrokenPipe {
+            return Err(error);
+        }
+        self.closed = true;
+        match self.swallow {
+            true => Ok(()),
+            false => Err(error),
+        }
+    }
+}
+
+impl<W: Write> Write for Pipe<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !self.closed {
+            match self.inner.write(buf) {
+                Err(error) => self.closed_now(error)?,
+                written => return written,
+            }
+        }
+        match self.swallow {
+            true => Ok(buf.len()),
+            false => Err(io::Error::from(io::ErrorKind::BrokenPipe)),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.closed {
+            if let Err(error) = self.inner.flush() {
+                self.closed_now(error)?;
+            }
+            return Ok(());
+        }
+        match self.swallow {
+            true => Ok(()),
+            false => Err(io::Error::from(io::ErrorKind::BrokenPipe)),
+        }
+    }
 }
 
 /// Runs `work` on `inputs` on `threads` threads, each input's output into
@@ -1289,13 +1531,20 @@ impl Write for Section<'_> {
     }
 }
 
-/// What the batch found so far, for the exit status.
+/// What the batch found so far, for the exit status and the summary.
 #[derive(Default)]
 struct Status {
     findings: bool,
     failures: bool,
     /// Some file's query found something.
     matched: bool,
+    /// Files worked on, and of them those that could not be.
+    files: usize,
+    failed: usize,
+    /// Errors, limits reached, warnings (`check`), and the files with
+    /// errors.
+    counts: [usize; 3],
+    with_errors: usize,
 }
 
 impl Status {
@@ -1304,17 +1553,55 @@ impl Status {
     fn report(&mut self, outcome: Outcome, stdout: &mut dyn Write) -> io::Result<()> {
         self.findings |= outcome.findings;
         self.matched |= outcome.matched;
+        self.failures |= outcome.failure.is_some();
+        self.files += 1;
+        self.failed += usize::from(outcome.failure.is_some());
+        for (total, count) in self.counts.iter_mut().zip(outcome.counts) {
+            *total += count;
+        }
+        self.with_errors += usize::from(outcome.counts[0] > 0);
         if outcome.notes.is_empty() && outcome.failure.is_none() {
             return Ok(());
         }
         stdout.flush()?;
+        // (Standard error may have closed too, as `2>&1 | head` closes it:
+        // the status still counts.)
         let mut stderr = io::stderr().lock();
-        stderr.write_all(outcome.notes.as_bytes())?;
+        let _ = stderr.write_all(outcome.notes.as_bytes());
         if let Some(message) = outcome.failure {
-            writeln!(stderr, "xml5dom: {message}")?;
-            self.failures = true;
+            let _ = writeln!(stderr, "xml5dom: {message}");
         }
         Ok(())
+    }
+
+    /// The run's last line: `checked 3 files: 7 errors in 2 files, 0
+    /// warnings, 1 limit reached; 1 could not be checked`.
+    fn summary(&self) -> String {
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        let [errors, limits, warnings] = self.counts;
+        let mut line = format!(
+            "checked {}: {}",
+            plural(self.files - self.failed, "file"),
+            plural(errors, "error")
+        );
+        if errors > 0 {
+            line.push_str(&format!(" in {}", plural(self.with_errors, "file")));
+        }
+        line.push_str(&format!(", {}", plural(warnings, "warning")));
+        if limits > 0 {
+            line.push_str(&format!(", {} reached", plural(limits, "limit")));
+        }
+        if self.failed > 0 {
+            line.push_str(&format!("; {} could not be checked", self.failed));
+        }
+        line.push('\n');
+        line
+    }
+
+    /// Nothing more can change the exit status but a file that fails (2):
+    /// a finding, a failure, or (`search`) something found.
+    fn settled(&self, search: bool) -> bool {
+        self.failures || self.findings || (search && self.matched)
     }
 
     /// 2 if a file failed; else 1 for findings (`check`, `fmt --check`),
@@ -1414,10 +1701,17 @@ fn progress_bar(inputs: &[Input], quiet: bool) -> Progress {
     }
 }
 
-/// Writes the file at `path` anew with what `write` writes, through a
-/// temporary file in the same directory renamed over it, with the file's
-/// permissions; a file that would not change (its bytes are `old`) is left
-/// alone. Returns what `write` returned.
+/// Writes the file at `path` anew with what `write` writes; a file that
+/// would not change (its bytes are `old`) is left alone. Returns what
+/// `write` returned.
+///
+/// The output goes to a temporary file beside the file, with its
+/// permissions, renamed over it: the file is replaced whole or not at all.
+/// A symbolic link is written through: the file it leads to is written,
+/// and the link stays a link. A file with other hard links keeps them, as
+/// rustfmt, prettier and gofmt keep them: the new content is copied into
+/// the file itself (not atomic; if the copy fails, the old content is put
+/// back).
 fn write_in_place<T>(
     path: &Path,
     old: &[u8],
@@ -1445,14 +1739,15 @@ fn write_in_place<T>(
             .to_owned());
     }
     let fail = |what: &str, error: io::Error| format!("cannot {what} {}: {error}", path.display());
-    let permissions = std::fs::metadata(path)
-        .map_err(|e| fail("read", e))?
-        .permissions();
-    let name = path
+    // The file itself, wherever symbolic links lead.
+    let target = std::fs::canonicalize(path).map_err(|e| fail("read", e))?;
+    let metadata = std::fs::metadata(&target).map_err(|e| fail("read", e))?;
+    let permissions = metadata.permissions();
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{name}.xml5dom-{}.tmp", std::process::id()));
+    let temporary = target.with_file_name(format!(".{name}.xml5dom-{}.tmp", std::process::id()));
     let written = std::fs::File::create(&temporary).and_then(|file| {
         let mut both = Both {
             file: io::BufWriter::new(file),
@@ -1462,20 +1757,51 @@ fn write_in_place<T>(
         both.flush()?;
         Ok((value, both.same.equal()))
     });
-    let renamed = match written {
+    let value = match written {
         Ok((value, true)) => {
             let _ = std::fs::remove_file(&temporary);
             return Ok(value);
         }
-        Ok((value, false)) => std::fs::set_permissions(&temporary, permissions)
-            .and_then(|()| std::fs::rename(&temporary, path))
-            .map(|()| value),
-        Err(error) => Err(error),
+        Ok((value, false)) => value,
+        Err(error) => {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(fail("write", error));
+        }
     };
-    renamed.map_err(|error| {
-        let _ = std::fs::remove_file(&temporary);
-        fail("write", error)
-    })
+    // (`copy` gives the file the temporary's permissions too.)
+    let replaced = match std::fs::set_permissions(&temporary, permissions) {
+        Err(error) => Err(fail("write", error)),
+        Ok(()) if hard_links(&metadata) > 1 => {
+            // Into the same file, so that every name of it sees the new
+            // content.
+            std::fs::copy(&temporary, &target)
+                .map(drop)
+                .map_err(|error| {
+                    let restored = match std::fs::write(&target, old) {
+                        Ok(()) => "it is as it was".to_owned(),
+                        Err(e) => format!("putting its old content back failed too: {e}"),
+                    };
+                    format!("cannot write {}: {error}; {restored}", path.display())
+                })
+        }
+        Ok(()) => std::fs::rename(&temporary, &target).map_err(|error| fail("write", error)),
+    };
+    let _ = std::fs::remove_file(&temporary);
+    replaced.map(|()| value)
+}
+
+/// How many names (hard links) the file has; 1 where that cannot be known.
+fn hard_links(metadata: &std::fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        metadata.nlink()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        1
+    }
 }
 
 /// An input of a command that takes many: a file to read, or why a path
@@ -1687,6 +2013,7 @@ impl Report {
         // A limit reached is a finding: the file was not checked whole.
         let mut outcome = Outcome {
             findings: errors > 0 || limits > 0,
+            counts: [errors, limits, warnings],
             ..Outcome::default()
         };
         if total == 0 {
@@ -1771,6 +2098,92 @@ impl Report {
         push_snippet(
             out, &around, from, more_after, offset, error.line, red, reset,
         );
+    }
+}
+
+/// What made a document `canon` wrote other than the file's: its errors
+/// (the first few kept, to list) and limits reached. Warnings do not count.
+#[derive(Default)]
+struct Damage {
+    errors: usize,
+    limits: usize,
+    shown: Vec<(ParseError, Option<ErrorContext>)>,
+    /// The last error is in `shown` (its context, which follows it, goes
+    /// with it).
+    last_shown: bool,
+}
+
+/// How many errors `canon` lists for a file (`check` lists them all).
+const DAMAGE_SHOWN: usize = 10;
+
+impl Damage {
+    fn error(&mut self, error: &ParseError, context: Option<&ErrorContext>) {
+        self.last_shown = false;
+        match error.severity() {
+            Severity::Warning => return,
+            Severity::Error => self.errors += 1,
+            Severity::Limit => self.limits += 1,
+        }
+        if self.shown.len() < DAMAGE_SHOWN {
+            self.shown.push((*error, context.cloned()));
+            self.last_shown = true;
+        }
+    }
+
+    fn context(&mut self, context: &ErrorContext) {
+        if let (true, Some(last)) = (self.last_shown, self.shown.last_mut()) {
+            last.1 = Some(context.clone());
+        }
+    }
+
+    /// The errors as `check` heads them (`path:line:column: error: code:
+    /// message`), and a line that says what the output is: a finding,
+    /// unless the errors were repairs `--repaired` accepts.
+    fn outcome(&self, path: &Path, limits: &Limits, repaired: bool) -> Outcome {
+        use std::fmt::Write as _;
+
+        let mut outcome = Outcome::default();
+        if self.errors + self.limits == 0 {
+            return outcome;
+        }
+        let shown = path.display();
+        let notes = &mut outcome.notes;
+        for (error, context) in &self.shown {
+            let said = message(None, limits, error, context.as_ref());
+            let _ = writeln!(
+                notes,
+                "{shown}:{}:{}: {}: {}: {said}",
+                error.line,
+                error.column,
+                error.severity(),
+                error.code
+            );
+        }
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        let mut counts = Vec::new();
+        if self.errors > 0 {
+            counts.push(plural(self.errors, "error"));
+        }
+        if self.limits > 0 {
+            counts.push(format!("{} reached", plural(self.limits, "limit")));
+        }
+        let counts = counts.join(", ");
+        let left_out = self.errors + self.limits - self.shown.len();
+        let more = match left_out {
+            0 => String::new(),
+            n => format!("; {n} more not shown (`xml5dom check` lists them all)"),
+        };
+        let what = match (self.limits > 0, repaired) {
+            (true, _) => "the output is of the document as read, not of the whole file",
+            (false, true) => "the output is the canonical form of the repaired document",
+            (false, false) => {
+                "the output is the canonical form of the repaired document, not of the file \
+                 (--repaired accepts it)"
+            }
+        };
+        let _ = writeln!(notes, "{shown}: {counts}{more}: {what}");
+        outcome.findings = self.limits > 0 || !repaired;
+        outcome
     }
 }
 
@@ -1969,37 +2382,155 @@ fn push_snippet(
     let _ = writeln!(out, "{gutter} | {caret}{red}^{reset}");
 }
 
-/// What `stats` prints for one input, counted from its events as it is
+/// What `stats` counts in one input.
+#[derive(Default)]
+struct Counts {
+    encoding: Option<(Encoding, EncodingSource)>,
+    elements: usize,
+    attributes: usize,
+    declarations: usize,
+    texts: usize,
+    characters: usize,
+    comments: usize,
+    instructions: usize,
+    depth: usize,
+    /// Uses of each namespace URI, by names of elements and attributes.
+    namespaces: std::collections::BTreeMap<String, usize>,
+    /// Errors, limits reached and warnings, by code.
+    by_code: [std::collections::BTreeMap<&'static str, usize>; 3],
+}
+
+/// The names of `Counts::by_code`'s three kinds, as `stats` says them.
+const KINDS: [&str; 3] = ["errors", "limits", "warnings"];
+
+impl Counts {
+    fn encoding(&self) -> (Encoding, &'static str) {
+        let (encoding, found) = self
+            .encoding
+            .unwrap_or((Encoding::UTF_8, EncodingSource::Default));
+        let source = match found {
+            EncodingSource::Caller => "given",
+            EncodingSource::ByteOrderMark => "byte-order mark",
+            EncodingSource::Detection => "detected",
+            EncodingSource::Declaration => "declared",
+            EncodingSource::Default => "default",
+        };
+        (encoding, source)
+    }
+
+    /// The human format: the path, then a line per count.
+    fn human(&self, path: &str) -> String {
+        use std::fmt::Write as _;
+
+        let mut out = String::new();
+        let _ = writeln!(out, "{path}");
+        let (encoding, source) = self.encoding();
+        let _ = writeln!(out, "  encoding: {} ({source})", encoding.name());
+        let _ = writeln!(out, "  elements: {}", self.elements);
+        let _ = writeln!(
+            out,
+            "  attributes: {} ({} namespace declarations)",
+            self.attributes, self.declarations
+        );
+        let _ = writeln!(
+            out,
+            "  text nodes: {} ({} characters)",
+            self.texts, self.characters
+        );
+        let _ = writeln!(out, "  comments: {}", self.comments);
+        let _ = writeln!(out, "  processing instructions: {}", self.instructions);
+        let _ = writeln!(out, "  depth: {}", self.depth);
+        let _ = writeln!(out, "  namespaces: {}", self.namespaces.len());
+        for (uri, uses) in &self.namespaces {
+            let _ = writeln!(out, "    {uri}: {uses}");
+        }
+        for (kind, counts) in KINDS.iter().zip(&self.by_code) {
+            let _ = writeln!(out, "  {kind}: {}", counts.values().sum::<usize>());
+            for (code, count) in counts {
+                let _ = writeln!(out, "    {code}: {count}");
+            }
+        }
+        out
+    }
+
+    /// One JSON object and a line feed, named as the human format's lines.
+    fn json(&self, path: &str) -> String {
+        use std::fmt::Write as _;
+        use xml5dom::tokenizer::push_json_string;
+
+        let object = |out: &mut String, map: &mut dyn Iterator<Item = (&str, usize)>| {
+            out.push('{');
+            for (i, (key, count)) in map.enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_json_string(out, key);
+                let _ = write!(out, ": {count}");
+            }
+            out.push('}');
+        };
+        let mut out = String::from("{\"file\": ");
+        push_json_string(&mut out, path);
+        let (encoding, source) = self.encoding();
+        out.push_str(", \"encoding\": ");
+        push_json_string(&mut out, encoding.name());
+        out.push_str(", \"encoding_source\": ");
+        push_json_string(&mut out, source);
+        let _ = write!(
+            out,
+            ", \"elements\": {}, \"attributes\": {}, \"namespace_declarations\": {}, \
+             \"text_nodes\": {}, \"characters\": {}, \"comments\": {}, \
+             \"processing_instructions\": {}, \"depth\": {}, \"namespaces\": ",
+            self.elements,
+            self.attributes,
+            self.declarations,
+            self.texts,
+            self.characters,
+            self.comments,
+            self.instructions,
+            self.depth
+        );
+        object(
+            &mut out,
+            &mut self.namespaces.iter().map(|(uri, n)| (uri.as_str(), *n)),
+        );
+        for (kind, counts) in KINDS.iter().zip(&self.by_code) {
+            let _ = write!(
+                out,
+                ", \"{kind}\": {}, \"{kind}_by_code\": ",
+                counts.values().sum::<usize>()
+            );
+            object(&mut out, &mut counts.iter().map(|(code, n)| (*code, *n)));
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+/// What `stats` finds in one input, counted from its events as it is
 /// read (each event a node of the tree the document would have).
 fn stats(
     path: &str,
     mut input: impl Read,
     options: &ParseOptions,
-) -> Result<String, xml5dom::Error> {
-    use std::collections::BTreeMap;
-    use std::fmt::Write as _;
-
-    let (mut elements, mut attributes, mut declarations) = (0usize, 0usize, 0usize);
-    let (mut texts, mut characters, mut comments, mut instructions) = (0usize, 0usize, 0, 0);
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let mut namespaces: BTreeMap<String, usize> = BTreeMap::new();
-    // Errors, limits reached and warnings.
-    let mut by_code: [BTreeMap<&str, usize>; 3] = Default::default();
+) -> Result<Counts, xml5dom::Error> {
+    let mut counts = Counts::default();
+    let mut open = 0usize;
     let mut parser = events::Parser::with_options(options, |event| {
-        let mut uses = |uri: &str| match namespaces.get_mut(uri) {
+        let counts = &mut counts;
+        let mut uses = |uri: &str| match counts.namespaces.get_mut(uri) {
             Some(count) => *count += 1,
             None => {
-                namespaces.insert(uri.to_owned(), 1);
+                counts.namespaces.insert(uri.to_owned(), 1);
             }
         };
         match event {
             Event::StartElement(start) => {
-                elements += 1;
-                deepest = deepest.max(depth + 1);
-                depth += usize::from(!start.empty);
                 if let Some(uri) = start.name.namespace {
                     uses(uri);
                 }
+                let mut attributes = 0;
+                let mut declarations = 0;
                 for attribute in start.attributes {
                     attributes += 1;
                     if attribute.is_namespace_declaration() {
@@ -2008,21 +2539,26 @@ fn stats(
                         uses(uri);
                     }
                 }
+                counts.elements += 1;
+                counts.attributes += attributes;
+                counts.declarations += declarations;
+                counts.depth = counts.depth.max(open + 1);
+                open += usize::from(!start.empty);
             }
-            Event::EndElement(_) => depth = depth.saturating_sub(1),
+            Event::EndElement(_) => open = open.saturating_sub(1),
             Event::Text { text, .. } => {
-                texts += 1;
-                characters += text.chars().count();
+                counts.texts += 1;
+                counts.characters += text.chars().count();
             }
-            Event::Comment { .. } => comments += 1,
-            Event::ProcessingInstruction { .. } => instructions += 1,
+            Event::Comment { .. } => counts.comments += 1,
+            Event::ProcessingInstruction { .. } => counts.instructions += 1,
             Event::Error(error) => {
                 let kind = match error.severity() {
                     Severity::Error => 0,
                     Severity::Limit => 1,
                     Severity::Warning => 2,
                 };
-                *by_code[kind].entry(error.code.as_str()).or_default() += 1;
+                *counts.by_code[kind].entry(error.code.as_str()).or_default() += 1;
             }
             _ => {}
         }
@@ -2045,39 +2581,104 @@ fn stats(
         }
     }
     parser.end();
-    let found_encoding = parser.encoding();
+    let encoding = parser.encoding();
     drop(parser);
-    let (encoding, found) = found_encoding.unwrap_or((Encoding::UTF_8, EncodingSource::Default));
-    let mut out = String::new();
-    let _ = writeln!(out, "{path}");
-    let source = match found {
-        EncodingSource::Caller => "given",
-        EncodingSource::ByteOrderMark => "byte-order mark",
-        EncodingSource::Detection => "detected",
-        EncodingSource::Declaration => "declared",
-        EncodingSource::Default => "default",
-    };
-    let _ = writeln!(out, "  encoding: {} ({source})", encoding.name());
-    let _ = writeln!(out, "  elements: {elements}");
-    let _ = writeln!(
-        out,
-        "  attributes: {attributes} ({declarations} namespace declarations)"
-    );
-    let _ = writeln!(out, "  text nodes: {texts} ({characters} characters)");
-    let _ = writeln!(out, "  comments: {comments}");
-    let _ = writeln!(out, "  processing instructions: {instructions}");
-    let _ = writeln!(out, "  depth: {deepest}");
-    let _ = writeln!(out, "  namespaces: {}", namespaces.len());
-    for (uri, uses) in &namespaces {
-        let _ = writeln!(out, "    {uri}: {uses}");
-    }
-    for (kind, counts) in ["errors", "limits", "warnings"].iter().zip(&by_code) {
-        let _ = writeln!(out, "  {kind}: {}", counts.values().sum::<usize>());
-        for (code, count) in counts {
-            let _ = writeln!(out, "    {code}: {count}");
+    counts.encoding = encoding;
+    Ok(counts)
+}
+
+/// One node of a query's result as a line of JSON: `file`, `type`,
+/// `name` (where it has one), `value` (its string-value), `xml` (as the
+/// human format prints it), and `line`, `column`, `offset` where it was
+/// read from the source.
+fn json_node(path: &str, node: XNode<'_>) -> io::Result<String> {
+    use std::fmt::Write as _;
+    use xml5dom::tokenizer::push_json_string;
+    use xml5dom::NodeType;
+
+    let (kind, name, span, doc) = match node {
+        XNode::Node(n) => {
+            let kind = match n.node_type() {
+                NodeType::Document => "document",
+                NodeType::Doctype => "doctype",
+                NodeType::Element => "element",
+                NodeType::Text => "text",
+                NodeType::Comment => "comment",
+                NodeType::ProcessingInstruction => "processing-instruction",
+            };
+            let name = Some(n.name()).filter(|name| !name.is_empty());
+            (kind, name, n.span(), n.document())
         }
+        XNode::Attribute(a) => {
+            let attribute = a.attribute();
+            (
+                "attribute",
+                Some(attribute.name()),
+                attribute.span(),
+                a.element().document(),
+            )
+        }
+        XNode::Namespace(ns) => (
+            "namespace",
+            Some(ns.prefix()),
+            None,
+            ns.element().document(),
+        ),
+    };
+    let mut xml = Vec::new();
+    write_node(node, &mut xml)?;
+    let mut out = String::from("{\"file\": ");
+    push_json_string(&mut out, path);
+    out.push_str(", \"type\": ");
+    push_json_string(&mut out, kind);
+    if let Some(name) = name {
+        out.push_str(", \"name\": ");
+        push_json_string(&mut out, name);
     }
+    out.push_str(", \"value\": ");
+    push_json_string(&mut out, &node.string_value());
+    out.push_str(", \"xml\": ");
+    push_json_string(&mut out, &String::from_utf8_lossy(&xml));
+    if let Some(span) = span {
+        let (line, column) = doc.position(span.start);
+        let _ = write!(
+            out,
+            ", \"line\": {line}, \"column\": {column}, \"offset\": {}",
+            span.start
+        );
+    }
+    out.push_str("}\n");
     Ok(out)
+}
+
+/// A query's number, boolean or string as a line of JSON: `file`, `type`
+/// and `value` (a JSON number, boolean or string; NaN and the infinities,
+/// which JSON has no numbers for, as the strings XPath writes).
+fn json_value(path: &str, value: &Value) -> String {
+    use xml5dom::tokenizer::push_json_string;
+
+    let mut out = String::from("{\"file\": ");
+    push_json_string(&mut out, path);
+    let (kind, json) = match value {
+        Value::Number(n) if n.is_finite() => ("number", n.to_string()),
+        Value::Number(_) => {
+            let mut text = String::new();
+            push_json_string(&mut text, &value.to_xpath_string());
+            ("number", text)
+        }
+        Value::Boolean(b) => ("boolean", b.to_string()),
+        _ => {
+            let mut text = String::new();
+            push_json_string(&mut text, &value.to_xpath_string());
+            ("string", text)
+        }
+    };
+    out.push_str(", \"type\": ");
+    push_json_string(&mut out, kind);
+    out.push_str(", \"value\": ");
+    out.push_str(&json);
+    out.push_str("}\n");
+    out
 }
 
 /// Writes one node of a query's result as `query` prints it. A text node

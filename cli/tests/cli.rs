@@ -785,6 +785,54 @@ fn fmt_pretty_indents_with_the_given_width() {
     );
 }
 
+/// `fmt --pretty` breaks lines with the document's own line end (as its
+/// first line ends: CR LF here), as plain `fmt` keeps them: no LF alone
+/// in a CR LF document, in any encoding; an LF document stays LF.
+#[test]
+fn fmt_pretty_keeps_the_documents_line_ends() {
+    let dir = TempDir::new("pretty-crlf");
+    let crlf = "<?xml version=\"1.0\"?>\r\n<list>\r\n<item>a\r\nb</item><item/></list>\r\n";
+    let expected =
+        "<?xml version=\"1.0\"?>\r\n<list>\r\n  <item>a\r\nb</item>\r\n  <item/>\r\n</list>\r\n";
+    let path = dir.write("crlf.xml", crlf);
+    let output = run_paths(&["fmt", "--pretty"], &[&path]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), expected);
+    // The same document with LF line ends is pretty printed with LF.
+    let lf = dir.write("lf.xml", crlf.replace("\r\n", "\n"));
+    let output = run_paths(&["fmt", "--pretty"], &[&lf]);
+    assert_eq!(stdout(&output), expected.replace("\r\n", "\n"));
+    // In UTF-16 too (a byte-order mark, then CR LF as UTF-16 code units).
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(
+            crlf.replace(
+                "<?xml version=\"1.0\"?>",
+                "<?xml version=\"1.0\" encoding=\"UTF-16\"?>",
+            )
+            .encode_utf16()
+            .flat_map(|unit| unit.to_le_bytes()),
+        )
+        .collect();
+    let path = dir.write("utf16.xml", utf16);
+    let output = run_paths(&["fmt", "--pretty"], &[&path]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (text, _, malformed) = encoding_rs::UTF_16LE.decode(&output.stdout);
+    assert!(!malformed);
+    assert_eq!(
+        text,
+        expected.replace(
+            "<?xml version=\"1.0\"?>",
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?>"
+        )
+    );
+    // --in-place keeps them too.
+    let path = dir.write("in-place.xml", crlf);
+    let output = run_paths(&["fmt", "--pretty", "--in-place"], &[&path]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
+}
+
 #[test]
 fn canon_writes_each_form() {
     let dir = TempDir::new("canon");
@@ -954,6 +1002,85 @@ fn canon_writes_the_second_xmltest_form() {
         stdout(&run(&["canon", "--form", "xmltest", p])),
         "<Doc></Doc>"
     );
+}
+
+/// `canon` of broken input writes the canonical form of the repaired
+/// document (streamed: the errors are known only at the end), lists its
+/// first errors on standard error and exits 1, as `xmllint --c14n` does;
+/// `--repaired` accepts the repair (exit 0, as `xmllint --recover
+/// --c14n`). A limit reached exits 1 either way; warnings are no damage.
+#[test]
+fn canon_of_broken_input_lists_the_errors_and_exits_1_unless_repaired() {
+    let dir = TempDir::new("canon-broken");
+    let broken = dir.write("broken.xml", "<a x=1>fish & chips\n<b></a>");
+    let shown = broken.display();
+    let repaired = "<a x=\"1\">fish &amp; chips\n<b></b></a>";
+    let errors = format!(
+        "{shown}:1:6: error: unquoted-attribute-value: attribute value without quotes\n\
+         {shown}:1:13: error: bare-ampersand: `&` that starts no reference; kept as text\n\
+         {shown}:2:4: error: mismatched-end-tag: end tag </a> does not match the open element \
+         <b> (line 2, column 1); <b> is closed\n"
+    );
+    for xpath in [&[][..], &["--xpath", "//. | //@*"]] {
+        let output = run_paths(&[&["canon"], xpath].concat(), &[&broken]);
+        assert_eq!(output.status.code(), Some(1), "{xpath:?}");
+        assert_eq!(stdout(&output), repaired, "{xpath:?}");
+        assert_eq!(
+            stderr(&output),
+            format!(
+                "{errors}{shown}: 3 errors: the output is the canonical form of the repaired \
+                 document, not of the file (--repaired accepts it)\n"
+            ),
+            "{xpath:?}"
+        );
+        let output = run_paths(&[&["canon", "--repaired"], xpath].concat(), &[&broken]);
+        assert_eq!(output.status.code(), Some(0), "{xpath:?}");
+        assert_eq!(stdout(&output), repaired, "{xpath:?}");
+        assert_eq!(
+            stderr(&output),
+            format!(
+                "{errors}{shown}: 3 errors: the output is the canonical form of the repaired \
+                 document\n"
+            ),
+        );
+    }
+    // The first ten errors are listed, and how many more there are.
+    let many = dir.write("many.xml", format!("<r>{}</r>", "<a x=1 />".repeat(25)));
+    let output = run_paths(&["canon"], &[&many]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert_eq!(err.matches("unquoted-attribute-value").count(), 10, "{err}");
+    assert!(
+        err.ends_with(&format!(
+            "{}: 25 errors; 15 more not shown (`xml5dom check` lists them all): the output is \
+             the canonical form of the repaired document, not of the file (--repaired accepts \
+             it)\n",
+            many.display()
+        )),
+        "{err}"
+    );
+    // A limit reached: the output is of the document as read, exit 1 even
+    // with --repaired.
+    let laughs = dir.write("laughs.xml", billion_laughs());
+    for args in [&["canon"][..], &["canon", "--repaired"]] {
+        let output = run_paths(args, &[&laughs]);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&output).ends_with(&format!(
+                "{}: 1 limit reached: the output is of the document as read, not of the whole \
+                 file\n",
+                laughs.display()
+            )),
+            "{}",
+            stderr(&output)
+        );
+    }
+    // Well-formed, with a warning (`&#13;`): no damage.
+    let clean = dir.write("clean.xml", "<a>x&#13;</a>");
+    let output = run_paths(&["canon"], &[&clean]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "<a>x&#xD;</a>");
+    assert_eq!(stderr(&output), "");
 }
 
 #[test]
@@ -1265,6 +1392,124 @@ fn stats_counts_what_each_document_holds_and_goes_on_past_a_missing_file() {
     assert_eq!(stdout(&output), expected);
 }
 
+/// `stats --format json` writes one JSON object per file and line, with
+/// the human format's counts under names of their own.
+#[test]
+fn stats_json_has_one_object_per_file_with_the_counts() {
+    let dir = TempDir::new("stats-json");
+    let feed = dir.write(
+        "feed.xml",
+        "<?xml version='1.0' encoding='ISO-8859-1'?>\n\
+         <rss xmlns:dc='http://purl.org/dc/elements/1.1/' v=2>\
+         <dc:creator dc:x='1'>A &amp; B</dc:creator><!--c--><?pi x?><e/>&#13;& </rss>",
+    );
+    let laughs = dir.write("laughs.xml", billion_laughs());
+    let output = run_paths(&["stats", "--format", "json"], &[&feed, &laughs]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let lines: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", stdout(&output));
+    let first = &lines[0];
+    assert_eq!(first["file"], feed.display().to_string());
+    assert_eq!(first["encoding"], "ISO-8859-1");
+    assert_eq!(first["encoding_source"], "declared");
+    assert_eq!(first["elements"], 3);
+    assert_eq!(first["attributes"], 3);
+    assert_eq!(first["namespace_declarations"], 1);
+    assert_eq!(first["comments"], 1);
+    assert_eq!(first["processing_instructions"], 1);
+    assert_eq!(first["depth"], 2);
+    assert_eq!(
+        first["namespaces"],
+        serde_json::json!({"http://purl.org/dc/elements/1.1/": 2})
+    );
+    assert_eq!(first["errors"], 2);
+    assert_eq!(
+        first["errors_by_code"],
+        serde_json::json!({"bare-ampersand": 1, "unquoted-attribute-value": 1})
+    );
+    assert_eq!(first["warnings"], 1);
+    assert_eq!(first["limits"], 0);
+    assert_eq!(first["limits_by_code"], serde_json::json!({}));
+    let second = &lines[1];
+    assert_eq!(second["limits"], 1);
+    assert_eq!(
+        second["limits_by_code"],
+        serde_json::json!({"entity-expansion-limit": 1})
+    );
+    // The counts are the human format's.
+    let human = stdout(&run_paths(&["stats"], &[&feed]));
+    for (key, line) in [
+        ("text_nodes", "text nodes"),
+        ("characters", "text nodes"),
+        ("elements", "elements"),
+    ] {
+        let number = first[key].to_string();
+        let shown = human
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{line}:")))
+            .unwrap();
+        assert!(shown.contains(&number), "{key}: {shown} / {number}");
+    }
+}
+
+/// `query --format json` writes one JSON object per result and line: each
+/// node with its type, name, string-value, XML and source position; a
+/// number, boolean or string as a JSON value.
+#[test]
+fn query_json_has_one_object_per_result() {
+    let dir = TempDir::new("query-json");
+    let path = dir.write(
+        "feed.xml",
+        "<feed xmlns:dc='urn:dc'>\n<item id='1'>A &amp; B</item>\n<!--c--><dc:x/></feed>",
+    );
+    let shown = path.display().to_string();
+    let json = |args: &[&str]| -> (Option<i32>, Vec<Value>) {
+        let output = run_paths(&[&["query", "--format", "json"], args].concat(), &[&path]);
+        let lines = stdout(&output)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a JSON line"))
+            .collect();
+        (output.status.code(), lines)
+    };
+    let (status, lines) = json(&["//item | //item/@id | //item/text() | //comment() | //dc:x"]);
+    assert_eq!(status, Some(0));
+    let expected = serde_json::json!([
+        {"file": shown, "type": "element", "name": "item", "value": "A & B",
+         "xml": "<item id='1'>A &amp; B</item>", "line": 2, "column": 1, "offset": 25},
+        {"file": shown, "type": "attribute", "name": "id", "value": "1",
+         "xml": "id=\"1\"", "line": 2, "column": 7, "offset": 31},
+        {"file": shown, "type": "text", "value": "A & B", "xml": "A & B",
+         "line": 2, "column": 14, "offset": 38},
+        {"file": shown, "type": "comment", "value": "c", "xml": "<!--c-->",
+         "line": 3, "column": 1, "offset": 55},
+        {"file": shown, "type": "element", "name": "dc:x", "value": "",
+         "xml": "<dc:x xmlns:dc=\"urn:dc\"/>", "line": 3, "column": 9, "offset": 63},
+    ]);
+    assert_eq!(Value::Array(lines), expected);
+    for (expression, kind, value) in [
+        ("count(//item)", "number", serde_json::json!(1)),
+        ("1 div 2", "number", serde_json::json!(0.5)),
+        ("0 div 0", "number", serde_json::json!("NaN")),
+        ("(0 - 1) div 0", "number", serde_json::json!("-Infinity")),
+        ("boolean(//item)", "boolean", serde_json::json!(true)),
+        ("string(//item)", "string", serde_json::json!("A & B")),
+    ] {
+        let (status, lines) = json(&[expression]);
+        assert_eq!(status, Some(0), "{expression}");
+        assert_eq!(
+            Value::Array(lines),
+            serde_json::json!([{"file": shown, "type": kind, "value": value}]),
+            "{expression}"
+        );
+    }
+    // An empty node-set prints nothing and exits 1, as in the human format.
+    let (status, lines) = json(&["//nothing"]);
+    assert_eq!((status, lines.len()), (Some(1), 0));
+}
+
 #[test]
 fn fmt_in_place_rewrites_files_atomically_and_keeps_permissions() {
     use std::os::unix::fs::PermissionsExt;
@@ -1297,6 +1542,70 @@ fn fmt_in_place_rewrites_files_atomically_and_keeps_permissions() {
     let dash = run(&["fmt", "--in-place", "-"]);
     assert_eq!(dash.status.code(), Some(2));
     assert!(stderr(&dash).contains("in place"));
+}
+
+/// `--in-place` writes through a symbolic link (relative or absolute, or
+/// a chain of them): the file it leads to gets the new content, the link
+/// stays a link. A file with several hard links keeps them: every name
+/// sees the new content, in the same inode, with its permissions.
+#[test]
+fn fmt_in_place_writes_through_symbolic_links_and_keeps_hard_links() {
+    use std::os::unix::fs::{symlink, MetadataExt, PermissionsExt};
+
+    let dir = TempDir::new("fmt-links");
+    let repaired = "<a x=\"1\">fish &amp; chips</a>";
+    std::fs::create_dir(dir.path.join("real")).unwrap();
+    let real = dir.write("real/feed.xml", "<a x=1>fish & chips");
+    // A relative link, and a link to that link.
+    let link = dir.path.join("link.xml");
+    symlink("real/feed.xml", &link).unwrap();
+    let chain = dir.path.join("chain.xml");
+    symlink(&link, &chain).unwrap();
+    for name in [&link, &chain] {
+        std::fs::write(&real, "<a x=1>fish & chips").unwrap();
+        let output = run_paths(&["fmt", "--in-place"], &[name]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(std::fs::symlink_metadata(&chain)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), repaired);
+    }
+    // No temporary file is left, here or beside the target.
+    for directory in [&dir.path, &dir.path.join("real")] {
+        let names: Vec<String> = std::fs::read_dir(directory)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(names.is_empty(), "{names:?}");
+    }
+
+    let first = dir.write("first.xml", "<a x=1>fish & chips");
+    std::fs::set_permissions(&first, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let second = dir.path.join("second.xml");
+    std::fs::hard_link(&first, &second).unwrap();
+    let inode = std::fs::metadata(&first).unwrap().ino();
+    let output = run_paths(&["fmt", "--in-place"], &[&second]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    for name in [&first, &second] {
+        let metadata = std::fs::metadata(name).unwrap();
+        assert_eq!(metadata.ino(), inode, "{name:?}");
+        assert_eq!(metadata.nlink(), 2);
+        assert_eq!(metadata.permissions().mode() & 0o777, 0o640);
+        assert_eq!(std::fs::read_to_string(name).unwrap(), repaired);
+    }
+    // The refusals hold through links too: a limit leaves the file as it is.
+    let laughs = dir.write("laughs.xml", billion_laughs());
+    let laughs_link = dir.path.join("laughs-link.xml");
+    symlink(&laughs, &laughs_link).unwrap();
+    let refused = run_paths(&["fmt", "--in-place"], &[&laughs_link]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&laughs).unwrap(), billion_laughs());
 }
 
 #[test]
@@ -1393,6 +1702,7 @@ fn every_subcommand_has_help_with_an_example_and_there_are_completions() {
         "query",
         "stats",
         "completions",
+        "man",
     ] {
         // Short help, long help and `help SUBCOMMAND`: each shows the
         // subcommand's own usage and an example of it.
@@ -1429,6 +1739,136 @@ fn every_subcommand_has_help_with_an_example_and_there_are_completions() {
     for word in ["tokens", "check", "--in-place", "--recursive", "--format"] {
         assert!(stdout(&bash).contains(word), "{word}");
     }
+}
+
+/// `check` closes a run with a summary line on standard error, as cargo
+/// and eslint do, when standard error is a terminal (and `--quiet` is not
+/// given), or with `--summary always`; `--summary never` leaves it out.
+/// A clean directory is no longer silence for a person.
+#[test]
+fn check_summarizes_the_run_on_a_terminal_or_when_asked() {
+    let dir = TempDir::new("summary");
+    dir.write("clean0.xml", "<a/>");
+    dir.write("clean1.xml", "<a/>");
+    let clean = run_paths(&["check", "-r", "--summary", "always"], &[&dir.path]);
+    assert_eq!(clean.status.code(), Some(0));
+    assert_eq!(stdout(&clean), "");
+    assert_eq!(
+        stderr(&clean),
+        "checked 2 files: 0 errors, 0 warnings\n",
+        "the only line on standard error"
+    );
+    dir.write("warned.xml", "<a>&#13;</a>");
+    // Errors, files with errors, limits reached and paths not checked.
+    dir.write("broken1.xml", "<a x=1>&</a>");
+    dir.write("broken2.xml", "<a x=1>");
+    dir.write("laughs.xml", billion_laughs());
+    let output = run_paths(
+        &["check", "--summary", "always", "--format", "json", "-r"],
+        &[dir.path.clone(), dir.path.join("missing.xml")],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(
+        err.ends_with(
+            "checked 6 files: 4 errors in 2 files, 1 warning, 1 limit reached; \
+             1 could not be checked\n"
+        ),
+        "{err}"
+    );
+    // Never, and not by default off a terminal.
+    for args in [&["check", "-r", "--summary", "never"][..], &["check", "-r"]] {
+        let output = run_paths(args, &[&dir.path]);
+        assert!(!stderr(&output).contains("checked"), "{args:?}");
+    }
+    // On a terminal by default, not with --quiet.
+    let terminal = |quiet: &str| {
+        let command = format!("{BIN} check {quiet} -r {} > /dev/null", dir.path.display());
+        let output = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("script (util-linux) runs the command on a terminal");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert!(
+        terminal("").contains("checked 6 files: 4 errors in 2 files"),
+        "{}",
+        terminal("")
+    );
+    assert!(!terminal("--quiet").contains("checked"));
+}
+
+/// `xml5dom man` prints the manual page (roff, by clap_mangen), listing
+/// every subcommand; `man SUBCOMMAND` prints a subcommand's page with its
+/// options; `--out-dir` writes them all.
+#[test]
+fn man_prints_the_manual_pages_with_every_subcommand() {
+    let subcommands = [
+        "tokens",
+        "tree",
+        "check",
+        "fmt",
+        "canon",
+        "query",
+        "stats",
+        "completions",
+        "man",
+    ];
+    let output = run(&["man"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let page = stdout(&output);
+    assert!(
+        page.contains(&format!(
+            ".TH xml5dom 1  \"xml5dom {}\"",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{page}"
+    );
+    assert!(page.contains(".SH SUBCOMMANDS"), "{page}");
+    for subcommand in subcommands {
+        assert!(
+            page.contains(&format!("xml5dom\\-{subcommand}(1)")),
+            "{subcommand}: {page}"
+        );
+    }
+    // The exit statuses are on it, and the global options.
+    assert!(page.contains("Exit status"), "{page}");
+    assert!(page.contains("\\-\\-recursive"), "{page}");
+    assert!(!page.contains("xml5dom\\-help"), "{page}");
+
+    let check = stdout(&run(&["man", "check"]));
+    assert!(check.contains(".TH xml5dom-check 1"), "{check}");
+    for option in ["\\-\\-format", "\\-\\-max\\-errors", "\\-\\-summary"] {
+        assert!(check.contains(option), "{option}: {check}");
+    }
+    let nonsense = run(&["man", "nonsense"]);
+    assert_eq!(nonsense.status.code(), Some(2));
+    assert_eq!(
+        stderr(&nonsense),
+        "xml5dom: no subcommand \"nonsense\" (the subcommands: tokens, tree, check, fmt, \
+         canon, query, stats, completions, man)\n"
+    );
+
+    let dir = TempDir::new("man");
+    let written = run_paths(&["man", "--out-dir"], &[&dir.path]);
+    assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
+    let mut names: Vec<String> = std::fs::read_dir(&dir.path)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = subcommands
+        .iter()
+        .map(|s| format!("xml5dom-{s}.1"))
+        .chain(["xml5dom.1".to_owned()])
+        .collect();
+    expected.sort();
+    assert_eq!(names, expected);
+    assert_eq!(
+        std::fs::read_to_string(dir.path.join("xml5dom.1")).unwrap(),
+        page
+    );
 }
 
 /// On a terminal (`script` gives the command one), many files show a
@@ -1585,39 +2025,80 @@ fn fmt_in_place_keeps_a_mac_cyrillic_feed() {
     assert_eq!(stdout(&tree), "| <rss>\n|   <title>\n|     \"Привет\"\n");
 }
 
-/// A reader that stops early (`xml5dom fmt big.xml 2>&1 | head -c 100`)
-/// ends the run quietly: no panic, nothing more written, exit status 0;
-/// standard error may be that same closed pipe.
-#[test]
-fn a_reader_that_goes_away_ends_the_run_quietly() {
+/// Runs the binary with `args` and `path`, reads the first 100 bytes of
+/// its standard output and closes it (and standard error), as `2>&1 | head
+/// -c 100` does; returns the exit status.
+fn status_when_the_reader_stops(args: &[&str], path: &Path) -> Option<i32> {
     use std::io::Read;
 
+    let mut child = Command::new(BIN)
+        .args(args)
+        .arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stderr.take());
+    child.wait().unwrap().code()
+}
+
+/// A reader that stops early (`xml5dom check big.xml | head`) ends the
+/// output, never the verdict: no panic, nothing more written, and the exit
+/// status a whole run gives, so that a pipeline under `pipefail` fails on
+/// a broken file. `check`, `fmt`, `canon` and `query`, whose status judges
+/// the input, read on without writing until it is settled; `tokens` and
+/// `tree` (and `stats`), whose status only says whether files could be
+/// read, stop at once. Every output here is hundreds of kilobytes or more,
+/// far more than a pipe holds.
+#[test]
+fn a_reader_that_goes_away_ends_the_output_not_the_verdict() {
     let dir = TempDir::new("closed-pipe");
-    // Broken, so that `fmt` has repairs to note on standard error too.
-    let path = dir.write(
-        "big.xml",
-        format!("<r>{}</r>", "<a x=1>& </a>\n".repeat(50_000)),
+    // Broken throughout, so that `fmt` has repairs to note on standard
+    // error too.
+    let broken = dir.write(
+        "broken.xml",
+        format!("<r>{}</r>", "<a x=1>& </a>\n".repeat(20_000)),
     );
-    for args in [
-        &["fmt"][..],
-        &["fmt", "--pretty"],
-        &["check"],
-        &["tree"],
-        &["canon"],
-    ] {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .arg(&path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut first = [0u8; 100];
-        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-        // Both ends close, as `2>&1 | head -c 100` closes them.
-        drop(child.stderr.take());
-        let status = child.wait().unwrap();
-        assert_eq!(status.code(), Some(0), "{args:?}: {status}");
+    // Well-formed, with a warning (`&#13;`) on every line: `check` prints
+    // them all, and exits 0.
+    let warnings = "<a>&#13;</a>\n".repeat(20_000);
+    let clean = dir.write("clean.xml", format!("<r>{warnings}</r>"));
+    // The same, with one error after all the warnings.
+    let late = dir.write("late.xml", format!("<r>{warnings}<b x=1/></r>"));
+    // Many small files, for `stats`, which writes a few lines for each.
+    let many = dir.path.join("many");
+    std::fs::create_dir(&many).unwrap();
+    for i in 0..1000 {
+        std::fs::write(many.join(format!("{i:04}.xml")), "<a x=1>&</a>").unwrap();
+    }
+    let cases: &[(&[&str], &Path, i32)] = &[
+        (&["check"], &broken, 1),
+        (&["check"], &late, 1),
+        (&["check"], &clean, 0),
+        (&["check", "--format", "json"], &late, 1),
+        (&["fmt"], &broken, 0),
+        (&["fmt", "--pretty"], &broken, 0),
+        (&["tree"], &broken, 0),
+        (&["tokens"], &broken, 0),
+        (&["query", "//a"], &broken, 0),
+        (&["canon"], &broken, 1),
+        (&["canon", "--repaired"], &broken, 0),
+        (&["canon"], &late, 1),
+        (&["canon"], &clean, 0),
+        (&["stats", "-r"], &many, 0),
+        (&["check", "-r"], &many, 1),
+    ];
+    for &(args, path, expected) in cases {
+        // What the whole run gives...
+        let whole = run_paths(args, &[path]);
+        assert_eq!(whole.status.code(), Some(expected), "{args:?} {path:?}");
+        assert!(whole.stdout.len() > 1 << 17, "{args:?}: a large output");
+        // ... a run cut short gives too.
+        let status = status_when_the_reader_stops(args, path);
+        assert_eq!(status, Some(expected), "{args:?} {path:?}, cut short");
     }
 }
 

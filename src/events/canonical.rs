@@ -93,13 +93,55 @@ pub fn write_canonical_reader<R: Read, W: Write>(
 /// assert_eq!(out, br#"<r xmlns:b="urn:b"><a:e xmlns:a="urn:a"></a:e></r>"#);
 /// ```
 pub fn write_canonical_reader_with<R: Read, W: Write>(
-    mut reader: R,
+    reader: R,
     options: &ParseOptions,
     form: CanonicalForm,
     inclusive: &InclusiveNamespaces,
     out: &mut W,
 ) -> Result<(), Error> {
+    write_canonical_reader_reporting(reader, options, form, inclusive, out, |_| {})
+}
+
+/// [`write_canonical_reader_with`], handing each
+/// [`Error`](Event::Error) and [`ErrorContext`](Event::ErrorContext) event
+/// of the parse to `errors` as it comes: the errors the document of the
+/// same bytes lists, so that a caller can tell (at the end, since they
+/// come as the input is read) whether what was written is the canonical
+/// form of a well-formed document, or of what recovery made of a broken
+/// one, or of a document a limit cut short.
+///
+/// ```
+/// use xml5dom::events::{write_canonical_reader_reporting, Event};
+/// use xml5dom::{CanonicalForm, InclusiveNamespaces, ParseOptions};
+///
+/// let mut out = Vec::new();
+/// let mut codes = Vec::new();
+/// write_canonical_reader_reporting(
+///     "<a x=1>fish & chips</a>".as_bytes(),
+///     &ParseOptions::default(),
+///     CanonicalForm::C14n,
+///     &InclusiveNamespaces::default(),
+///     &mut out,
+///     |event| {
+///         if let Event::Error(error) = event {
+///             codes.push(error.code.as_str());
+///         }
+///     },
+/// )
+/// .unwrap();
+/// assert_eq!(out, br#"<a x="1">fish &amp; chips</a>"#);
+/// assert_eq!(codes, ["unquoted-attribute-value", "bare-ampersand"]);
+/// ```
+pub fn write_canonical_reader_reporting<R: Read, W: Write>(
+    mut reader: R,
+    options: &ParseOptions,
+    form: CanonicalForm,
+    inclusive: &InclusiveNamespaces,
+    out: &mut W,
+    mut errors: impl FnMut(Event<'_>),
+) -> Result<(), Error> {
     let mut writer = CanonicalWriter::new(form, out);
+    writer.errors = Some(&mut errors);
     if matches!(
         form,
         CanonicalForm::ExcC14n | CanonicalForm::ExcC14nWithComments
@@ -153,6 +195,8 @@ struct CanonicalWriter<'w, W: Write> {
     declared: NamespaceScope,
     /// Exclusive only: the InclusiveNamespaces PrefixList.
     inclusive: InclusiveNamespaces,
+    /// Where the parse's errors go, if anywhere.
+    errors: Option<&'w mut dyn FnMut(Event<'_>)>,
 }
 
 impl<'w, W: Write> CanonicalWriter<'w, W> {
@@ -168,6 +212,7 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             xml11: false,
             declared: NamespaceScope::default(),
             inclusive: InclusiveNamespaces::default(),
+            errors: None,
         }
     }
 
@@ -445,6 +490,11 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
 
 impl<W: Write> Handler for CanonicalWriter<'_, W> {
     fn event(&mut self, event: Event<'_>) {
+        if let (Event::Error(_) | Event::ErrorContext(_), Some(errors)) = (&event, &mut self.errors)
+        {
+            errors(event);
+            return;
+        }
         if self.failed.is_some() {
             return;
         }

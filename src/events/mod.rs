@@ -48,7 +48,9 @@ use crate::span::Span;
 use crate::tokenizer::{self, Doctype, XmlDecl};
 use crate::tree_builder::{ParsedAttribute, TreeBuilder};
 
-pub use canonical::{write_canonical_reader, write_canonical_reader_with};
+pub use canonical::{
+    write_canonical_reader, write_canonical_reader_reporting, write_canonical_reader_with,
+};
 pub use parser::Parser;
 pub use reader::Reader;
 

@@ -180,6 +180,9 @@ struct Writer<'d> {
     /// the attributes its defaults supplied are written.
     attlists_dropped: bool,
     pretty: Option<usize>,
+    /// The line end pretty printing breaks lines with: the document's own,
+    /// as its first line ends (CR LF, CR or LF; LF if it has none).
+    newline: &'static str,
     /// The encoding the output will be written in.
     target: crate::decoding::Encoding,
     frames: Vec<Frame>,
@@ -268,6 +271,10 @@ impl<'d> Writer<'d> {
             broken,
             attlists_dropped: false,
             pretty: options.pretty,
+            newline: match options.pretty {
+                Some(_) => line_end(doc.source()),
+                None => "\n",
+            },
             target: options.encoding.resolve(doc),
             frames: Vec::new(),
             // Copying from the source of a repaired document checks scopes
@@ -513,7 +520,7 @@ impl<'d> Writer<'d> {
         frame.wrote_child = true;
         let depth = frame.depth;
         if !self.wrote_nothing() {
-            self.out.push('\n');
+            self.out.push_str(self.newline);
             push_indent(&mut self.out, width * depth);
         }
     }
@@ -565,18 +572,19 @@ impl<'d> Writer<'d> {
             if self.repair && self.doc.root_element().is_none() {
                 self.report(RepairKind::MissingRootElement, node);
                 if self.pretty.is_some() && !self.wrote_nothing() {
-                    self.out.push('\n');
+                    self.out.push_str(self.newline);
                 }
                 self.out.push_str("<root/>");
             }
-            if self.pretty.is_some() && !self.wrote_nothing() && !self.out.ends_with('\n') {
-                self.out.push('\n');
+            let ended = self.out.ends_with(['\n', '\r']);
+            if self.pretty.is_some() && !self.wrote_nothing() && !ended {
+                self.out.push_str(self.newline);
             }
             return;
         }
         if let Some(width) = self.pretty {
             if frame.indent_children && frame.wrote_child {
-                self.out.push('\n');
+                self.out.push_str(self.newline);
                 push_indent(&mut self.out, width * (frame.depth - 1));
             }
         }
@@ -877,6 +885,17 @@ fn element_only(node: Node<'_>) -> bool {
         && node
             .children()
             .all(|c| !c.is_text() || c.text().is_some_and(|t| t.chars().all(is_xml_space)))
+}
+
+/// The line end `source` uses first: CR LF, CR or LF (LF if none).
+fn line_end(source: &str) -> &'static str {
+    let bytes = source.as_bytes();
+    match source.find(['\r', '\n']) {
+        Some(at) if bytes[at] == b'\n' => "\n",
+        Some(at) if bytes.get(at + 1) == Some(&b'\n') => "\r\n",
+        Some(_) => "\r",
+        None => "\n",
+    }
 }
 
 fn push_indent(out: &mut String, width: usize) {
