@@ -1018,10 +1018,25 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 Some(Some(ns)) => Some(ns),
                 _ => {
                     self.error(ErrorCode::UnboundNamespacePrefix, offset);
-                    None
+                    self.undeclared(qname)
                 }
             },
         }
+    }
+
+    /// The namespace of a name whose prefix nothing declares: in a
+    /// document, the placeholder of its prefix
+    /// ([`crate::dom::undeclared_namespace`]), which the writer declares and
+    /// queries select by; in a fragment, none, so that the prefix waits to
+    /// be resolved where the nodes land (docs/editing.md).
+    fn undeclared(&mut self, qname: QNameId) -> Option<NsId> {
+        if self.fragment {
+            return None;
+        }
+        let data = self.sink.names().qname_data(qname);
+        let prefix = data.colon.map_or("", |c| &data.text[..c]);
+        let uri = crate::dom::undeclared_namespace(prefix);
+        Some(self.sink.names_mut().namespace(&uri))
     }
 
     /// The binding in scope for the prefix of `qname`, remembering where its
