@@ -1201,9 +1201,11 @@ impl Document {
     /// scope at the element) to `value`, replacing the attribute with the
     /// same namespace and local name. `xmlns` and `xmlns:p` set namespace
     /// declarations, which must agree with the element's own name and
-    /// attributes (a declaration that would move them is refused). On an
-    /// element not in the document, a prefix bound to nothing yet is
-    /// resolved where the element lands.
+    /// attributes (a declaration that would move them is refused); the
+    /// names in the element's scope that use `p` undeclared (see
+    /// [`Document::bind_undeclared_prefix`]) move into the namespace
+    /// `xmlns:p` declares. On an element not in the document, a prefix
+    /// bound to nothing yet is resolved where the element lands.
     ///
     /// ```
     /// use xml5dom::Document;
