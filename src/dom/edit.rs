@@ -1403,7 +1403,8 @@ impl Document {
     ///     doc.to_xml(),
     ///     "<rss xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><channel><dc:creator>J</dc:creator></channel></rss>"
     /// );
-    /// assert_eq!(doc.bind_undeclared_prefix("dc", dc)?, 0); // nothing left to bind
+    /// assert_eq!(doc.bind_undeclared_prefix("media", "urn:m")?, 0); // not used: nothing to do
+    /// assert!(doc.bind_undeclared_prefix("dc", "urn:other").is_err()); // declared on the root now
     /// # Ok::<(), xml5dom::Error>(())
     /// ```
     pub fn bind_undeclared_prefix(&mut self, prefix: &str, uri: &str) -> Result<usize> {
