@@ -17,7 +17,7 @@ mod edit_checks;
 use std::path::Path;
 
 use common::Rng;
-use edit_checks::{edit_sequence, Choose, SHAPES};
+use edit_checks::{edit_sequence, edit_sequence_after_binding, Choose, SHAPES, UNDECLARED_SHAPES};
 
 impl Choose for Rng {
     fn below(&mut self, n: usize) -> usize {
@@ -56,6 +56,28 @@ fn random_edits_on_shapes_write_back() {
         "edit sequences on {} shapes: {ran} (seed {seed})",
         SHAPES.len()
     );
+}
+
+/// Documents that use prefixes undeclared keep the promise once those are
+/// bound (`Document::bind_undeclared_prefix`, issue 31), and after random
+/// edits from there.
+#[test]
+fn random_edits_after_binding_undeclared_prefixes_write_back() {
+    let seed = env_number("XML5DOM_SEED", 15);
+    let sequences = env_number("XML5DOM_EDIT_SEQUENCES", 2) * 100;
+    let mut ran = 0;
+    for (i, text) in UNDECLARED_SHAPES.iter().enumerate() {
+        for n in 0..sequences {
+            let mut rng = Rng::for_case(seed + 1000 + i as u64, n);
+            let steps = 1 + rng.below(12);
+            ran += u64::from(edit_sequence_after_binding(text, &mut rng, steps, None));
+        }
+    }
+    println!(
+        "edit sequences after binding on {} shapes: {ran} (seed {seed})",
+        UNDECLARED_SHAPES.len()
+    );
+    assert!(ran > sequences, "most bindings are accepted");
 }
 
 #[test]

@@ -409,3 +409,290 @@ fn a_pi_target_the_parse_took_is_kept_when_the_pi_is_written_anew() {
     doc.set_text(pi, "y").unwrap();
     assert_eq!(writes_back(&doc), "<?a:b y?><r/>");
 }
+
+// ----- Undeclared prefixes (issue 31) -------------------------------------
+
+const DC: &str = "http://purl.org/dc/elements/1.1/";
+
+/// A feed that uses `dc` without declaring it, on elements and an attribute.
+const UNDECLARED_DC: &str = "<rss><channel><dc:creator>A</dc:creator>\
+                             <item dc:id='1'><dc:creator>B</dc:creator></item></channel></rss>";
+
+/// The `dc` names of `doc`, element and attribute, with their namespaces.
+fn dc_names(doc: &Document) -> Vec<(String, Option<String>)> {
+    let mut names = Vec::new();
+    for node in doc.root().descendants().filter(|n| n.is_element()) {
+        if node.prefix() == Some("dc") {
+            names.push((node.name().to_owned(), node.namespace().map(str::to_owned)));
+        }
+        for attribute in node.attributes().filter(|a| a.prefix() == Some("dc")) {
+            let uri = attribute.namespace().map(str::to_owned);
+            names.push((attribute.name().to_owned(), uri));
+        }
+    }
+    names
+}
+
+#[test]
+fn a_name_with_an_undeclared_prefix_is_in_the_namespace_the_writer_declares() {
+    let doc = Document::parse(UNDECLARED_DC);
+    let placeholder = xml5dom::undeclared_namespace("dc");
+    assert_eq!(placeholder, "urn:xml5dom:undeclared:dc");
+    let expected = [
+        ("dc:creator", Some(placeholder.clone())),
+        ("dc:id", Some(placeholder.clone())),
+        ("dc:creator", Some(placeholder.clone())),
+    ];
+    let expected: Vec<_> = expected.map(|(n, u)| (n.to_owned(), u)).into();
+    assert_eq!(dc_names(&doc), expected);
+    // The output declares that namespace, and reads back to the same names.
+    let written = doc.to_xml();
+    assert!(
+        written.contains("xmlns:dc=\"urn:xml5dom:undeclared:dc\""),
+        "{written}"
+    );
+    let again = Document::parse(&written);
+    assert_eq!(again.errors(), []);
+    assert_eq!(dc_names(&again), expected);
+    // XPath selects them by it, in the tree and in the output; so does
+    // ElementPath.
+    let mut bindings = xml5dom::query::Bindings::new();
+    bindings.namespace("dc", &placeholder);
+    let xpath = XPath::compile("//dc:creator | //@dc:id").unwrap();
+    for doc in [&doc, &again] {
+        assert_eq!(xpath.select_with(doc.root(), &bindings).unwrap().len(), 3);
+        let found = doc
+            .root()
+            .findall(".//{urn:xml5dom:undeclared:dc}creator")
+            .unwrap();
+        assert_eq!(found.len(), 2);
+    }
+}
+
+#[test]
+fn an_unbound_prefix_error_says_when_the_document_uses_it_undeclared() {
+    let doc = Document::parse(UNDECLARED_DC);
+    let unbound = |expression: &str| match XPath::compile(expression).unwrap().evaluate(doc.root())
+    {
+        Err(xml5dom::XPathError::UnboundPrefix {
+            undeclared_namespace,
+            ..
+        }) => undeclared_namespace,
+        other => panic!("{expression}: {other:?}"),
+    };
+    assert_eq!(
+        unbound("//dc:creator").as_deref(),
+        Some("urn:xml5dom:undeclared:dc")
+    );
+    assert_eq!(unbound("//media:content"), None);
+    let error = XPath::compile("count(//@dc:id)")
+        .unwrap()
+        .evaluate(doc.root())
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("in the namespace urn:xml5dom:undeclared:dc"),
+        "{error}"
+    );
+}
+
+#[test]
+fn binding_an_undeclared_prefix_declares_it_once_on_the_root_element() {
+    let mut doc = Document::parse(UNDECLARED_DC);
+    assert_eq!(doc.bind_undeclared_prefix("dc", DC).unwrap(), 3);
+    let expected: Vec<_> = ["dc:creator", "dc:id", "dc:creator"]
+        .map(|n| (n.to_owned(), Some(DC.to_owned())))
+        .into();
+    assert_eq!(dc_names(&doc), expected);
+    let written = writes_back(&doc);
+    assert_eq!(
+        written,
+        "<rss xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><channel><dc:creator>A</dc:creator>\
+         <item dc:id='1'><dc:creator>B</dc:creator></item></channel></rss>"
+    );
+    assert_eq!(written.matches("xmlns:").count(), 1);
+    let again = Document::parse(&written);
+    assert_eq!(again.errors(), []);
+    assert_eq!(dc_names(&again), expected);
+    // Nothing left to bind: nothing changes.
+    assert_eq!(doc.bind_undeclared_prefix("media", "urn:m").unwrap(), 0);
+    assert_eq!(doc.to_xml(), written);
+    // The root element declares dc now.
+    let refused = doc.bind_undeclared_prefix("dc", "urn:other").unwrap_err();
+    assert!(
+        refused.to_string().contains("declares \"dc\" already"),
+        "{refused}"
+    );
+    assert_eq!(doc.to_xml(), written);
+}
+
+#[test]
+fn binding_an_undeclared_prefix_is_refused_where_it_cannot_be_made() {
+    // Two attributes would be one: nothing changes.
+    let source = "<r xmlns:x='urn:dc'><e x:a='1' dc:a='2'/><dc:f/></r>";
+    let mut doc = Document::parse(source);
+    let before = doc.to_tree_dump();
+    let refused = doc.bind_undeclared_prefix("dc", "urn:dc").unwrap_err();
+    assert!(
+        refused.to_string().contains("would both be {urn:dc}a"),
+        "{refused}"
+    );
+    assert_eq!(doc.to_tree_dump(), before);
+    // Prefixes and namespaces that cannot be declared.
+    let mut doc = Document::parse(UNDECLARED_DC);
+    for (prefix, uri) in [
+        ("dc", ""),
+        ("xml", "urn:x"),
+        ("xmlns", "urn:x"),
+        ("", "urn:x"),
+    ] {
+        assert!(
+            doc.bind_undeclared_prefix(prefix, uri).is_err(),
+            "{prefix}={uri}"
+        );
+    }
+    assert!(doc.bind_undeclared_prefix("dc", XML_NAMESPACE).is_err());
+    assert_eq!(
+        doc.to_tree_dump(),
+        Document::parse(UNDECLARED_DC).to_tree_dump()
+    );
+}
+
+#[test]
+fn binding_an_undeclared_prefix_leaves_what_an_inner_declaration_covers() {
+    // `xmlns:p=""` (an error in XML 1.0, an undeclaration all the same)
+    // covers <p:c>: a declaration on the root element cannot reach it.
+    let mut doc = Document::parse("<r><b xmlns:p=''><p:c/></b><p:d/></r>");
+    assert_eq!(doc.bind_undeclared_prefix("p", "urn:p").unwrap(), 1);
+    let namespace = |name: &str| {
+        let node = doc.root().descendants().find(|n| n.name() == name).unwrap();
+        node.namespace().map(str::to_owned)
+    };
+    assert_eq!(namespace("p:d").as_deref(), Some("urn:p"));
+    assert_eq!(
+        namespace("p:c").as_deref(),
+        Some("urn:xml5dom:undeclared:p")
+    );
+}
+
+#[test]
+fn declaring_a_prefix_by_hand_re_homes_its_undeclared_uses_in_scope() {
+    let mut doc = Document::parse(
+        "<rss><channel><itunes:author>A</itunes:author><item><itunes:author>B</itunes:author></item></channel></rss>",
+    );
+    let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd";
+    let rss = root(&doc);
+    doc.set_attribute(rss, "xmlns:itunes", itunes).unwrap();
+    let authors: Vec<_> = doc
+        .root()
+        .descendants()
+        .filter(|n| n.local_name() == "author")
+        .map(|n| n.namespace())
+        .collect();
+    assert_eq!(authors, [Some(itunes), Some(itunes)]);
+    let written = writes_back(&doc);
+    assert_eq!(written.matches("xmlns:itunes").count(), 1, "{written}");
+    // The element's own name too: it used the prefix undeclared.
+    let mut doc = Document::parse("<p:r><p:x p:a='1'/></p:r>");
+    let r = root(&doc);
+    doc.set_attribute(r, "xmlns:p", "urn:p").unwrap();
+    assert_eq!(doc.node(r).unwrap().namespace(), Some("urn:p"));
+    let x = first_child(&doc, r);
+    assert_eq!(doc.node(x).unwrap().attribute_ns("urn:p", "a"), Some("1"));
+    assert_eq!(
+        writes_back(&doc),
+        "<p:r xmlns:p=\"urn:p\"><p:x p:a='1'/></p:r>"
+    );
+    // Below an element, only what it covers.
+    let mut doc = Document::parse("<r><a><p:x/></a><p:y/></r>");
+    let a = first_child(&doc, root(&doc));
+    doc.set_attribute(a, "xmlns:p", "urn:p").unwrap();
+    let ns = |doc: &Document, name: &str| {
+        let node = doc.root().descendants().find(|n| n.name() == name).unwrap();
+        node.namespace().map(str::to_owned)
+    };
+    assert_eq!(ns(&doc, "p:x").as_deref(), Some("urn:p"));
+    assert_eq!(ns(&doc, "p:y").as_deref(), Some("urn:xml5dom:undeclared:p"));
+}
+
+#[test]
+fn waiting_prefixes_still_resolve_where_they_land_beside_undeclared_ones() {
+    // A created `dc:x` waits; under <dc:creator>, whose name binds `dc` to
+    // the placeholder in the output, it takes that namespace; where
+    // nothing binds `dc` it is refused.
+    let mut doc = Document::parse(UNDECLARED_DC);
+    let channel = first_child(&doc, root(&doc));
+    let creator = first_child(&doc, channel);
+    let x = doc.create_element("dc:x");
+    assert_eq!(doc.node(x).unwrap().namespace(), None);
+    assert!(
+        doc.append(channel, x).is_err(),
+        "dc is bound to nothing there"
+    );
+    doc.append(creator, x).unwrap();
+    assert_eq!(
+        doc.node(x).unwrap().namespace(),
+        Some("urn:xml5dom:undeclared:dc")
+    );
+    // Bound afterwards, it moves with the rest.
+    assert_eq!(doc.bind_undeclared_prefix("dc", DC).unwrap(), 4);
+    assert_eq!(doc.node(x).unwrap().namespace(), Some(DC));
+    writes_back(&doc);
+}
+
+#[test]
+fn append_element_ns_declares_the_namespace_once() {
+    let media = "http://search.yahoo.com/mrss/";
+    let mut doc = Document::parse("<rss><channel><item/><item/><item/></channel></rss>");
+    let items: Vec<NodeId> = doc
+        .root()
+        .descendants()
+        .filter(|n| n.name() == "item")
+        .map(|n| n.id())
+        .collect();
+    for item in items {
+        let mut item = doc.node_mut(item).unwrap();
+        item.append_element_ns(media, "media:content").unwrap();
+    }
+    let written = writes_back(&doc);
+    assert_eq!(written.matches("xmlns:media").count(), 1, "{written}");
+    assert_eq!(
+        written,
+        "<rss xmlns:media=\"http://search.yahoo.com/mrss/\"><channel><item><media:content/></item>\
+         <item><media:content/></item><item><media:content/></item></channel></rss>"
+    );
+    // Where the root element uses the prefix otherwise, each element
+    // declares it.
+    let mut doc = Document::parse("<r xmlns:media='urn:other'><a/><b/></r>");
+    for name in ["a", "b"] {
+        let id = doc
+            .root()
+            .descendants()
+            .find(|n| n.name() == name)
+            .unwrap()
+            .id();
+        let mut element = doc.node_mut(id).unwrap();
+        element.append_element_ns(media, "media:content").unwrap();
+    }
+    let written = writes_back(&doc);
+    assert_eq!(written.matches("xmlns:media").count(), 3, "{written}");
+    // Where a name uses it undeclared (a declaration would move it), too.
+    let mut doc = Document::parse("<r><media:old/><a/></r>");
+    let a = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == "a")
+        .unwrap()
+        .id();
+    let mut element = doc.node_mut(a).unwrap();
+    element.append_element_ns(media, "media:content").unwrap();
+    let old = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == "media:old")
+        .unwrap();
+    assert_eq!(old.namespace(), Some("urn:xml5dom:undeclared:media"));
+    let root_declares = doc.root_element().unwrap().attributes().count();
+    assert_eq!(root_declares, 0);
+}

@@ -145,7 +145,8 @@ fn unbound_prefixes_and_variables_are_evaluation_errors() {
         XPathError::UnboundPrefix {
             prefix: "q".into(),
             offset: 8,
-            column: 9
+            column: 9,
+            undeclared_namespace: None,
         }
     );
     assert_eq!(

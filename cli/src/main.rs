@@ -397,6 +397,13 @@ enum Command {
         /// --force`.
         #[arg(long, requires = "in_place")]
         force: bool,
+        /// Bind a prefix the document uses without declaring it to a
+        /// namespace, as PREFIX=URI (repeatable): declared once on the root
+        /// element, and its names written in that namespace instead of
+        /// `urn:xml5dom:undeclared:PREFIX`. Example:
+        /// `--bind-prefix dc=http://purl.org/dc/elements/1.1/`.
+        #[arg(long = "bind-prefix", value_name = "PREFIX=URI", value_parser = parse_binding)]
+        bind_prefix: Vec<(String, String)>,
         /// Files, directories (with `-r`) or `-` for standard input.
         /// Example: `feed.xml`.
         #[arg(required = true)]
@@ -566,6 +573,23 @@ impl Command {
             Command::Completions { .. } => ("completions", "complete"),
             Command::Man { .. } => ("man", "document"),
         }
+    }
+}
+
+/// An XPath error as `query` says it: for a prefix the document uses
+/// undeclared, with the `--ns` that selects its names.
+fn query_error(error: &XPathError) -> String {
+    match error {
+        XPathError::UnboundPrefix {
+            prefix,
+            column,
+            undeclared_namespace: Some(uri),
+            ..
+        } => format!(
+            "the namespace prefix `{prefix}` at column {column} is not bound; the document \
+             uses `{prefix}` without declaring it: select its names with --ns {prefix}={uri}"
+        ),
+        other => other.to_string(),
     }
 }
 
@@ -936,6 +960,7 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
             in_place,
             check,
             force,
+            bind_prefix,
             paths,
         } => {
             let encoding = match encoding {
@@ -959,13 +984,26 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                 // `--check` and `--in-place` compare the output with the
                 // file's bytes, so they keep them; otherwise the document
                 // takes them.
-                let (doc, bytes) = if check || in_place {
+                let (mut doc, bytes) = if check || in_place {
                     (Document::parse_bytes_with(&bytes, &options), bytes)
                 } else {
                     (parse(bytes), Vec::new())
                 };
                 let shown = path.display();
                 let mut outcome = Outcome::default();
+                for (prefix, uri) in &bind_prefix {
+                    match doc.bind_undeclared_prefix(prefix, uri) {
+                        Ok(0) => outcome.notes.push_str(&format!(
+                            "{shown}: --bind-prefix {prefix}: no name uses `{prefix}` undeclared\n"
+                        )),
+                        Ok(_) => {}
+                        Err(error) => {
+                            return Ok(Outcome::failed(format!(
+                                "{shown}: --bind-prefix {prefix}={uri}: {error}"
+                            )))
+                        }
+                    }
+                }
                 // A document a limit cut short is not all of the file: it
                 // is said, and never passes for the file formatted.
                 let cut = |what: &str| limit_note(&shown.to_string(), &doc, limits, what);
@@ -1182,9 +1220,10 @@ fn run(command: Command, settings: &Settings) -> Result<ExitCode, Error> {
                             true
                         }
                         Err(error) if many => {
-                            return Ok(Outcome::failed(format!("{}: {error}", path.display())))
+                            let message = query_error(&error);
+                            return Ok(Outcome::failed(format!("{}: {message}", path.display())));
                         }
-                        Err(error) => return Ok(Outcome::failed(error.to_string())),
+                        Err(error) => return Ok(Outcome::failed(query_error(&error))),
                     };
                     Ok(Outcome {
                         matched,

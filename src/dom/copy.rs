@@ -355,7 +355,10 @@ impl Document {
     }
 
     /// `other`'s name `name`, interned here with the same qualified name
-    /// and namespace URI.
+    /// and namespace URI; but a name `other` has in the placeholder
+    /// namespace of its prefix (the source used the prefix undeclared)
+    /// comes without one: it waits, as a created name does, to resolve
+    /// where it lands.
     fn imported_name(
         &mut self,
         other: &Document,
@@ -365,9 +368,14 @@ impl Document {
         if let Some(&known) = seen.get(&name) {
             return known;
         }
-        let (qualified, _, _, namespace) = other.names.parts(name);
+        let (qualified, prefix, _, namespace) = other.names.parts(name);
         let qname = self.names.qname(qualified);
-        let namespace = namespace.map(|uri| self.names.namespace(uri));
+        let undeclared = prefix
+            .zip(namespace)
+            .is_some_and(|(p, uri)| super::is_undeclared_namespace(p, uri));
+        let namespace = namespace
+            .filter(|_| !undeclared)
+            .map(|uri| self.names.namespace(uri));
         let new = self.names.name(qname, namespace);
         seen.insert(name, new);
         new

@@ -562,7 +562,7 @@ impl Document {
                     uri,
                 });
             }
-            self.check_attributes_distinct(node, &resolved[first..])?;
+            self.check_attributes_distinct(node, &resolved[first..], "where it would go")?;
         }
         Ok(resolved)
     }
@@ -573,6 +573,7 @@ impl Document {
         &self,
         node: super::Node<'_>,
         resolved: &[Resolved],
+        when: &str,
     ) -> Result<()> {
         if resolved.iter().all(|r| r.attribute.is_none()) {
             return Ok(());
@@ -589,7 +590,7 @@ impl Document {
             let key = (uri, attribute.local_name());
             if let Some(other) = seen.insert(key, attribute.name()) {
                 return Err(refused(format!(
-                    "the attributes {other:?} and {:?} of <{}> would both be {{{uri}}}{} where it would go",
+                    "the attributes {other:?} and {:?} of <{}> would both be {{{uri}}}{} {when}",
                     attribute.name(),
                     node.name(),
                     attribute.local_name()
@@ -660,6 +661,22 @@ impl Document {
         resolved: Vec<Resolved>,
         attached: Option<bool>,
     ) {
+        self.set_resolved(resolved);
+        if self.unchecked == 0 || !attached.unwrap_or_else(|| self.attached(top)) {
+            return;
+        }
+        let ids: Vec<indextree::NodeId> = top.descendants(&self.arena).collect();
+        for id in ids {
+            let data = self.arena[id].get_mut();
+            if data.unchecked() {
+                data.set_unchecked(false);
+                self.unchecked = self.unchecked.saturating_sub(1);
+            }
+        }
+    }
+
+    /// Puts the names `resolved` in their namespaces.
+    fn set_resolved(&mut self, resolved: Vec<Resolved>) {
         for Resolved {
             element,
             attribute,
@@ -678,17 +695,6 @@ impl Document {
                     self.attributes[at].name = self.names.name(qname, namespace);
                 }
                 _ => {}
-            }
-        }
-        if self.unchecked == 0 || !attached.unwrap_or_else(|| self.attached(top)) {
-            return;
-        }
-        let ids: Vec<indextree::NodeId> = top.descendants(&self.arena).collect();
-        for id in ids {
-            let data = self.arena[id].get_mut();
-            if data.unchecked() {
-                data.set_unchecked(false);
-                self.unchecked = self.unchecked.saturating_sub(1);
             }
         }
     }
@@ -1195,9 +1201,11 @@ impl Document {
     /// scope at the element) to `value`, replacing the attribute with the
     /// same namespace and local name. `xmlns` and `xmlns:p` set namespace
     /// declarations, which must agree with the element's own name and
-    /// attributes (a declaration that would move them is refused). On an
-    /// element not in the document, a prefix bound to nothing yet is
-    /// resolved where the element lands.
+    /// attributes (a declaration that would move them is refused); the
+    /// names in the element's scope that use `p` undeclared (see
+    /// [`Document::bind_undeclared_prefix`]) move into the namespace
+    /// `xmlns:p` declares. On an element not in the document, a prefix
+    /// bound to nothing yet is resolved where the element lands.
     ///
     /// ```
     /// use xml5dom::Document;
@@ -1223,16 +1231,239 @@ impl Document {
 
     /// Sets the namespace declaration `name` (`xmlns` or `xmlns:p`).
     fn set_declaration(&mut self, id: indextree::NodeId, name: &str, uri: &str) -> Result<()> {
+        self.declare(id, name, uri).map(|_| ())
+    }
+
+    /// Sets the namespace declaration `name` on the element `id`, and moves
+    /// the names that used its prefix undeclared in the element's scope
+    /// into the namespace it declares (see [`undeclared_uses`]); returns
+    /// how many moved. Refused, changing nothing, where the element's own
+    /// names would change namespace otherwise, or where two attributes of
+    /// an element would then have one expanded name.
+    ///
+    /// [`undeclared_uses`]: Self::undeclared_uses
+    fn declare(&mut self, id: indextree::NodeId, name: &str, uri: &str) -> Result<usize> {
         let prefix = check_declaration(name, uri)?;
+        let rehomed: Vec<Resolved> = self
+            .undeclared_uses(id, prefix)
+            .into_iter()
+            .map(|(element, attribute)| Resolved {
+                element,
+                attribute,
+                uri: uri.to_owned(),
+            })
+            .collect();
+        // The element's own names come first in tree order.
+        let own: Vec<Option<usize>> = rehomed
+            .iter()
+            .take_while(|r| r.element == id)
+            .map(|r| r.attribute)
+            .collect();
         let what = format!("{name}={uri:?} would change a name's namespace");
         // (A waiting use of the prefix takes its meaning from declarations:
-        // this one gives it.)
-        self.prefix_conflict(id, prefix, uri, &what, false, |by| {
-            matches!(by, UsedBy::Declaration(_))
+        // this one gives it; so does an undeclared one it covers.)
+        self.prefix_conflict(id, prefix, uri, &what, false, |by| match by {
+            UsedBy::Declaration(_) => true,
+            UsedBy::Name => own.contains(&None),
+            UsedBy::Attribute(i) => own.contains(&Some(i)),
         })?;
+        let mut start = 0;
+        while start < rehomed.len() {
+            let element = rehomed[start].element;
+            let end = start
+                + rehomed[start..]
+                    .iter()
+                    .take_while(|r| r.element == element)
+                    .count();
+            if let Some(node) = self.node(NodeId(element)) {
+                self.check_attributes_distinct(node, &rehomed[start..end], "once it is declared")?;
+            }
+            start = end;
+        }
         let qname = self.names.qname(name);
-        let name = self.names.name(qname, Some(XMLNS_NS));
-        self.put_attribute(NodeId(id), name, uri)
+        let declaration = self.names.name(qname, Some(XMLNS_NS));
+        self.put_attribute(NodeId(id), declaration, uri)?;
+        let count = rehomed.len();
+        for r in &rehomed {
+            self.mark_dirty(r.element, DIRTY_SELF);
+        }
+        self.set_resolved(rehomed);
+        Ok(count)
+    }
+
+    // ----- Undeclared prefixes ----------------------------------------------
+
+    /// The names in the subtree of `element` that use `prefix` undeclared
+    /// (they are in its placeholder namespace, [`undeclared_namespace`])
+    /// and that a declaration of `prefix` on `element` covers: all but
+    /// those below another element that declares `prefix` (the element's
+    /// own declarations are the ones a new one replaces). In tree order,
+    /// each element's name before its attributes: `(element, None)` for
+    /// the name, `(element, Some(i))` for its attribute `i`.
+    ///
+    /// [`undeclared_namespace`]: super::undeclared_namespace
+    fn undeclared_uses(
+        &self,
+        element: indextree::NodeId,
+        prefix: &str,
+    ) -> Vec<(indextree::NodeId, Option<usize>)> {
+        let mut uses = Vec::new();
+        let placeholder = super::undeclared_namespace(prefix);
+        // A document that never had such a name is not walked.
+        if prefix.is_empty() || !self.names.knows_namespace(&placeholder) {
+            return uses;
+        }
+        let Some(top) = self.node(NodeId(element)) else {
+            return uses;
+        };
+        let declares = |node: super::Node<'_>| {
+            node.id() != top.id()
+                && node
+                    .attributes()
+                    .any(|a| a.declared_prefix() == Some(Some(prefix)))
+        };
+        let undeclared = |name_prefix: Option<&str>, uri: Option<&str>| {
+            name_prefix == Some(prefix) && uri == Some(placeholder.as_str())
+        };
+        // How many elements open on the walk declare `prefix`.
+        let mut shadowed = 0usize;
+        for edge in top.traverse() {
+            match edge {
+                super::Edge::Open(node) if node.is_element() => {
+                    if declares(node) {
+                        shadowed += 1;
+                    }
+                    if shadowed > 0 {
+                        continue;
+                    }
+                    if undeclared(node.prefix(), node.namespace()) {
+                        uses.push((node.id().0, None));
+                    }
+                    for (i, attribute) in node.attributes().enumerate() {
+                        if attribute.declared_prefix().is_none()
+                            && undeclared(attribute.prefix(), attribute.namespace())
+                        {
+                            uses.push((node.id().0, Some(i)));
+                        }
+                    }
+                }
+                super::Edge::Close(node) if node.is_element() && declares(node) => {
+                    shadowed = shadowed.saturating_sub(1);
+                }
+                _ => {}
+            }
+        }
+        uses
+    }
+
+    /// Whether an element or attribute name of the document uses `prefix`
+    /// undeclared (is in its placeholder namespace).
+    pub(crate) fn uses_undeclared_prefix(&self, prefix: &str) -> bool {
+        let placeholder = super::undeclared_namespace(prefix);
+        if !self.names.knows_namespace(&placeholder) {
+            return false;
+        }
+        let undeclared = |name_prefix: Option<&str>, uri: Option<&str>| {
+            name_prefix == Some(prefix) && uri == Some(placeholder.as_str())
+        };
+        self.root()
+            .descendants()
+            .filter(|n| n.is_element())
+            .any(|n| {
+                undeclared(n.prefix(), n.namespace())
+                    || n.attributes()
+                        .any(|a| undeclared(a.prefix(), a.namespace()))
+            })
+    }
+
+    /// Binds `prefix`, which names of the document use undeclared, to
+    /// `uri` everywhere it is used so: declares `xmlns:prefix="uri"` on the
+    /// root element and moves those names (in the placeholder namespace
+    /// [`undeclared_namespace`](super::undeclared_namespace) gives the
+    /// prefix) into `uri`. Every such name is in the root element's scope,
+    /// so the one declaration covers all of them, but those below an
+    /// element that declares the prefix (`xmlns:p=""`, which undeclares it
+    /// in XML 1.1), which it cannot reach and which keep their namespace.
+    /// Returns how many names moved; with none to move, changes nothing and
+    /// returns 0.
+    ///
+    /// Refused, changing nothing, when there is no root element, when
+    /// `prefix` or `uri` cannot be declared (`xml`, `xmlns`, an empty URI,
+    /// not a name), when the root element declares `prefix` already, and
+    /// when two attributes of an element would then have one expanded name.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<rss><channel><dc:creator>J</dc:creator></channel></rss>");
+    /// let dc = "http://purl.org/dc/elements/1.1/";
+    /// assert_eq!(doc.bind_undeclared_prefix("dc", dc)?, 1);
+    /// let creator = doc.root().descendants().find(|n| n.local_name() == "creator").unwrap();
+    /// assert_eq!(creator.namespace(), Some(dc));
+    /// assert_eq!(
+    ///     doc.to_xml(),
+    ///     "<rss xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><channel><dc:creator>J</dc:creator></channel></rss>"
+    /// );
+    /// assert_eq!(doc.bind_undeclared_prefix("media", "urn:m")?, 0); // not used: nothing to do
+    /// assert!(doc.bind_undeclared_prefix("dc", "urn:other").is_err()); // declared on the root now
+    /// # Ok::<(), xml5dom::Error>(())
+    /// ```
+    pub fn bind_undeclared_prefix(&mut self, prefix: &str, uri: &str) -> Result<usize> {
+        let root = self
+            .root_element()
+            .ok_or_else(|| refused("the document has no root element"))?;
+        let name = format!("xmlns:{prefix}");
+        check_declaration(&name, uri)?;
+        let declared = root
+            .attributes()
+            .find(|a| a.declared_prefix() == Some(Some(prefix)));
+        if let Some(declaration) = declared {
+            return Err(refused(format!(
+                "the root element declares {prefix:?} already ({}={:?})",
+                declaration.name(),
+                declaration.value()
+            )));
+        }
+        let root = root.id().0;
+        if self.undeclared_uses(root, prefix).is_empty() {
+            return Ok(0);
+        }
+        self.declare(root, &name, uri)
+    }
+
+    /// After the element `element` was made in its namespace and put in the
+    /// document: if nothing binds its prefix there, declares the prefix on
+    /// the root element (where one declaration covers every element added
+    /// so), when the prefix is free there: no name of the root element
+    /// uses it, nor any element between, and no name of the document uses
+    /// it undeclared (the declaration would move it). Otherwise the writer
+    /// declares it on the element, as it does for any name.
+    pub(crate) fn declare_on_root(&mut self, element: NodeId) {
+        let Some(node) = self.node(element) else {
+            return;
+        };
+        let (Some(prefix), Some(uri)) = (node.prefix(), node.namespace()) else {
+            return;
+        };
+        let Some(root) = self.root_element() else {
+            return;
+        };
+        if prefix == "xml" || node == root {
+            return;
+        }
+        let (mut used_above, mut under_root) = (false, false);
+        for ancestor in node.ancestors().filter(|a| a.is_element()) {
+            used_above |= prefix_uses(ancestor).iter().any(|u| u.prefix == prefix);
+            under_root |= ancestor == root;
+        }
+        if used_above || !under_root {
+            return;
+        }
+        let (prefix, uri, root) = (prefix.to_owned(), uri.to_owned(), root.id().0);
+        if self.uses_undeclared_prefix(&prefix) {
+            return;
+        }
+        // (Cannot be refused: the root element does not use the prefix.)
+        let _ = self.declare(root, &format!("xmlns:{prefix}"), &uri);
     }
 
     /// Sets the attribute with namespace `namespace` (`""` for none) and

@@ -400,16 +400,32 @@ impl<'a> NodeMut<'a> {
     /// last child (see [`Document::create_element_ns`]); returns a handle on
     /// it.
     ///
+    /// The namespace is declared once for all the elements added so: a
+    /// binding of the prefix in scope is used if there is one; else the
+    /// prefix is declared on the root element, when the prefix is free
+    /// there (no name of the root element or of an element between uses
+    /// it, and no name of the document uses it undeclared); else on the
+    /// element (docs/editing.md).
+    ///
     /// ```
     /// use xml5dom::Document;
-    /// let mut doc = Document::parse("<a/>");
-    /// doc.root_element_mut().unwrap().append_element_ns("urn:x", "x:b")?;
-    /// assert_eq!(doc.to_xml(), "<a><x:b xmlns:x=\"urn:x\"/></a>");
+    /// let mut doc = Document::parse("<a><b/><c/></a>");
+    /// let mut b = doc.root_element_mut().unwrap().into_first_child().unwrap();
+    /// b.append_element_ns("urn:x", "x:e")?;
+    /// b.append_element_ns("urn:x", "x:e")?;
+    /// let mut c = doc.root_element_mut().unwrap().into_last_child().unwrap();
+    /// c.append_element_ns("urn:x", "x:e")?;
+    /// assert_eq!(doc.to_xml(), "<a xmlns:x=\"urn:x\"><b><x:e/><x:e/></b><c><x:e/></c></a>");
     /// # Ok::<(), xml5dom::Error>(())
     /// ```
     pub fn append_element_ns(&mut self, namespace: &str, name: &str) -> Result<NodeMut<'_>> {
         let new = self.doc.create_element_ns(namespace, name);
-        self.put_mut(new, Place::Append)
+        let id = self.put(new, Place::Append, true)?;
+        self.doc.declare_on_root(id);
+        Ok(NodeMut {
+            doc: &mut *self.doc,
+            id,
+        })
     }
 
     /// Makes a new element named `name` the first child; returns a handle

@@ -64,6 +64,37 @@ pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
 /// ```
 pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
 
+/// What the namespace of a name whose prefix nothing declares starts with:
+/// such a name (`dc:creator` with no `xmlns:dc` in scope, an error) is in
+/// the namespace [`undeclared_namespace`] gives its prefix. See
+/// [`undeclared_namespace`].
+pub const UNDECLARED_NAMESPACE_BASE: &str = "urn:xml5dom:undeclared:";
+
+/// The namespace a name whose prefix nothing declares is in:
+/// `urn:xml5dom:undeclared:` and the prefix. The parse puts the name
+/// there (and reports `unbound-namespace-prefix`), the writer declares it
+/// (`xmlns:dc="urn:xml5dom:undeclared:dc"`), and queries select it by it,
+/// so the tree, the output and XPath agree on what the name is.
+/// [`Document::bind_undeclared_prefix`] moves such names into the
+/// namespace the prefix was meant for.
+///
+/// ```
+/// use xml5dom::{undeclared_namespace, Document};
+/// let doc = Document::parse("<rss><dc:creator>J</dc:creator></rss>");
+/// let creator = doc.root_element().unwrap().first_child().unwrap();
+/// assert_eq!(creator.namespace(), Some("urn:xml5dom:undeclared:dc"));
+/// assert_eq!(creator.namespace(), Some(&*undeclared_namespace("dc")));
+/// assert_eq!(doc.errors()[0].code.as_str(), "unbound-namespace-prefix");
+/// ```
+pub fn undeclared_namespace(prefix: &str) -> String {
+    format!("{UNDECLARED_NAMESPACE_BASE}{prefix}")
+}
+
+/// Whether `uri` is the namespace of undeclared uses of `prefix`.
+pub(crate) fn is_undeclared_namespace(prefix: &str, uri: &str) -> bool {
+    uri.strip_prefix(UNDECLARED_NAMESPACE_BASE) == Some(prefix)
+}
+
 /// Identifies a node of a [`Document`]; stable across edits until the node is
 /// removed. Get a handle to read it with [`Document::node`].
 ///
@@ -201,6 +232,11 @@ impl Names {
         };
         self.recent_namespaces = [id, self.recent_namespaces[0]];
         id
+    }
+
+    /// Whether `uri` was ever interned (no name can be in it otherwise).
+    pub(crate) fn knows_namespace(&self, uri: &str) -> bool {
+        self.namespace_index.contains_key(uri)
     }
 
     pub(crate) fn namespace_uri(&self, id: NsId) -> &str {

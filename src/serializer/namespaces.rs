@@ -15,7 +15,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::dom::{Attribute, Node, XMLNS_NAMESPACE, XML_NAMESPACE};
+use crate::dom::{is_undeclared_namespace, Attribute, Node, XMLNS_NAMESPACE, XML_NAMESPACE};
 
 use super::escape::{push_attribute_value, repaired_name, written_element_name, Version};
 
@@ -184,6 +184,7 @@ impl Scopes {
         let renamed = written != node.name();
         match (written_prefix, node.namespace()) {
             (prefix, Some(uri)) => {
+                self.count_undeclared(&mut fixup, prefix.unwrap_or(""), uri);
                 if let Some(new) = self.need(&mut fixup, &own, prefix.unwrap_or(""), uri) {
                     fixup.element_name = Some(format!("{new}:{written_local}"));
                 }
@@ -214,6 +215,7 @@ impl Scopes {
             let prefix = attribute.prefix().map(repaired_name);
             match (prefix, attribute.namespace()) {
                 (Some(prefix), Some(uri)) => {
+                    self.count_undeclared(&mut fixup, &prefix, uri);
                     if let Some(new) = self.need(&mut fixup, &own, &prefix, uri) {
                         fixup
                             .attribute_names
@@ -245,6 +247,15 @@ impl Scopes {
             }
         }
         fixup
+    }
+
+    /// Counts a name whose prefix nothing declared (it is in the prefix's
+    /// placeholder namespace) where the output does not bind it yet: its
+    /// declaration is a repair to report.
+    fn count_undeclared(&self, fixup: &mut Fixup, prefix: &str, uri: &str) {
+        if is_undeclared_namespace(prefix, uri) && self.lookup(prefix) != uri {
+            fixup.undeclared += 1;
+        }
     }
 
     /// Makes `prefix` mean `uri` in the output: nothing if it already does,
@@ -336,7 +347,7 @@ pub(super) fn push_declarations(out: &mut String, extra: &[(String, String)], ve
 
 /// The placeholder namespace for a prefix that had none.
 pub(super) fn placeholder_namespace(prefix: &str) -> String {
-    format!("urn:xml5dom:undeclared:{prefix}")
+    crate::dom::undeclared_namespace(prefix)
 }
 
 /// `xmlns:p=""`: a declaration that undeclares a prefix, which only

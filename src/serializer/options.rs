@@ -103,8 +103,10 @@ pub enum RepairKind {
     /// A name that is not an XML name, or not a valid qualified name, had
     /// its bad characters replaced by `_`.
     InvalidName,
-    /// A prefix with no namespace was declared with the placeholder
-    /// namespace `urn:xml5dom:undeclared:PREFIX`.
+    /// A name whose prefix nothing declares, in the placeholder namespace
+    /// `urn:xml5dom:undeclared:PREFIX` ([`crate::dom::undeclared_namespace`]),
+    /// or whose prefix waits on a node written alone, had that namespace
+    /// declared.
     UndeclaredPrefix,
     /// An attribute that would repeat another (after a name repair) was
     /// dropped.

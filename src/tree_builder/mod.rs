@@ -2,7 +2,9 @@
 //!
 //! The [`TreeBuilder`] is the tokenizer's [`TokenSink`]: it takes tokens and
 //! parse errors and builds the tree through the start, main and end phases
-//! of §1.5, resolving namespaces on the way. What it builds it reports, in
+//! of §1.5, resolving namespaces on the way (a prefix bound to nothing
+//! gives its placeholder namespace, `urn:xml5dom:undeclared:PREFIX`, in a
+//! document; in a fragment, none). What it builds it reports, in
 //! document order, to a [`TreeSink`] (its errors and the tokenizer's too);
 //! [`DocumentSink`] makes a [`Document`] of it, whose errors are in source
 //! order.
@@ -270,6 +272,10 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
     /// By `QNameId`: the scope stack of the name's prefix, once known
     /// (`u32::MAX` before), so resolving a name does not hash its prefix.
     prefix_slots: Vec<u32>,
+    /// By `QNameId`: the placeholder namespace of the name's prefix, once
+    /// interned, so that a document using a prefix undeclared a million
+    /// times formats and hashes its URI once.
+    undeclared_namespaces: Vec<Option<NsId>>,
     checker: well_formed::Checker<'i>,
     /// Offsets of `&`s the tokenizer already reported.
     reference_errors: HashSet<usize>,
@@ -328,6 +334,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             tag_declarations: Vec::new(),
             tag_attributes: Vec::new(),
             prefix_slots: Vec::new(),
+            undeclared_namespaces: Vec::new(),
             checker: well_formed::Checker {
                 source,
                 errors: Vec::new(),
@@ -1018,10 +1025,34 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 Some(Some(ns)) => Some(ns),
                 _ => {
                     self.error(ErrorCode::UnboundNamespacePrefix, offset);
-                    None
+                    self.undeclared(qname)
                 }
             },
         }
+    }
+
+    /// The namespace of a name whose prefix nothing declares: in a
+    /// document, the placeholder of its prefix
+    /// ([`crate::dom::undeclared_namespace`]), which the writer declares and
+    /// queries select by; in a fragment, none, so that the prefix waits to
+    /// be resolved where the nodes land (docs/editing.md).
+    fn undeclared(&mut self, qname: QNameId) -> Option<NsId> {
+        if self.fragment {
+            return None;
+        }
+        let index = qname.0 as usize;
+        if let Some(&Some(known)) = self.undeclared_namespaces.get(index) {
+            return Some(known);
+        }
+        let data = self.sink.names().qname_data(qname);
+        let prefix = data.colon.map_or("", |c| &data.text[..c]);
+        let uri = crate::dom::undeclared_namespace(prefix);
+        let namespace = self.sink.names_mut().namespace(&uri);
+        if self.undeclared_namespaces.len() <= index {
+            self.undeclared_namespaces.resize(index + 1, None);
+        }
+        self.undeclared_namespaces[index] = Some(namespace);
+        Some(namespace)
     }
 
     /// The binding in scope for the prefix of `qname`, remembering where its

@@ -596,10 +596,87 @@ pub fn edit_sequence(
     steps: usize,
     elements: Option<usize>,
 ) -> bool {
-    let mut doc = Document::parse(text);
+    let doc = Document::parse(text);
     if !doc.is_well_formed() {
         return false;
     }
+    edits_keep_the_promise(doc, text, choose, steps, elements);
+    true
+}
+
+/// Shapes that use prefixes without declaring them (each name in the
+/// placeholder namespace of its prefix), for
+/// [`edit_sequence_after_binding`].
+pub const UNDECLARED_SHAPES: &[&str] = &[
+    "<rss><channel><dc:creator>A</dc:creator><item dc:id='1'><dc:creator>B</dc:creator><media:content url='u'/></item></channel></rss>",
+    "<p:r q:a='1'><p:x><q:y p:b='2'/></p:x><l:z/></p:r>",
+    "<r xmlns:p='urn:1'><a><q:b p:c='1' q:c='2'/></a><q:d/><its:e/></r>",
+];
+
+/// URIs the prefixes of [`UNDECLARED_SHAPES`] are bound to.
+const BOUND_URIS: &[&str] = &[
+    "urn:1",
+    "urn:one",
+    "http://purl.org/dc/elements/1.1/",
+    "urn:xml5dom:undeclared:p",
+];
+
+/// Parses `text`, binds each prefix it uses undeclared to a URI
+/// (`Document::bind_undeclared_prefix`; a refused binding must change
+/// nothing), checks that the document then keeps the promise, applies
+/// `steps` random edits and checks it again. Returns whether it ran (every
+/// undeclared prefix could be bound).
+pub fn edit_sequence_after_binding(
+    text: &str,
+    choose: &mut impl Choose,
+    steps: usize,
+    elements: Option<usize>,
+) -> bool {
+    let mut doc = Document::parse(text);
+    let mut prefixes: Vec<String> = Vec::new();
+    for node in doc.root().descendants().filter(|n| n.is_element()) {
+        let names = std::iter::once((node.prefix(), node.namespace())).chain(
+            node.attributes()
+                .filter(|a| a.declared_prefix().is_none())
+                .map(|a| (a.prefix(), a.namespace())),
+        );
+        for (prefix, uri) in names {
+            if let (Some(prefix), Some(uri)) = (prefix, uri) {
+                let undeclared =
+                    uri.strip_prefix(xml5dom::UNDECLARED_NAMESPACE_BASE) == Some(prefix);
+                if undeclared && !prefixes.iter().any(|p| p == prefix) {
+                    prefixes.push(prefix.to_owned());
+                }
+            }
+        }
+    }
+    for prefix in &prefixes {
+        let uri = pick(choose, BOUND_URIS).copied().unwrap_or("urn:1");
+        let before = dump(doc.root());
+        match doc.bind_undeclared_prefix(prefix, uri) {
+            Ok(moved) => assert!(moved > 0, "{prefix} is used undeclared in\n{text}"),
+            Err(refused) => {
+                assert_eq!(dump(doc.root()), before, "refused ({refused}), yet changed");
+                return false;
+            }
+        }
+    }
+    if let Err(broken) = check_written_back(&doc, elements) {
+        panic!("input:\n{text}\nbound: {prefixes:?}\n{broken}");
+    }
+    edits_keep_the_promise(doc, text, choose, steps, elements);
+    true
+}
+
+/// Applies `steps` random edits to `doc` (parsed from `text`) and checks
+/// the promise, panicking with the edits and what broke.
+fn edits_keep_the_promise(
+    mut doc: Document,
+    text: &str,
+    choose: &mut impl Choose,
+    steps: usize,
+    elements: Option<usize>,
+) {
     let (log, loose) = random_edits(&mut doc, choose, steps);
     let checked = check_written_back(&doc, elements)
         .and_then(|_| check_detached(&doc, &loose, choose, elements));
@@ -608,7 +685,6 @@ pub fn edit_sequence(
         let input: String = text.chars().take(2000).collect();
         panic!("input:\n{input}\nedits:\n{}\n{broken}", steps.join("\n"));
     }
-    true
 }
 
 /// The detached subtrees among `loose`: each element can be written alone

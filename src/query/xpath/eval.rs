@@ -434,10 +434,15 @@ impl<'a, 'b> Evaluator<'a, 'b> {
                 return Ok(uri);
             }
         }
+        let undeclared_namespace = self
+            .document
+            .uses_undeclared_prefix(prefix)
+            .then(|| crate::dom::undeclared_namespace(prefix));
         Err(XPathError::UnboundPrefix {
             prefix: prefix.to_owned(),
             offset: at,
             column: super::column(self.source, at),
+            undeclared_namespace,
         })
     }
 

@@ -690,6 +690,21 @@ impl<'a> NamespaceNode<'a> {
 /// let doc = Document::parse("<a/>");
 /// let error = XPath::compile("//x:a").unwrap().evaluate(doc.root()).unwrap_err();
 /// assert_eq!(error.to_string(), "the namespace prefix `x` at column 3 is not bound");
+///
+/// // A prefix the document uses undeclared: the error says how to select.
+/// let doc = Document::parse("<rss><dc:creator>J</dc:creator></rss>");
+/// let error = XPath::compile("//dc:creator").unwrap().evaluate(doc.root()).unwrap_err();
+/// assert!(matches!(
+///     &error,
+///     XPathError::UnboundPrefix { undeclared_namespace: Some(uri), .. }
+///         if uri == "urn:xml5dom:undeclared:dc"
+/// ));
+/// assert_eq!(
+///     error.to_string(),
+///     "the namespace prefix `dc` at column 3 is not bound; the document uses `dc` without \
+///      declaring it, and its names with that prefix are in the namespace \
+///      urn:xml5dom:undeclared:dc: bind `dc` to it to select them"
+/// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -729,7 +744,10 @@ pub enum XPathError {
         column: usize,
     },
     /// A prefix neither the bindings nor the document element bind.
-    #[error("the namespace prefix `{prefix}` at column {column} is not bound")]
+    #[error(
+        "the namespace prefix `{prefix}` at column {column} is not bound{}",
+        undeclared_hint(prefix, .undeclared_namespace.as_deref())
+    )]
     UnboundPrefix {
         /// The prefix.
         prefix: String,
@@ -737,6 +755,11 @@ pub enum XPathError {
         offset: usize,
         /// 1-based column, in characters.
         column: usize,
+        /// When the document uses the prefix without declaring it: the
+        /// namespace its names using it are in
+        /// ([`undeclared_namespace`](crate::dom::undeclared_namespace)), which a
+        /// binding of the prefix to it selects.
+        undeclared_namespace: Option<String>,
     },
     /// A variable the bindings do not bind.
     #[error("the variable `${name}` at column {column} is not bound")]
@@ -806,6 +829,18 @@ impl XPathError {
             | XPathError::NotANodeSet { column, .. }
             | XPathError::TooDeep { column, .. } => *column,
         }
+    }
+}
+
+/// What [`XPathError::UnboundPrefix`] adds when the document uses the
+/// prefix undeclared: how to select those names.
+fn undeclared_hint(prefix: &str, namespace: Option<&str>) -> String {
+    match namespace {
+        Some(uri) => format!(
+            "; the document uses `{prefix}` without declaring it, and its names with \
+             that prefix are in the namespace {uri}: bind `{prefix}` to it to select them"
+        ),
+        None => String::new(),
     }
 }
 
