@@ -1697,19 +1697,22 @@ fn cli_errors_are_one_line_never_a_backtrace() {
     );
 }
 
+/// Every subcommand, as `xml5dom help` lists them.
+const SUBCOMMANDS: [&str; 9] = [
+    "tokens",
+    "tree",
+    "check",
+    "fmt",
+    "canon",
+    "query",
+    "stats",
+    "completions",
+    "man",
+];
+
 #[test]
 fn every_subcommand_has_help_with_an_example_and_there_are_completions() {
-    for subcommand in [
-        "tokens",
-        "tree",
-        "check",
-        "fmt",
-        "canon",
-        "query",
-        "stats",
-        "completions",
-        "man",
-    ] {
+    for subcommand in SUBCOMMANDS {
         // Short help, long help and `help SUBCOMMAND`: each shows the
         // subcommand's own usage and an example of it.
         for args in [
@@ -1810,17 +1813,6 @@ fn check_summarizes_the_run_on_a_terminal_or_when_asked() {
 /// options; `--out-dir` writes them all.
 #[test]
 fn man_prints_the_manual_pages_with_every_subcommand() {
-    let subcommands = [
-        "tokens",
-        "tree",
-        "check",
-        "fmt",
-        "canon",
-        "query",
-        "stats",
-        "completions",
-        "man",
-    ];
     let output = run(&["man"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let page = stdout(&output);
@@ -1832,7 +1824,7 @@ fn man_prints_the_manual_pages_with_every_subcommand() {
         "{page}"
     );
     assert!(page.contains(".SH SUBCOMMANDS"), "{page}");
-    for subcommand in subcommands {
+    for subcommand in SUBCOMMANDS {
         assert!(
             page.contains(&format!("xml5dom\\-{subcommand}(1)")),
             "{subcommand}: {page}"
@@ -1864,7 +1856,7 @@ fn man_prints_the_manual_pages_with_every_subcommand() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    let mut expected: Vec<String> = subcommands
+    let mut expected: Vec<String> = SUBCOMMANDS
         .iter()
         .map(|s| format!("xml5dom-{s}.1"))
         .chain(["xml5dom.1".to_owned()])
