@@ -2371,6 +2371,43 @@ fn query_selects_undeclared_prefixes_by_the_namespace_fmt_writes() {
     }
 }
 
+/// `canon --repaired` of a document using prefixes undeclared writes, in
+/// every form, the canonical form of what `fmt` writes: the placeholder
+/// namespace declared where it is not in scope.
+#[test]
+fn canon_of_undeclared_prefixes_is_the_canonical_form_of_the_repaired_document() {
+    let dir = TempDir::new("undeclared-canon");
+    let source = dir.write(
+        "feed.xml",
+        "<rss><dc:creator a='1' it:b='2'><dc:x it:c='3'/></dc:creator><dc:y/>\
+         <p xmlns:dc='urn:real'><dc:z/></p></rss>",
+    );
+    let formatted = run_paths(&["fmt"], &[&source]);
+    let written = dir.write("formatted.xml", stdout(&formatted));
+    for form in ["c14n", "c14n-comments", "c14n11", "exc-c14n"] {
+        let repaired = run_paths(&["canon", "--repaired", "--form", form], &[&source]);
+        assert_eq!(
+            repaired.status.code(),
+            Some(0),
+            "{form}: {}",
+            stderr(&repaired)
+        );
+        let of_written = run_paths(&["canon", "--form", form], &[&written]);
+        assert_eq!(
+            of_written.status.code(),
+            Some(0),
+            "{form}: {}",
+            stderr(&of_written)
+        );
+        assert_eq!(stdout(&repaired), stdout(&of_written), "{form}");
+        assert!(
+            stdout(&repaired).contains("<dc:y xmlns:dc=\"urn:xml5dom:undeclared:dc\">"),
+            "{form}: {}",
+            stdout(&repaired)
+        );
+    }
+}
+
 /// A query using a prefix the document uses undeclared says which `--ns`
 /// selects its names; a prefix the document does not use gets the plain
 /// message.

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::io::{self, Read, Write};
 
 use crate::decoding::ParseOptions;
-use crate::dom::XML_NAMESPACE;
+use crate::dom::{is_undeclared_namespace, XML_NAMESPACE};
 use crate::error::Error;
 use crate::output::PIECE;
 use crate::serializer::canonical::{
@@ -281,6 +281,18 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
                 if prefix.is_none() || !uri.is_empty() {
                     declarations.push((prefix, uri));
                 }
+            }
+        }
+        // A prefix used undeclared is declared where the repaired document
+        // declares it, as the DOM writer does.
+        let names = std::iter::once(start.name).chain(attributes.iter().map(|a| a.name));
+        for name in names {
+            let (Some(prefix), Some(uri)) = (name.prefix, name.namespace) else {
+                continue;
+            };
+            if is_undeclared_namespace(prefix, uri) && self.scope.get(Some(prefix)) != uri {
+                self.scope.bind(Some(prefix), uri);
+                declarations.push((Some(prefix), uri));
             }
         }
         // The same sorts as the DOM writer's on the same sequences, so ties

@@ -34,7 +34,9 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::dom::{Attribute, Document, Edge, Node, NodeId, NodeType, XML_NAMESPACE};
+use crate::dom::{
+    is_undeclared_namespace, Attribute, Document, Edge, Node, NodeId, NodeType, XML_NAMESPACE,
+};
 use crate::output::Pieces;
 use crate::query::XNode;
 
@@ -403,6 +405,23 @@ impl<'a> Writer<'_, 'a> {
                     if prefix.is_none() || !uri.is_empty() {
                         list.push((prefix, uri));
                     }
+                }
+            }
+            // A prefix used undeclared is declared where the repaired
+            // document declares it: where its placeholder is not in scope.
+            let names = std::iter::once((element.prefix(), element.namespace())).chain(
+                element
+                    .attributes()
+                    .filter(|attribute| attribute.declared_prefix().is_none())
+                    .map(|attribute| (attribute.prefix(), attribute.namespace())),
+            );
+            for (prefix, uri) in names {
+                let (Some(prefix), Some(uri)) = (prefix, uri) else {
+                    continue;
+                };
+                if is_undeclared_namespace(prefix, uri) && self.changes.get(Some(prefix)) != uri {
+                    self.changes.bind(Some(prefix), uri);
+                    list.push((Some(prefix), uri));
                 }
             }
             list.sort_unstable_by_key(|&(prefix, _)| prefix);

@@ -29,7 +29,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::dom::{Attribute, Document, Edge, NodeType};
+use crate::dom::{is_undeclared_namespace, Attribute, Document, Edge, NodeType};
 use crate::notation::Notation;
 use crate::output::Pieces;
 use crate::query::XNode;
@@ -402,6 +402,20 @@ fn write_c14n(doc: &Document, with_comments: bool, pieces: &mut Pieces<'_>) {
                                 }
                             }
                             None => attributes.push(attribute),
+                        }
+                    }
+                    // A prefix used undeclared is declared where the
+                    // repaired document declares it: where its placeholder
+                    // namespace is not in scope.
+                    let names = std::iter::once((node.prefix(), node.namespace()))
+                        .chain(attributes.iter().map(|a| (a.prefix(), a.namespace())));
+                    for (prefix, uri) in names {
+                        let (Some(prefix), Some(uri)) = (prefix, uri) else {
+                            continue;
+                        };
+                        if is_undeclared_namespace(prefix, uri) && scope.get(Some(prefix)) != uri {
+                            scope.bind(Some(prefix), uri);
+                            declarations.push((Some(prefix), uri));
                         }
                     }
                     declarations.sort_unstable_by_key(|&(prefix, _)| prefix);
