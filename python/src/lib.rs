@@ -111,6 +111,23 @@ fn tag_matches(node: Node<'_>, filter: &str) -> bool {
     local_ok && uri_ok
 }
 
+/// The offset of the `>` that ends an element's start tag: the first `>`
+/// after its name and its last attribute (an attribute value may hold `>`).
+fn start_tag_end(node: Node<'_>, span: xml5dom::Span) -> usize {
+    let after_attributes = node
+        .attributes()
+        .filter_map(|a| a.span())
+        .map(|a| a.end)
+        .max()
+        .unwrap_or(span.start)
+        .max(span.start);
+    let source = node.document().source();
+    source
+        .get(after_attributes..span.end)
+        .and_then(|tag| tag.find('>'))
+        .map_or(span.start, |at| after_attributes + at)
+}
+
 fn escape_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -778,9 +795,6 @@ impl Element {
         })?;
         let dict = PyDict::new(py);
         for (prefix, uri) in pairs.into_iter().rev() {
-            if uri.is_empty() && prefix.is_none() {
-                continue;
-            }
             dict.set_item(prefix, uri)?;
         }
         Ok(dict)
@@ -851,7 +865,8 @@ impl Element {
         self.with(|node| {
             Ok(match node.node_type() {
                 NodeType::Element => text_run(node.first_child()),
-                _ => node.text().map(str::to_string),
+                // lxml says `None` for an empty comment or instruction.
+                _ => node.text().filter(|t| !t.is_empty()).map(str::to_string),
             })
         })
     }
@@ -869,13 +884,21 @@ impl Element {
         })
     }
 
-    /// The line of the start tag in the source, or `None` for a created node.
+    /// The line in the source, or `None` for a created node: as in lxml
+    /// (libxml2), the line where the start tag, comment or processing
+    /// instruction ends.
     #[getter]
     fn sourceline(&self) -> PyResult<Option<u32>> {
         self.with(|node| {
-            Ok(node
-                .span()
-                .map(|span| node.document().position(span.start).0))
+            let Some(span) = node.span() else {
+                return Ok(None);
+            };
+            let last = if node.is_element() {
+                start_tag_end(node, span)
+            } else {
+                span.end.saturating_sub(1).max(span.start)
+            };
+            Ok(Some(node.document().position(last).0))
         })
     }
 
