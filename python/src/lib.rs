@@ -544,9 +544,11 @@ fn serialize_document(
         };
         match target {
             Target::Text => {
+                // A `str` of the document: its declaration as written
+                // (the text no longer has an encoding of its own).
                 let out = doc.serialize(&SerializeOptions {
                     pretty,
-                    ..Default::default()
+                    encoding: OutputEncoding::Original,
                 });
                 Ok((Some(adjust(out.text)), None))
             }
@@ -703,14 +705,8 @@ fn xpath(
                             },
                         )?)?;
                     }
-                    XNode::Node(node) if node.is_document() => {
-                        list.append(Py::new(
-                            py,
-                            ElementTree {
-                                doc: shared.clone(),
-                            },
-                        )?)?;
-                    }
+                    // lxml leaves the document node out of results.
+                    XNode::Node(node) if node.is_document() => {}
                     XNode::Node(_) => list.append(found.string_value())?,
                     XNode::Attribute(attribute) => list.append(attribute.attribute().value())?,
                     XNode::Namespace(namespace) => {
@@ -1039,17 +1035,18 @@ impl Element {
     fn itertext(&self) -> PyResult<Vec<String>> {
         self.with(|node| {
             let mut texts: Vec<String> = Vec::new();
-            let mut after_text = false;
-            for descendant in node.descendants().skip(1) {
-                if descendant.node_type() == NodeType::Text {
-                    let text = descendant.text().unwrap_or("");
-                    match texts.last_mut() {
-                        Some(last) if after_text => last.push_str(text),
-                        _ => texts.push(text.to_string()),
-                    }
-                    after_text = true;
-                } else {
-                    after_text = false;
+            for descendant in node.descendants() {
+                if descendant.node_type() != NodeType::Text {
+                    continue;
+                }
+                let text = descendant.text().unwrap_or("");
+                // Adjacent text nodes are one text, as lxml has them.
+                let joins = descendant
+                    .prev_sibling()
+                    .is_some_and(|p| p.node_type() == NodeType::Text);
+                match texts.last_mut() {
+                    Some(last) if joins => last.push_str(text),
+                    _ => texts.push(text.to_string()),
                 }
             }
             Ok(texts)
