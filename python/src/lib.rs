@@ -5,16 +5,17 @@
 //! per parsed document, and a `NodeId` per element proxy. Proxies are
 //! `frozen` pyclasses (immutable, so `Send + Sync`); reads take the read
 //! lock, so one document may be read from several threads at once; edits
-//! will take the write lock. No Python code runs while a lock is held (no
+//! take the write lock. No Python code runs while a lock is held (no
 //! Python object is made under the write lock), and parsing and serializing
-//! run with the GIL released (`Python::detach`), so a thread waiting for
-//! the lock never holds the GIL the lock holder needs.
+//! run with the GIL released (`Python::detach`) and let go of the lock
+//! before they take the GIL back, so a thread that waits for the lock while
+//! holding the GIL never waits for itself.
 //!
 //! No panic crosses into Python: every library error becomes a Python
 //! exception (`XMLSyntaxError`, `ValueError`, `OSError`, `SyntaxError`,
 //! `XPathEvalError`), and a poisoned lock a `RuntimeError`.
 
-use std::sync::{Arc, RwLock, RwLockReadGuard};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -25,12 +26,66 @@ use xml5dom::{
     Document, Encoding, Node, NodeId, NodeType, OutputEncoding, SerializeOptions, XPath,
 };
 
+/// What an edit of the library returns.
+type EditResult<T> = Result<T, xml5dom::Error>;
+
 /// A parsed document, shared by its tree and element proxies.
 type Shared = Arc<RwLock<Document>>;
 
 fn read(doc: &Shared) -> PyResult<RwLockReadGuard<'_, Document>> {
     doc.read()
         .map_err(|_| PyRuntimeError::new_err("the document's lock was poisoned"))
+}
+
+fn write(doc: &Shared) -> PyResult<RwLockWriteGuard<'_, Document>> {
+    doc.write()
+        .map_err(|_| PyRuntimeError::new_err("the document's lock was poisoned"))
+}
+
+/// A refused edit as Python's `ValueError`, with the library's message.
+fn edit_error(err: xml5dom::Error) -> PyErr {
+    match err {
+        xml5dom::Error::InvalidEdit(why) => PyValueError::new_err(why),
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+/// The text nodes of the run starting at `first`.
+fn text_nodes(first: Option<Node<'_>>) -> Vec<NodeId> {
+    let mut ids = Vec::new();
+    let mut next = first;
+    while let Some(node) = next.filter(|n| n.node_type() == NodeType::Text) {
+        ids.push(node.id());
+        next = node.next_sibling();
+    }
+    ids
+}
+
+/// Makes the run of text nodes `run` say `value` (`None` or `''`: no text):
+/// the first node takes the text, the others go; with no run, a new text
+/// node goes where `place` puts it. The one edit that can be refused (the
+/// text itself) comes first, so a refusal changes nothing.
+fn replace_text_run(
+    doc: &mut Document,
+    run: Vec<NodeId>,
+    value: Option<&str>,
+    place: impl FnOnce(&mut Document, NodeId) -> EditResult<()>,
+) -> EditResult<()> {
+    let value = value.filter(|v| !v.is_empty());
+    let mut rest = run.into_iter();
+    match (rest.next(), value) {
+        (Some(first), Some(text)) => doc.set_text(first, text)?,
+        (Some(first), None) => doc.remove(first)?,
+        (None, Some(text)) => {
+            let node = doc.create_text(text);
+            place(doc, node)?;
+        }
+        (None, None) => {}
+    }
+    for node in rest {
+        doc.remove(node)?;
+    }
+    Ok(())
 }
 
 /// The exception classes live in pure Python (`xml5dom/_errors.py`), for
@@ -613,6 +668,50 @@ impl Element {
         f(node)
     }
 
+    /// Runs an edit under the write lock; a refused edit is a `ValueError`.
+    fn edit<R>(&self, f: impl FnOnce(&mut Document) -> EditResult<R>) -> PyResult<R> {
+        let mut doc = write(&self.doc)?;
+        f(&mut doc).map_err(edit_error)
+    }
+
+    /// The node of another proxy, which must be of the same document.
+    fn same_document(&self, other: &Element) -> PyResult<NodeId> {
+        if Arc::ptr_eq(&self.doc, &other.doc) {
+            Ok(other.id)
+        } else {
+            Err(PyValueError::new_err(
+                "moving an element between documents is not supported yet",
+            ))
+        }
+    }
+
+    /// Puts `child` (with its tail, as lxml moves it) where `place` says.
+    fn move_with_tail(
+        &self,
+        child: &Element,
+        place: impl FnOnce(&mut Document, NodeId) -> EditResult<()>,
+    ) -> PyResult<()> {
+        let child = self.same_document(child)?;
+        self.edit(|doc| {
+            let node = doc
+                .node(child)
+                .ok_or_else(|| xml5dom::Error::InvalidEdit("the node was removed".into()))?;
+            let top = node.parent().is_none_or(|p| p.is_document());
+            let tail = if top {
+                Vec::new()
+            } else {
+                text_nodes(node.next_sibling())
+            };
+            place(doc, child)?;
+            let mut after = child;
+            for text in tail {
+                doc.insert_after(after, text)?;
+                after = text;
+            }
+            Ok(())
+        })
+    }
+
     fn proxy(&self, id: NodeId) -> Element {
         Element {
             doc: self.doc.clone(),
@@ -968,6 +1067,111 @@ impl Element {
         ))
     }
 
+    /// Sets the text before the first child (`None` removes it).
+    #[setter]
+    fn set_text(&self, value: Option<String>) -> PyResult<()> {
+        let id = self.id;
+        self.edit(|doc| {
+            let node = doc
+                .node(id)
+                .ok_or_else(|| xml5dom::Error::InvalidEdit("the node was removed".into()))?;
+            if !node.is_element() {
+                return doc.set_text(id, value.as_deref().unwrap_or(""));
+            }
+            let run = text_nodes(node.first_child());
+            replace_text_run(doc, run, value.as_deref(), |doc, text| {
+                doc.prepend(id, text)
+            })
+        })
+    }
+
+    /// Sets the text after the end tag (`None` removes it).
+    #[setter]
+    fn set_tail(&self, value: Option<String>) -> PyResult<()> {
+        let id = self.id;
+        self.edit(|doc| {
+            let node = doc
+                .node(id)
+                .ok_or_else(|| xml5dom::Error::InvalidEdit("the node was removed".into()))?;
+            if node.parent().is_none_or(|p| p.is_document()) {
+                return Err(xml5dom::Error::InvalidEdit(
+                    "an element at the top of the document has no tail".into(),
+                ));
+            }
+            let run = text_nodes(node.next_sibling());
+            replace_text_run(doc, run, value.as_deref(), |doc, text| {
+                doc.insert_after(id, text)
+            })
+        })
+    }
+
+    /// Sets the attribute `key` (a Clark name) to `value`.
+    fn set(&self, key: &str, value: &str) -> PyResult<()> {
+        let id = self.id;
+        let (uri, local) = split_clark(key);
+        self.edit(|doc| match uri {
+            Some(uri) if !uri.is_empty() => doc.set_attribute_ns(id, uri, local, value),
+            _ => doc.set_attribute(id, local, value),
+        })
+    }
+
+    /// Appends `child` (an element of this document, moved with its tail).
+    fn append(&self, child: &Bound<'_, Element>) -> PyResult<()> {
+        let parent = self.id;
+        self.move_with_tail(child.get(), |doc, node| doc.append(parent, node))
+    }
+
+    /// Appends each element of `children`.
+    fn extend(&self, children: &Bound<'_, PyAny>) -> PyResult<()> {
+        for child in children.try_iter()? {
+            let child = child?;
+            let child = child
+                .cast::<Element>()
+                .map_err(|_| PyTypeError::new_err("extend() takes elements"))?;
+            self.append(child)?;
+        }
+        Ok(())
+    }
+
+    /// Inserts `child` before the item at `index` (as `list.insert`).
+    fn insert(&self, index: isize, child: &Bound<'_, Element>) -> PyResult<()> {
+        let children = self.children()?;
+        let len = children.len() as isize;
+        let at = if index < 0 {
+            (index + len).max(0)
+        } else {
+            index
+        };
+        let parent = self.id;
+        match children.get(at as usize) {
+            Some(&sibling) if at < len => {
+                self.move_with_tail(child.get(), |doc, node| doc.insert_before(sibling, node))
+            }
+            _ => self.move_with_tail(child.get(), |doc, node| doc.append(parent, node)),
+        }
+    }
+
+    /// Takes `child` (and its tail) out of this element; the proxy stays
+    /// usable, detached.
+    fn remove(&self, child: &Bound<'_, Element>) -> PyResult<()> {
+        let child = self.same_document(child.get())?;
+        let parent = self.id;
+        self.edit(|doc| {
+            let node = doc
+                .node(child)
+                .filter(|n| n.parent().map(|p| p.id()) == Some(parent))
+                .ok_or_else(|| {
+                    xml5dom::Error::InvalidEdit("the element is not a child of this node".into())
+                })?;
+            let tail = text_nodes(node.next_sibling());
+            doc.detach(child)?;
+            for text in tail {
+                doc.remove(text)?;
+            }
+            Ok(())
+        })
+    }
+
     /// The parent element, or `None` at the top.
     fn getparent(&self) -> PyResult<Option<Element>> {
         let parent =
@@ -1181,6 +1385,48 @@ impl Element {
     }
 }
 
+/// Makes an element named `tag` (a Clark name) with `attrib` and appends
+/// it to `parent`. The element is made and given its attributes detached,
+/// so a refused name or value changes nothing.
+#[pyfunction]
+#[pyo3(name = "SubElement", signature = (parent, tag, attrib=None))]
+fn sub_element(
+    parent: &Bound<'_, Element>,
+    tag: &str,
+    attrib: Option<Vec<(String, String)>>,
+) -> PyResult<Element> {
+    let parent = parent.get();
+    let (uri, local) = split_clark(tag);
+    let at = parent.id;
+    let id = parent.edit(|doc| {
+        // A prefix in scope at the parent names the element, as lxml does;
+        // else the library declares the namespace.
+        let in_scope = uri.and_then(|uri| {
+            doc.node(at)
+                .and_then(|p| p.lookup_prefix(uri))
+                .map(|prefix| match prefix {
+                    "" => local.to_string(),
+                    prefix => format!("{prefix}:{local}"),
+                })
+        });
+        let element = match (uri, in_scope) {
+            (Some(uri), Some(name)) if !uri.is_empty() => doc.create_element_ns(uri, &name),
+            (Some(uri), None) if !uri.is_empty() => doc.create_element_ns(uri, local),
+            _ => doc.create_element(local),
+        };
+        for (name, value) in attrib.iter().flatten() {
+            let (uri, local) = split_clark(name);
+            match uri {
+                Some(uri) if !uri.is_empty() => doc.set_attribute_ns(element, uri, local, value)?,
+                _ => doc.set_attribute(element, local, value)?,
+            }
+        }
+        doc.append(at, element)?;
+        Ok(element)
+    })?;
+    Ok(parent.proxy(id))
+}
+
 fn finish(py: Python<'_>, doc: Document, recover: bool) -> PyResult<ElementTree> {
     if !recover {
         refuse_errors(py, &doc)?;
@@ -1230,5 +1476,6 @@ fn _xml5dom(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<LogEntry>()?;
     module.add_function(wrap_pyfunction!(_parse_text, module)?)?;
     module.add_function(wrap_pyfunction!(_parse_file, module)?)?;
+    module.add_function(wrap_pyfunction!(sub_element, module)?)?;
     Ok(())
 }

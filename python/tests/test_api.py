@@ -342,3 +342,14 @@ def test_a_million_levels():
     deepest = root.iter("d")[-1]
     assert deepest.text == "x" and deepest.getparent().tag == "d"
     assert deepest.nsmap == {}
+
+
+def test_the_readme_example():
+    root = etree.fromstring(b"<p>AT&T and caf&nbsp;e<b>bold</p>")
+    assert "".join(root.itertext()) == "AT&T and caf\u00a0ebold"
+    assert [(e.line, e.column, e.code) for e in root.getroottree().error_log] == [
+        (1, 6, "bare-ampersand"),
+        (1, 16, "undeclared-entity"),
+        (1, 30, "mismatched-end-tag"),
+    ]
+    assert etree.tostring(root) == b"<p>AT&amp;T and caf&#xA0;e<b>bold</b></p>"

@@ -37,6 +37,7 @@ __all__ = [
     "LxmlError",
     "LxmlSyntaxError",
     "PI",
+    "SubElement",
     "ParseError",
     "ProcessingInstruction",
     "XML",
@@ -160,6 +161,20 @@ def tostring(
     raise TypeError(
         "Type '%s' cannot be serialized." % type(element_or_tree).__name__
     )
+
+
+def SubElement(parent, tag, attrib=None, nsmap=None, **extra):
+    """Make an element named ``tag`` (``{uri}local`` for a namespace) with
+    the attributes ``attrib`` and ``extra``, appended to ``parent``.
+
+    A name or value the library refuses raises ``ValueError`` and changes
+    nothing. ``nsmap`` is not supported yet.
+    """
+    if nsmap:
+        raise NotImplementedError("SubElement(nsmap=...) is not supported yet")
+    attributes = dict(attrib or {})
+    attributes.update(extra)
+    return _xml5dom.SubElement(parent, tag, list(attributes.items()))
 
 
 def Comment(text=None):
