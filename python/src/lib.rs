@@ -23,7 +23,8 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use xml5dom::query::element_path::ElementPath;
 use xml5dom::query::{Bindings, Value, XNode};
 use xml5dom::{
-    Document, Encoding, Node, NodeId, NodeType, OutputEncoding, SerializeOptions, XPath,
+    canonicalize, canonicalize_with, CanonicalForm, CanonicalOptions, Document, Encoding, Node,
+    NodeId, NodeType, OutputEncoding, SerializeOptions, XPath,
 };
 
 /// What an edit of the library returns.
@@ -547,6 +548,22 @@ impl ElementTree {
             .map_err(PyErr::from)
     }
 
+    /// The document in Canonical XML 1.0 (`tostring(method="c14n")`).
+    #[pyo3(signature = (exclusive=false, with_comments=true))]
+    fn _canonical(
+        &self,
+        py: Python<'_>,
+        exclusive: bool,
+        with_comments: bool,
+    ) -> PyResult<Py<PyAny>> {
+        canonical_bytes(
+            py,
+            &self.doc,
+            None,
+            canonical_form(exclusive, with_comments),
+        )
+    }
+
     /// The document serialized: see `tostring`.
     #[pyo3(signature = (encoding=None, pretty_print=false, xml_declaration=None))]
     fn _serialize(
@@ -650,6 +667,49 @@ fn serialize_document(
         }
         (None, None) => Err(PyRuntimeError::new_err("nothing was serialized")),
     }
+}
+
+/// The Canonical XML 1.0 form lxml's `method="c14n"` writes: inclusive or
+/// Exclusive, with comments or without.
+fn canonical_form(exclusive: bool, with_comments: bool) -> CanonicalForm {
+    match (exclusive, with_comments) {
+        (false, true) => CanonicalForm::C14nWithComments,
+        (false, false) => CanonicalForm::C14n,
+        (true, true) => CanonicalForm::ExcC14nWithComments,
+        (true, false) => CanonicalForm::ExcC14n,
+    }
+}
+
+/// The canonical form of the document, or of the subtree of `subtree`
+/// (the element, its descendants, their attributes and the namespaces in
+/// scope), as UTF-8 bytes.
+fn canonical_bytes(
+    py: Python<'_>,
+    shared: &Shared,
+    subtree: Option<NodeId>,
+    form: CanonicalForm,
+) -> PyResult<Py<PyAny>> {
+    let text = py.detach(|| -> PyResult<String> {
+        let doc = read(shared)?;
+        let Some(id) = subtree else {
+            return Ok(canonicalize(&doc, form));
+        };
+        let node = doc
+            .node(id)
+            .ok_or_else(|| PyValueError::new_err("the node was removed from its document"))?;
+        let subset = XPath::compile(
+            "descendant-or-self::node() | descendant-or-self::*/@* \
+             | descendant-or-self::*/namespace::*",
+        )
+        .and_then(|path| path.select(node))
+        .map_err(|err| PyRuntimeError::new_err(err.to_string()))?;
+        let options = CanonicalOptions {
+            subset: Some(&subset),
+            ..CanonicalOptions::default()
+        };
+        Ok(canonicalize_with(&doc, form, &options))
+    })?;
+    Ok(PyBytes::new(py, text.as_bytes()).into_any().unbind())
 }
 
 /// An element, comment or processing instruction of a document.
@@ -1326,6 +1386,22 @@ impl Element {
         namespaces: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         xpath(py, &self.doc, self.id, expression, namespaces)
+    }
+
+    /// The subtree in Canonical XML 1.0 (`tostring(method="c14n")`).
+    #[pyo3(signature = (exclusive=false, with_comments=true))]
+    fn _canonical(
+        &self,
+        py: Python<'_>,
+        exclusive: bool,
+        with_comments: bool,
+    ) -> PyResult<Py<PyAny>> {
+        canonical_bytes(
+            py,
+            &self.doc,
+            Some(self.id),
+            canonical_form(exclusive, with_comments),
+        )
     }
 
     /// The subtree serialized: see `tostring`.

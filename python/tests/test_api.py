@@ -353,3 +353,15 @@ def test_the_readme_example():
         (1, 30, "mismatched-end-tag"),
     ]
     assert etree.tostring(root) == b"<p>AT&amp;T and caf&#xA0;e<b>bold</b></p>"
+
+
+def test_canonical_form_of_an_element_matches_lxml():
+    data = b"<r xmlns='urn:r' xmlns:p='urn:p'><!--c--><p:e b='2' a='1'>t<f/></p:e></r>"
+    ours, theirs = etree.fromstring(data), lxml_etree.fromstring(data)
+    for options in ({}, {"exclusive": True}, {"with_comments": False}):
+        assert etree.tostring(ours[1], method="c14n", **options) == lxml_etree.tostring(
+            theirs[1], method="c14n", **options
+        )
+        assert etree.tostring(ours, method="c14n", **options) == lxml_etree.tostring(
+            theirs, method="c14n", **options
+        )

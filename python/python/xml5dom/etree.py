@@ -141,8 +141,13 @@ def tostring(
     xml_declaration=None,
     pretty_print=False,
     with_tail=True,
+    exclusive=False,
+    with_comments=True,
 ):
     """Serialize an element or a whole tree.
+
+    ``method="c14n"`` writes Canonical XML 1.0 (``exclusive=True``: the
+    Exclusive form; ``with_comments=False``: without comments) as UTF-8.
 
     ``encoding``: ``None`` (a tree in its own encoding, an element in
     UTF-8), an encoding label (bytes in it), or ``"unicode"``/``str`` (a
@@ -150,6 +155,12 @@ def tostring(
     for byte. ``xml_declaration=True`` adds a declaration where there is
     none; ``False`` leaves the document's out.
     """
+    if method == "c14n":
+        if not isinstance(element_or_tree, (_Element, _ElementTree)):
+            raise TypeError(
+                "Type '%s' cannot be serialized." % type(element_or_tree).__name__
+            )
+        return element_or_tree._canonical(exclusive, with_comments)
     if method != "xml":
         raise ValueError("unsupported serialization method: %r" % (method,))
     if isinstance(element_or_tree, _ElementTree):
