@@ -1,0 +1,72 @@
+"""Types of xml5dom.etree, the lxml.etree API."""
+
+import os
+from typing import IO, Any, Callable, NoReturn, Optional, Union
+
+from ._errors import (
+    Error as Error,
+    LxmlError as LxmlError,
+    LxmlSyntaxError as LxmlSyntaxError,
+    ParseError as ParseError,
+    XMLSyntaxError as XMLSyntaxError,
+    XPathError as XPathError,
+    XPathEvalError as XPathEvalError,
+)
+from ._xml5dom import DocInfo as DocInfo, _Element, _ElementTree
+
+_Source = Union[str, bytes, os.PathLike, IO[Any]]
+
+class XMLParser:
+    recover: bool
+    options: dict
+    def __init__(self, recover: bool = True, **options: Any) -> None: ...
+
+def fromstring(
+    text: Union[str, bytes],
+    parser: Optional[XMLParser] = None,
+    *,
+    base_url: Optional[str] = None,
+    recover: Optional[bool] = None,
+) -> _Element: ...
+def XML(
+    text: Union[str, bytes],
+    parser: Optional[XMLParser] = None,
+    *,
+    base_url: Optional[str] = None,
+    recover: Optional[bool] = None,
+) -> _Element: ...
+def parse(
+    source: _Source,
+    parser: Optional[XMLParser] = None,
+    *,
+    base_url: Optional[str] = None,
+    recover: Optional[bool] = None,
+) -> _ElementTree: ...
+def ElementTree(
+    element: Optional[_Element] = None,
+    file: Optional[_Source] = None,
+    parser: Optional[XMLParser] = None,
+) -> _ElementTree: ...
+def SubElement(
+    parent: _Element,
+    tag: str,
+    attrib: Optional[dict] = None,
+    nsmap: Optional[dict] = None,
+    **extra: str,
+) -> _Element: ...
+def iselement(element: Any) -> bool: ...
+def tostring(
+    element_or_tree: Union[_Element, _ElementTree],
+    *,
+    encoding: Any = None,
+    method: str = "xml",
+    xml_declaration: Optional[bool] = None,
+    pretty_print: bool = False,
+    with_tail: bool = True,
+    exclusive: bool = False,
+    with_comments: bool = True,
+) -> Union[bytes, str]: ...
+def Comment(text: Optional[str] = None) -> NoReturn: ...
+def ProcessingInstruction(target: str, text: Optional[str] = None) -> NoReturn: ...
+
+PI: Callable[..., NoReturn]
