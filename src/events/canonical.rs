@@ -24,15 +24,15 @@ use std::collections::HashMap;
 use std::io::{self, Read, Write};
 
 use crate::decoding::ParseOptions;
-use crate::dom::{is_undeclared_namespace, XML_NAMESPACE};
+use crate::dom::XML_NAMESPACE;
 use crate::error::Error;
 use crate::output::PIECE;
 use crate::serializer::canonical::{
     escape_xmltest, is_xml11, write_second_form_doctype, CanonicalForm, XMLTEST_1_1_DECLARATION,
 };
 use crate::serializer::canonical_markup::{
-    c14n_order, document_level, escape_c14n_text, write_c14n_start_tag, write_pi,
-    InclusiveNamespaces,
+    c14n_order, declare_undeclared, document_level, escape_c14n_text, write_c14n_start_tag,
+    write_pi, InclusiveNamespaces,
 };
 
 use super::sink::Handler;
@@ -285,16 +285,18 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
         }
         // A prefix used undeclared is declared where the repaired document
         // declares it, as the DOM writer does.
-        let names = std::iter::once(start.name).chain(attributes.iter().map(|a| a.name));
-        for name in names {
-            let (Some(prefix), Some(uri)) = (name.prefix, name.namespace) else {
-                continue;
-            };
-            if is_undeclared_namespace(prefix, uri) && self.scope.get(Some(prefix)) != uri {
-                self.scope.bind(Some(prefix), uri);
-                declarations.push((Some(prefix), uri));
+        let names = std::iter::once(start.name)
+            .chain(attributes.iter().map(|a| a.name))
+            .map(|name| (name.prefix, name.namespace));
+        let scope = &mut self.scope;
+        let rebinds = |prefix, uri| {
+            let changes = scope.get(Some(prefix)) != uri;
+            if changes {
+                scope.bind(Some(prefix), uri);
             }
-        }
+            changes
+        };
+        declare_undeclared(names, rebinds, &mut declarations);
         // The same sorts as the DOM writer's on the same sequences, so ties
         // (if any) fall the same way.
         declarations.sort_unstable_by_key(|&(prefix, _)| prefix);

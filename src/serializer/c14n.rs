@@ -34,14 +34,13 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::dom::{
-    is_undeclared_namespace, Attribute, Document, Edge, Node, NodeId, NodeType, XML_NAMESPACE,
-};
+use crate::dom::{Attribute, Document, Edge, Node, NodeId, NodeType, XML_NAMESPACE};
 use crate::output::Pieces;
 use crate::query::XNode;
 
 use super::canonical_markup::{
-    c14n_order, escape_c14n_text, write_c14n_start_tag, write_pi, InclusiveNamespaces,
+    c14n_order, declare_undeclared, escape_c14n_text, write_c14n_start_tag, write_pi,
+    InclusiveNamespaces,
 };
 
 /// Which of libxml2's three C14N algorithms.
@@ -415,15 +414,15 @@ impl<'a> Writer<'_, 'a> {
                     .filter(|attribute| attribute.declared_prefix().is_none())
                     .map(|attribute| (attribute.prefix(), attribute.namespace())),
             );
-            for (prefix, uri) in names {
-                let (Some(prefix), Some(uri)) = (prefix, uri) else {
-                    continue;
-                };
-                if is_undeclared_namespace(prefix, uri) && self.changes.get(Some(prefix)) != uri {
-                    self.changes.bind(Some(prefix), uri);
-                    list.push((Some(prefix), uri));
+            let changes = &mut self.changes;
+            let rebinds = |prefix, uri| {
+                let changed = changes.get(Some(prefix)) != uri;
+                if changed {
+                    changes.bind(Some(prefix), uri);
                 }
-            }
+                changed
+            };
+            declare_undeclared(names, rebinds, list);
             list.sort_unstable_by_key(|&(prefix, _)| prefix);
             return;
         };

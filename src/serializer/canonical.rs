@@ -29,7 +29,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::dom::{is_undeclared_namespace, Attribute, Document, Edge, NodeType};
+use crate::dom::{Attribute, Document, Edge, NodeType};
 use crate::notation::Notation;
 use crate::output::Pieces;
 use crate::query::XNode;
@@ -37,7 +37,8 @@ use crate::query::XNode;
 use super::c14n::{self, Mode, Subset};
 pub use super::canonical_markup::InclusiveNamespaces;
 use super::canonical_markup::{
-    c14n_order, document_level, escape_ascii, escape_c14n_text, write_c14n_start_tag, write_pi,
+    c14n_order, declare_undeclared, document_level, escape_ascii, escape_c14n_text,
+    write_c14n_start_tag, write_pi,
 };
 
 /// Which canonical form to write.
@@ -409,15 +410,14 @@ fn write_c14n(doc: &Document, with_comments: bool, pieces: &mut Pieces<'_>) {
                     // namespace is not in scope.
                     let names = std::iter::once((node.prefix(), node.namespace()))
                         .chain(attributes.iter().map(|a| (a.prefix(), a.namespace())));
-                    for (prefix, uri) in names {
-                        let (Some(prefix), Some(uri)) = (prefix, uri) else {
-                            continue;
-                        };
-                        if is_undeclared_namespace(prefix, uri) && scope.get(Some(prefix)) != uri {
+                    let rebinds = |prefix, uri| {
+                        let changes = scope.get(Some(prefix)) != uri;
+                        if changes {
                             scope.bind(Some(prefix), uri);
-                            declarations.push((Some(prefix), uri));
                         }
-                    }
+                        changes
+                    };
+                    declare_undeclared(names, rebinds, &mut declarations);
                     declarations.sort_unstable_by_key(|&(prefix, _)| prefix);
                     attributes.sort_unstable_by(|a, b| c14n_key(a).cmp(&c14n_key(b)));
 

@@ -9,6 +9,8 @@
 //! serializer: `canonical.rs` hands the general forms to `c14n.rs`, which
 //! would otherwise have to name it back for these.
 
+use crate::dom::is_undeclared_namespace;
+
 /// The InclusiveNamespaces PrefixList of Exclusive XML Canonicalization:
 /// prefixes whose namespace declarations are written as Canonical XML 1.0
 /// writes them (wherever they are in scope and not yet written by an output
@@ -89,6 +91,26 @@ impl InclusiveNamespaces {
             lookups.push(None);
         }
         lookups
+    }
+}
+/// Canonical XML's part of the repair of names whose prefix nothing
+/// declares (they are in the prefix's placeholder namespace,
+/// `crate::dom::undeclared_namespace`): each placeholder is declared where
+/// it is not in scope, as the writer of the repaired document declares
+/// it. `rebinds(prefix, uri)` binds the prefix in the canonical writer's
+/// scope and says whether that changed what is in scope.
+pub(crate) fn declare_undeclared<'a>(
+    names: impl IntoIterator<Item = (Option<&'a str>, Option<&'a str>)>,
+    mut rebinds: impl FnMut(&'a str, &'a str) -> bool,
+    declarations: &mut Vec<(Option<&'a str>, &'a str)>,
+) {
+    for (prefix, uri) in names {
+        let (Some(prefix), Some(uri)) = (prefix, uri) else {
+            continue;
+        };
+        if is_undeclared_namespace(prefix, uri) && rebinds(prefix, uri) {
+            declarations.push((Some(prefix), uri));
+        }
     }
 }
 
