@@ -1,0 +1,437 @@
+//! `_Element`: the proxy of an element, comment or processing
+//! instruction, and what it reads (name, namespaces, attributes, text,
+//! children, neighbours, iteration).
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyIterator, PyList, PySlice, PyString};
+use xml5dom::{Document, Node, NodeId, NodeType};
+
+use crate::nodes::{clark, is_item, split_clark, start_tag_end, tag_matches, text_nodes, text_run};
+use crate::tree::ElementTree;
+use crate::{edit_error, read, write, EditResult, Shared};
+
+/// An element, comment or processing instruction of a document.
+#[pyclass(frozen, module = "xml5dom._xml5dom", name = "_Element")]
+pub(crate) struct Element {
+    pub(crate) doc: Shared,
+    pub(crate) id: NodeId,
+}
+
+impl Element {
+    pub(crate) fn with<R>(&self, f: impl FnOnce(Node<'_>) -> PyResult<R>) -> PyResult<R> {
+        let doc = read(&self.doc)?;
+        let node = doc
+            .node(self.id)
+            .ok_or_else(|| PyValueError::new_err("the node was removed from its document"))?;
+        f(node)
+    }
+
+    /// Runs an edit under the write lock; a refused edit is a `ValueError`.
+    pub(crate) fn edit<R>(&self, f: impl FnOnce(&mut Document) -> EditResult<R>) -> PyResult<R> {
+        let mut doc = write(&self.doc)?;
+        f(&mut doc).map_err(edit_error)
+    }
+
+    /// The node of another proxy, which must be of the same document.
+    pub(crate) fn same_document(&self, other: &Element) -> PyResult<NodeId> {
+        if Arc::ptr_eq(&self.doc, &other.doc) {
+            Ok(other.id)
+        } else {
+            Err(PyValueError::new_err(
+                "moving an element between documents is not supported yet",
+            ))
+        }
+    }
+
+    /// Puts `child` (with its tail, as lxml moves it) where `place` says.
+    pub(crate) fn move_with_tail(
+        &self,
+        child: &Element,
+        place: impl FnOnce(&mut Document, NodeId) -> EditResult<()>,
+    ) -> PyResult<()> {
+        let child = self.same_document(child)?;
+        self.edit(|doc| {
+            let node = doc
+                .node(child)
+                .ok_or_else(|| xml5dom::Error::InvalidEdit("the node was removed".into()))?;
+            let top = node.parent().is_none_or(|p| p.is_document());
+            let tail = if top {
+                Vec::new()
+            } else {
+                text_nodes(node.next_sibling())
+            };
+            place(doc, child)?;
+            let mut after = child;
+            for text in tail {
+                doc.insert_after(after, text)?;
+                after = text;
+            }
+            Ok(())
+        })
+    }
+
+    pub(crate) fn proxy(&self, id: NodeId) -> Element {
+        Element {
+            doc: self.doc.clone(),
+            id,
+        }
+    }
+
+    pub(crate) fn children(&self) -> PyResult<Vec<NodeId>> {
+        self.with(|node| {
+            Ok(node
+                .children()
+                .filter(|n| is_item(*n))
+                .map(|n| n.id())
+                .collect())
+        })
+    }
+
+    pub(crate) fn proxies(&self, py: Python<'_>, ids: Vec<NodeId>) -> PyResult<Vec<Py<PyAny>>> {
+        ids.into_iter()
+            .map(|id| Ok(Py::new(py, self.proxy(id))?.into_any()))
+            .collect()
+    }
+}
+
+#[pymethods]
+impl Element {
+    /// The name in Clark notation (`{uri}local`); for a comment or a
+    /// processing instruction, the `Comment` or `ProcessingInstruction`
+    /// factory, as in lxml.
+    #[getter]
+    pub(crate) fn tag(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let (kind, name) =
+            self.with(|node| Ok((node.node_type(), clark(node.namespace(), node.local_name()))))?;
+        let etree = || py.import("xml5dom.etree");
+        match kind {
+            NodeType::Comment => Ok(etree()?.getattr("Comment")?.unbind()),
+            NodeType::ProcessingInstruction => {
+                Ok(etree()?.getattr("ProcessingInstruction")?.unbind())
+            }
+            _ => Ok(PyString::new(py, &name).into_any().unbind()),
+        }
+    }
+
+    /// The prefix of the name as written, or `None`.
+    #[getter]
+    pub(crate) fn prefix(&self) -> PyResult<Option<String>> {
+        self.with(|node| {
+            Ok(if node.is_element() {
+                node.prefix().map(str::to_string)
+            } else {
+                None
+            })
+        })
+    }
+
+    /// A processing instruction's target, else `None`.
+    #[getter]
+    pub(crate) fn target(&self) -> PyResult<Option<String>> {
+        self.with(|node| {
+            Ok(node
+                .is_processing_instruction()
+                .then(|| node.name().to_string()))
+        })
+    }
+
+    /// The namespaces in scope: prefix (`None` for the default) to URI.
+    #[getter]
+    pub(crate) fn nsmap<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let pairs = self.with(|node| {
+            let mut seen: Vec<(Option<String>, String)> = Vec::new();
+            let start = if node.is_element() {
+                Some(node)
+            } else {
+                node.parent()
+            };
+            let mut element = start;
+            while let Some(current) = element {
+                if !current.is_element() {
+                    break;
+                }
+                for attribute in current.attributes() {
+                    if let Some(prefix) = attribute.declared_prefix() {
+                        let prefix = prefix.map(str::to_string);
+                        if !seen.iter().any(|(p, _)| *p == prefix) {
+                            seen.push((prefix, attribute.value().to_string()));
+                        }
+                    }
+                }
+                element = current.parent();
+            }
+            Ok(seen)
+        })?;
+        let dict = PyDict::new(py);
+        for (prefix, uri) in pairs.into_iter().rev() {
+            dict.set_item(prefix, uri)?;
+        }
+        Ok(dict)
+    }
+
+    /// The attributes (namespace declarations excluded), by Clark name, as
+    /// a new dict.
+    #[getter]
+    pub(crate) fn attrib<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (name, value) in self.items()? {
+            dict.set_item(name, value)?;
+        }
+        Ok(dict)
+    }
+
+    /// The value of the attribute named `key` (a Clark name), or `default`.
+    #[pyo3(signature = (key, default=None))]
+    pub(crate) fn get(
+        &self,
+        py: Python<'_>,
+        key: &str,
+        default: Option<Py<PyAny>>,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        let (uri, local) = split_clark(key);
+        let found = self.with(|node| {
+            Ok(node
+                .attributes()
+                .find(|a| {
+                    a.declared_prefix().is_none() && a.local_name() == local && a.namespace() == uri
+                })
+                .map(|a| a.value().to_string()))
+        })?;
+        Ok(match found {
+            Some(value) => Some(PyString::new(py, &value).into_any().unbind()),
+            None => default,
+        })
+    }
+
+    /// The attribute names, in document order.
+    pub(crate) fn keys(&self) -> PyResult<Vec<String>> {
+        Ok(self.items()?.into_iter().map(|(name, _)| name).collect())
+    }
+
+    /// The attribute values, in document order.
+    pub(crate) fn values(&self) -> PyResult<Vec<String>> {
+        Ok(self.items()?.into_iter().map(|(_, value)| value).collect())
+    }
+
+    /// `(name, value)` pairs, in document order.
+    pub(crate) fn items(&self) -> PyResult<Vec<(String, String)>> {
+        self.with(|node| {
+            if !node.is_element() {
+                return Ok(Vec::new());
+            }
+            Ok(node
+                .attributes()
+                .filter(|a| a.declared_prefix().is_none())
+                .map(|a| (clark(a.namespace(), a.local_name()), a.value().to_string()))
+                .collect())
+        })
+    }
+
+    /// The text before the first child, or `None`; a comment's or a
+    /// processing instruction's data.
+    #[getter]
+    pub(crate) fn text(&self) -> PyResult<Option<String>> {
+        self.with(|node| {
+            Ok(match node.node_type() {
+                NodeType::Element => text_run(node.first_child()),
+                // lxml says `None` for an empty comment or instruction.
+                _ => node.text().filter(|t| !t.is_empty()).map(str::to_string),
+            })
+        })
+    }
+
+    /// The text after the end tag up to the next sibling, or `None`.
+    #[getter]
+    pub(crate) fn tail(&self) -> PyResult<Option<String>> {
+        self.with(|node| {
+            let top = node.parent().is_none_or(|p| p.is_document());
+            Ok(if top {
+                None
+            } else {
+                text_run(node.next_sibling())
+            })
+        })
+    }
+
+    /// The line in the source, or `None` for a created node: as in lxml
+    /// (libxml2), the line where the start tag, comment or processing
+    /// instruction ends.
+    #[getter]
+    pub(crate) fn sourceline(&self) -> PyResult<Option<u32>> {
+        self.with(|node| {
+            let Some(span) = node.span() else {
+                return Ok(None);
+            };
+            let last = if node.is_element() {
+                start_tag_end(node, span)
+            } else {
+                span.end.saturating_sub(1).max(span.start)
+            };
+            Ok(Some(node.document().position(last).0))
+        })
+    }
+
+    pub(crate) fn __len__(&self) -> PyResult<usize> {
+        Ok(self.children()?.len())
+    }
+
+    pub(crate) fn __bool__(&self) -> PyResult<bool> {
+        Ok(!self.children()?.is_empty())
+    }
+
+    pub(crate) fn __getitem__(
+        &self,
+        py: Python<'_>,
+        index: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        let children = self.children()?;
+        if let Ok(slice) = index.cast::<PySlice>() {
+            let indices = slice.indices(children.len() as isize)?;
+            let mut picked = Vec::new();
+            let mut at = indices.start;
+            while (indices.step > 0 && at < indices.stop) || (indices.step < 0 && at > indices.stop)
+            {
+                if let Some(id) = children.get(at as usize) {
+                    picked.push(*id);
+                }
+                at += indices.step;
+            }
+            return Ok(PyList::new(py, self.proxies(py, picked)?)?
+                .into_any()
+                .unbind());
+        }
+        let index: isize = index
+            .extract()
+            .map_err(|_| PyTypeError::new_err("element indices must be integers or slices"))?;
+        let len = children.len() as isize;
+        let at = if index < 0 { index + len } else { index };
+        if at < 0 || at >= len {
+            return Err(PyIndexError::new_err("list index out of range"));
+        }
+        Ok(Py::new(py, self.proxy(children[at as usize]))?.into_any())
+    }
+
+    pub(crate) fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        let children = self.children()?;
+        PyList::new(py, self.proxies(py, children)?)?.try_iter()
+    }
+
+    pub(crate) fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<Element>() {
+            Ok(other) => {
+                let other = other.get();
+                Arc::ptr_eq(&self.doc, &other.doc) && self.id == other.id
+            }
+            Err(_) => false,
+        }
+    }
+
+    pub(crate) fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (Arc::as_ptr(&self.doc) as usize).hash(&mut hasher);
+        self.id.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    pub(crate) fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let tag = self.tag(py)?;
+        Ok(format!(
+            "<Element {} at {:#x}>",
+            tag.bind(py).str()?,
+            self as *const Element as usize
+        ))
+    }
+
+    /// The parent element, or `None` at the top.
+    pub(crate) fn getparent(&self) -> PyResult<Option<Element>> {
+        let parent =
+            self.with(|node| Ok(node.parent().filter(|p| p.is_element()).map(|p| p.id())))?;
+        Ok(parent.map(|id| self.proxy(id)))
+    }
+
+    /// The next element, comment or processing instruction, or `None`.
+    pub(crate) fn getnext(&self) -> PyResult<Option<Element>> {
+        let next = self.with(|node| {
+            Ok(node
+                .following_siblings()
+                .skip(1)
+                .find(|n| is_item(*n))
+                .map(|n| n.id()))
+        })?;
+        Ok(next.map(|id| self.proxy(id)))
+    }
+
+    /// The previous element, comment or processing instruction, or `None`.
+    pub(crate) fn getprevious(&self) -> PyResult<Option<Element>> {
+        let previous = self.with(|node| {
+            Ok(node
+                .preceding_siblings()
+                .skip(1)
+                .find(|n| is_item(*n))
+                .map(|n| n.id()))
+        })?;
+        Ok(previous.map(|id| self.proxy(id)))
+    }
+
+    /// The tree this element belongs to.
+    pub(crate) fn getroottree(&self) -> ElementTree {
+        ElementTree {
+            doc: self.doc.clone(),
+        }
+    }
+
+    /// This element and its descendants in document order (comments and
+    /// processing instructions too when no tag is given), filtered by tag:
+    /// a Clark name, `*`, `{uri}*` or `{*}local`.
+    #[pyo3(signature = (tag=None))]
+    pub(crate) fn iter(
+        &self,
+        py: Python<'_>,
+        tag: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        let filter: Option<String> = match tag {
+            Some(tag) if !tag.is_none() => Some(
+                tag.extract()
+                    .map_err(|_| PyTypeError::new_err("tag must be a string or None"))?,
+            ),
+            _ => None,
+        };
+        let ids = self.with(|node| {
+            Ok(std::iter::once(node)
+                .chain(node.descendants())
+                .filter(|n| match &filter {
+                    Some(filter) => tag_matches(*n, filter),
+                    None => is_item(*n),
+                })
+                .map(|n| n.id())
+                .collect())
+        })?;
+        self.proxies(py, ids)
+    }
+
+    /// The text of the subtree (text and tails), in document order.
+    pub(crate) fn itertext(&self) -> PyResult<Vec<String>> {
+        self.with(|node| {
+            let mut texts: Vec<String> = Vec::new();
+            for descendant in node.descendants() {
+                if descendant.node_type() != NodeType::Text {
+                    continue;
+                }
+                let text = descendant.text().unwrap_or("");
+                // Adjacent text nodes are one text, as lxml has them.
+                let joins = descendant
+                    .prev_sibling()
+                    .is_some_and(|p| p.node_type() == NodeType::Text);
+                match texts.last_mut() {
+                    Some(last) if joins => last.push_str(text),
+                    _ => texts.push(text.to_string()),
+                }
+            }
+            Ok(texts)
+        })
+    }
+}

@@ -1,0 +1,136 @@
+//! How lxml sees the library's nodes: items (elements, comments,
+//! processing instructions) and the text runs that are `.text` and
+//! `.tail`, Clark names and `iter()` filters, source lines.
+
+use xml5dom::{Document, Node, NodeId, NodeType};
+
+use crate::EditResult;
+
+/// The text nodes of the run starting at `first`.
+pub(crate) fn text_nodes(first: Option<Node<'_>>) -> Vec<NodeId> {
+    let mut ids = Vec::new();
+    let mut next = first;
+    while let Some(node) = next.filter(|n| n.node_type() == NodeType::Text) {
+        ids.push(node.id());
+        next = node.next_sibling();
+    }
+    ids
+}
+
+/// Makes the run of text nodes `run` say `value` (`None` or `''`: no text):
+/// the first node takes the text, the others go; with no run, a new text
+/// node goes where `place` puts it. The one edit that can be refused (the
+/// text itself) comes first, so a refusal changes nothing.
+pub(crate) fn replace_text_run(
+    doc: &mut Document,
+    run: Vec<NodeId>,
+    value: Option<&str>,
+    place: impl FnOnce(&mut Document, NodeId) -> EditResult<()>,
+) -> EditResult<()> {
+    let value = value.filter(|v| !v.is_empty());
+    let mut rest = run.into_iter();
+    match (rest.next(), value) {
+        (Some(first), Some(text)) => doc.set_text(first, text)?,
+        (Some(first), None) => doc.remove(first)?,
+        (None, Some(text)) => {
+            let node = doc.create_text(text);
+            place(doc, node)?;
+        }
+        (None, None) => {}
+    }
+    for node in rest {
+        doc.remove(node)?;
+    }
+    Ok(())
+}
+
+/// Whether lxml shows the node as an item of its parent: elements, comments
+/// and processing instructions (text is `.text` and `.tail`).
+pub(crate) fn is_item(node: Node<'_>) -> bool {
+    matches!(
+        node.node_type(),
+        NodeType::Element | NodeType::Comment | NodeType::ProcessingInstruction
+    )
+}
+
+/// The text of the run of text nodes starting at `first`, if there is one.
+pub(crate) fn text_run(first: Option<Node<'_>>) -> Option<String> {
+    let mut run: Option<String> = None;
+    let mut next = first;
+    while let Some(node) = next {
+        if node.node_type() != NodeType::Text {
+            break;
+        }
+        run.get_or_insert_with(String::new)
+            .push_str(node.text().unwrap_or(""));
+        next = node.next_sibling();
+    }
+    run
+}
+
+pub(crate) fn clark(namespace: Option<&str>, local: &str) -> String {
+    match namespace {
+        Some(uri) => format!("{{{uri}}}{local}"),
+        None => local.to_string(),
+    }
+}
+
+/// `{uri}local` or `local` split into its namespace and local name.
+pub(crate) fn split_clark(name: &str) -> (Option<&str>, &str) {
+    if let Some(rest) = name.strip_prefix('{') {
+        if let Some((uri, local)) = rest.split_once('}') {
+            return (Some(uri), local);
+        }
+    }
+    (None, name)
+}
+
+/// Whether an element matches an `iter()` tag filter: a Clark name, `*`,
+/// `{uri}*`, `{*}local` or `{}local`.
+pub(crate) fn tag_matches(node: Node<'_>, filter: &str) -> bool {
+    if !node.is_element() {
+        return false;
+    }
+    if filter == "*" {
+        return true;
+    }
+    let (uri, local) = split_clark(filter);
+    let local_ok = local == "*" || local == node.local_name();
+    let uri_ok = match uri {
+        Some("*") => true,
+        Some("") => node.namespace().is_none(),
+        Some(uri) => node.namespace() == Some(uri),
+        None => node.namespace().is_none() || filter == "*",
+    };
+    local_ok && uri_ok
+}
+
+/// The offset of the `>` that ends an element's start tag: the first `>`
+/// after its name and its last attribute (an attribute value may hold `>`).
+pub(crate) fn start_tag_end(node: Node<'_>, span: xml5dom::Span) -> usize {
+    let after_attributes = node
+        .attributes()
+        .filter_map(|a| a.span())
+        .map(|a| a.end)
+        .max()
+        .unwrap_or(span.start)
+        .max(span.start);
+    let source = node.document().source();
+    source
+        .get(after_attributes..span.end)
+        .and_then(|tag| tag.find('>'))
+        .map_or(span.start, |at| after_attributes + at)
+}
+
+pub(crate) fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}

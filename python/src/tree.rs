@@ -1,0 +1,297 @@
+//! `_ElementTree` and `DocInfo`, and the parse functions that make a tree.
+
+use std::sync::{Arc, RwLock};
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+use xml5dom::Document;
+
+use crate::element::Element;
+use crate::log::{error_log, refuse_errors, ErrorLog};
+use crate::query::xpath;
+use crate::write::{canonical_bytes, canonical_form, serialize_document, target};
+use crate::{read, Shared};
+
+/// A document: its root element, its declaration and DOCTYPE, its errors.
+#[pyclass(frozen, module = "xml5dom._xml5dom", name = "_ElementTree")]
+pub(crate) struct ElementTree {
+    pub(crate) doc: Shared,
+}
+
+/// What the XML declaration and the DOCTYPE say.
+#[pyclass(frozen, get_all, module = "xml5dom._xml5dom", name = "DocInfo")]
+pub(crate) struct DocInfo {
+    /// The declared encoding, else the encoding the bytes were read in.
+    encoding: String,
+    /// The declared version, else `1.0`.
+    xml_version: String,
+    /// `standalone`, if declared (`True`/`False`), else `None`.
+    standalone: Option<bool>,
+    /// The DOCTYPE as lxml writes it, or `''`.
+    doctype: String,
+    /// The DOCTYPE's name, or `None`.
+    root_name: Option<String>,
+    /// The DOCTYPE's public id, or `None`.
+    public_id: Option<String>,
+    /// The DOCTYPE's system id, or `None`.
+    system_url: Option<String>,
+}
+
+pub(crate) fn doc_info(doc: &Document) -> DocInfo {
+    let declaration = doc.xml_declaration();
+    let encoding = declaration
+        .and_then(|d| d.encoding.clone())
+        .unwrap_or_else(|| doc.encoding().name().to_string());
+    let xml_version = declaration
+        .and_then(|d| d.version.clone())
+        .unwrap_or_else(|| "1.0".to_string());
+    let standalone = declaration
+        .and_then(|d| d.standalone.as_deref())
+        .map(|s| s == "yes");
+    let doctype = doc.root().children().find(|n| n.is_doctype());
+    let (mut text, mut root_name, mut public_id, mut system_url) =
+        (String::new(), None, None, None);
+    if let Some(node) = doctype {
+        let name = node.name().to_string();
+        public_id = node.public_id().map(str::to_string);
+        system_url = node.system_id().map(str::to_string);
+        text = match (&public_id, &system_url) {
+            (Some(public), Some(system)) => {
+                format!("<!DOCTYPE {name} PUBLIC \"{public}\" \"{system}\">")
+            }
+            (Some(public), None) => format!("<!DOCTYPE {name} PUBLIC \"{public}\">"),
+            (None, Some(system)) => format!("<!DOCTYPE {name} SYSTEM \"{system}\">"),
+            (None, None) => format!("<!DOCTYPE {name}>"),
+        };
+        root_name = Some(name);
+    }
+    DocInfo {
+        encoding,
+        xml_version,
+        standalone,
+        doctype: text,
+        root_name,
+        public_id,
+        system_url,
+    }
+}
+
+#[pymethods]
+impl ElementTree {
+    /// The root element, or `None` if the document has none.
+    pub(crate) fn getroot(&self) -> PyResult<Option<Element>> {
+        let doc = read(&self.doc)?;
+        Ok(doc.root_element().map(|root| Element {
+            doc: self.doc.clone(),
+            id: root.id(),
+        }))
+    }
+
+    /// The XML declaration's and the DOCTYPE's information.
+    #[getter]
+    pub(crate) fn docinfo(&self) -> PyResult<DocInfo> {
+        let doc = read(&self.doc)?;
+        Ok(doc_info(&doc))
+    }
+
+    /// Every error and warning of the parse, with its position.
+    #[getter]
+    pub(crate) fn error_log(&self, py: Python<'_>) -> PyResult<ErrorLog> {
+        let doc = read(&self.doc)?;
+        error_log(py, &doc)
+    }
+
+    /// Whether the input was well-formed XML (no error, no limit reached).
+    #[getter]
+    pub(crate) fn is_well_formed(&self) -> PyResult<bool> {
+        Ok(read(&self.doc)?.is_well_formed())
+    }
+
+    pub(crate) fn find(
+        &self,
+        py: Python<'_>,
+        path: &str,
+        namespaces: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        let root = self.root_or_none()?;
+        match root {
+            Some(root) => root.find(py, path, namespaces),
+            None => Ok(None),
+        }
+    }
+
+    pub(crate) fn findall(
+        &self,
+        py: Python<'_>,
+        path: &str,
+        namespaces: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        match self.root_or_none()? {
+            Some(root) => root.findall(py, path, namespaces),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    #[pyo3(signature = (path, default=None, namespaces=None))]
+    pub(crate) fn findtext(
+        &self,
+        py: Python<'_>,
+        path: &str,
+        default: Option<Py<PyAny>>,
+        namespaces: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        match self.root_or_none()? {
+            Some(root) => root.findtext(py, path, default, namespaces),
+            None => Ok(default),
+        }
+    }
+
+    #[pyo3(signature = (tag=None))]
+    pub(crate) fn iter(
+        &self,
+        py: Python<'_>,
+        tag: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        match self.root_or_none()? {
+            Some(root) => root.iter(py, tag),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// XPath 1.0 with the document node as the context.
+    #[pyo3(signature = (expression, namespaces=None))]
+    pub(crate) fn xpath(
+        &self,
+        py: Python<'_>,
+        expression: &str,
+        namespaces: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let doc = read(&self.doc)?;
+        let root = doc.root().id();
+        drop(doc);
+        xpath(py, &self.doc, root, expression, namespaces)
+    }
+
+    /// Writes the document to `file`, a path or an object with `write()`,
+    /// as `tostring(tree, ...)` serializes it.
+    #[pyo3(signature = (file, encoding=None, pretty_print=false, xml_declaration=None))]
+    pub(crate) fn write(
+        &self,
+        py: Python<'_>,
+        file: &Bound<'_, PyAny>,
+        encoding: Option<&Bound<'_, PyAny>>,
+        pretty_print: bool,
+        xml_declaration: Option<bool>,
+    ) -> PyResult<()> {
+        let data = serialize_document(
+            py,
+            &self.doc,
+            target(encoding)?,
+            pretty_print,
+            xml_declaration,
+        )?;
+        if file.hasattr("write")? {
+            file.call_method1("write", (data,))?;
+            return Ok(());
+        }
+        let path: std::path::PathBuf = file
+            .extract()
+            .map_err(|_| PyTypeError::new_err("write() needs a path or a file object"))?;
+        let data = data.bind(py);
+        let bytes: Vec<u8> = match data.cast::<PyString>() {
+            Ok(text) => text.extract::<String>()?.into_bytes(),
+            Err(_) => data.extract()?,
+        };
+        py.detach(move || std::fs::write(path, bytes))
+            .map_err(PyErr::from)
+    }
+
+    /// The document in Canonical XML 1.0 (`tostring(method="c14n")`).
+    #[pyo3(signature = (exclusive=false, with_comments=true))]
+    pub(crate) fn _canonical(
+        &self,
+        py: Python<'_>,
+        exclusive: bool,
+        with_comments: bool,
+    ) -> PyResult<Py<PyAny>> {
+        canonical_bytes(
+            py,
+            &self.doc,
+            None,
+            canonical_form(exclusive, with_comments),
+        )
+    }
+
+    /// The document serialized: see `tostring`.
+    #[pyo3(signature = (encoding=None, pretty_print=false, xml_declaration=None))]
+    pub(crate) fn _serialize(
+        &self,
+        py: Python<'_>,
+        encoding: Option<&Bound<'_, PyAny>>,
+        pretty_print: bool,
+        xml_declaration: Option<bool>,
+    ) -> PyResult<Py<PyAny>> {
+        serialize_document(
+            py,
+            &self.doc,
+            target(encoding)?,
+            pretty_print,
+            xml_declaration,
+        )
+    }
+}
+
+impl ElementTree {
+    pub(crate) fn root_or_none(&self) -> PyResult<Option<Element>> {
+        self.getroot()
+    }
+}
+
+pub(crate) fn finish(py: Python<'_>, doc: Document, recover: bool) -> PyResult<ElementTree> {
+    if !recover {
+        refuse_errors(py, &doc)?;
+    }
+    Ok(ElementTree {
+        doc: Arc::new(RwLock::new(doc)),
+    })
+}
+
+/// Parses `text` (a `str`, or `bytes` in any encoding) into an `ElementTree`.
+#[pyfunction]
+#[pyo3(signature = (text, recover=true))]
+pub(crate) fn _parse_text(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    recover: bool,
+) -> PyResult<ElementTree> {
+    let doc = if let Ok(string) = text.cast::<PyString>() {
+        let owned: String = string.extract()?;
+        py.detach(move || Document::parse_string(owned))
+    } else if let Ok(bytes) = text.cast::<PyBytes>() {
+        let owned = bytes.as_bytes().to_vec();
+        py.detach(move || Document::parse_vec(owned))
+    } else if let Ok(owned) = text.extract::<Vec<u8>>() {
+        py.detach(move || Document::parse_vec(owned))
+    } else {
+        return Err(PyTypeError::new_err("can only parse strings or bytes"));
+    };
+    finish(py, doc, recover)
+}
+
+/// Parses the file at `path` into an `ElementTree`.
+#[pyfunction]
+#[pyo3(signature = (path, recover=true))]
+pub(crate) fn _parse_file(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    recover: bool,
+) -> PyResult<ElementTree> {
+    let doc = py
+        .detach(move || Document::from_file(&path))
+        .map_err(|err| match err {
+            xml5dom::Error::Read { source, .. } => PyErr::from(source),
+            other => PyValueError::new_err(other.to_string()),
+        })?;
+    finish(py, doc, recover)
+}
