@@ -108,6 +108,9 @@ impl ElementTree {
         Ok(read(&self.doc)?.is_well_formed())
     }
 
+    /// The first element `path` (ElementPath) finds from the root, or
+    /// `None`.
+    #[pyo3(signature = (path, namespaces=None))]
     pub(crate) fn find(
         &self,
         py: Python<'_>,
@@ -121,6 +124,8 @@ impl ElementTree {
         }
     }
 
+    /// Every element `path` (ElementPath) finds from the root.
+    #[pyo3(signature = (path, namespaces=None))]
     pub(crate) fn findall(
         &self,
         py: Python<'_>,
