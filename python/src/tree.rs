@@ -164,7 +164,9 @@ impl ElementTree {
         }
     }
 
-    /// XPath 1.0 with the document node as the context.
+    /// XPath 1.0 with the root element as the context node, as lxml's
+    /// `ElementTree.xpath` (`.` is the root element, `a` its children); the
+    /// document node where there is no root element.
     #[pyo3(signature = (expression, namespaces=None))]
     pub(crate) fn xpath(
         &self,
@@ -173,9 +175,9 @@ impl ElementTree {
         namespaces: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let doc = read(&self.doc)?;
-        let root = doc.root().id();
+        let context = doc.root_element().map_or(doc.root().id(), |root| root.id());
         drop(doc);
-        xpath(py, &self.doc, root, expression, namespaces)
+        xpath(py, &self.doc, context, expression, namespaces)
     }
 
     /// Writes the document to `file`, a path or an object with `write()`,

@@ -394,3 +394,14 @@ def test_recover_false_raises_where_the_standard_library_does():
             etree.fromstring(text, parser=etree.XMLParser(recover=False))
         # Recovering (the default), each gives a tree and a log.
         assert len(etree.fromstring(text).getroottree().error_log) > 0
+
+
+def test_tree_xpath_is_relative_to_the_root_element():
+    text = '<r xml:lang="en"><a>1</a><a>2</a></r>'
+    ours, theirs = etree.fromstring(text).getroottree(), lxml_etree.fromstring(text).getroottree()
+
+    def plain(result):
+        return [getattr(item, "tag", item) for item in result] if isinstance(result, list) else result
+
+    for expression in (".", "a", "a[2]/text()", "name(.)", "count(ancestor-or-self::node())", "lang('en')", "/r/a", "//a"):
+        assert plain(ours.xpath(expression)) == plain(theirs.xpath(expression)), expression
