@@ -276,6 +276,19 @@ def xpath_value(result, index, module):
     return values
 
 
+NAMESPACED_EXPRESSIONS = [
+    "//d:*",
+    "count(//d:*)",
+    "(//d:*)[last()]",
+    "//d:*[1]/following-sibling::d:*",
+    "//*[namespace-uri() = namespace-uri(/*)][2]",
+    "name(//d:*[1])",
+    "local-name((//d:*)[2])",
+    "//d:*/@*[1]",
+    "boolean(//d:*[not(*)])",
+]
+
+
 def document_order(root):
     """The elements, comments and processing instructions of the document,
     in document order (the ones of the internal subset left out: libxml2's
@@ -307,3 +320,12 @@ def test_xpath_equals_lxml(path):
         expected = xpath_value(theirs.xpath(expression), their_index, lxml_etree)
         found = xpath_value(ours.xpath(expression), our_index, etree)
         assert found == expected, expression
+    # Prefixes bound by the caller: the namespace of the root element, and of
+    # every element in a namespace.
+    uris = sorted({e.tag[1:].split("}")[0] for e in theirs.iter() if isinstance(e.tag, str) and e.tag[0] == "{"})
+    for n, uri in enumerate(uris[:4]):
+        namespaces = {"d": uri, "q%d" % n: uri}
+        for expression in NAMESPACED_EXPRESSIONS:
+            expected = xpath_value(theirs.xpath(expression, namespaces=namespaces), their_index, lxml_etree)
+            found = xpath_value(ours.xpath(expression, namespaces=namespaces), our_index, etree)
+            assert found == expected, (expression, uri)
