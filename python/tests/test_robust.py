@@ -172,7 +172,7 @@ def test_a_thread_edits_while_others_read():
 
     def writer():
         try:
-            for n in range(300):
+            for n in range(1000):
                 etree.SubElement(log, "line", {"n": str(n)})
                 log.set("count", str(n + 1))
                 fixed.text = "edit %d" % n
@@ -181,7 +181,8 @@ def test_a_thread_edits_while_others_read():
 
     def reader():
         seen = 0
-        while not done.is_set() or seen < 300:
+        while True:
+            finished = done.is_set()  # one more pass after the writer is done
             lines = log.findall("line")
             # An edit is seen whole or not at all: the lines grow one by one,
             # in order, and the document written out is always well-formed.
@@ -190,11 +191,12 @@ def test_a_thread_edits_while_others_read():
             assert [line.get("n") for line in lines] == [str(n) for n in range(seen)]
             assert len(fixed.findall("i")) == 500
             lxml_etree.fromstring(etree.tostring(root))
-            if done.is_set() and seen == 300:
+            if finished:
+                assert seen == 1000
                 break
 
     run_threads([writer, reader, reader])
-    assert log.get("count") == "300" and fixed.text == "edit 299"
+    assert log.get("count") == "1000" and fixed.text == "edit 999"
 
 
 # ----- Bad arguments ---------------------------------------------------------------
