@@ -358,7 +358,6 @@ impl Element {
         let next = self.with(|node| {
             Ok(node
                 .following_siblings()
-                .skip(1)
                 .find(|n| is_item(*n))
                 .map(|n| n.id()))
         })?;
@@ -370,7 +369,6 @@ impl Element {
         let previous = self.with(|node| {
             Ok(node
                 .preceding_siblings()
-                .skip(1)
                 .find(|n| is_item(*n))
                 .map(|n| n.id()))
         })?;

@@ -108,6 +108,9 @@ impl ElementTree {
         Ok(read(&self.doc)?.is_well_formed())
     }
 
+    /// The first element `path` (ElementPath) finds from the root, or
+    /// `None`.
+    #[pyo3(signature = (path, namespaces=None))]
     pub(crate) fn find(
         &self,
         py: Python<'_>,
@@ -121,6 +124,8 @@ impl ElementTree {
         }
     }
 
+    /// Every element `path` (ElementPath) finds from the root.
+    #[pyo3(signature = (path, namespaces=None))]
     pub(crate) fn findall(
         &self,
         py: Python<'_>,
@@ -159,7 +164,9 @@ impl ElementTree {
         }
     }
 
-    /// XPath 1.0 with the document node as the context.
+    /// XPath 1.0 with the root element as the context node, as lxml's
+    /// `ElementTree.xpath` (`.` is the root element, `a` its children); the
+    /// document node where there is no root element.
     #[pyo3(signature = (expression, namespaces=None))]
     pub(crate) fn xpath(
         &self,
@@ -168,9 +175,9 @@ impl ElementTree {
         namespaces: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let doc = read(&self.doc)?;
-        let root = doc.root().id();
+        let context = doc.root_element().map_or(doc.root().id(), |root| root.id());
         drop(doc);
-        xpath(py, &self.doc, root, expression, namespaces)
+        xpath(py, &self.doc, context, expression, namespaces)
     }
 
     /// Writes the document to `file`, a path or an object with `write()`,
