@@ -1,22 +1,194 @@
-//! The edits of `_Element` and `SubElement`, through the library's
-//! checked edit API: a refused edit is a `ValueError` and changes nothing.
+//! The edits of `_Element`, and the factories that make nodes (`Element`,
+//! `SubElement`, `Comment`, `ProcessingInstruction`), through the library's
+//! checked edit API: a refused edit is a `ValueError` and changes nothing,
+//! an argument of the wrong type a `TypeError`.
+//!
+//! Every edit works on the node where it is now (`Element::here`): a proxy
+//! whose node moved into another document edits it there.
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PySlice;
+use xml5dom::{Document, Node, NodeId, NodeType};
 
 use crate::element::Element;
-use crate::nodes::{replace_text_run, split_clark, text_nodes};
+use crate::nodes::{is_item, replace_text_run, split_clark, text_nodes};
+use crate::{edit_error, share, EditResult};
+
+fn refused(why: impl Into<String>) -> xml5dom::Error {
+    xml5dom::Error::InvalidEdit(why.into())
+}
+
+fn removed() -> xml5dom::Error {
+    refused("the node was removed")
+}
+
+/// Whether `node` is at the top of its document (or detached): it has no
+/// tail there.
+fn at_top(node: Node<'_>) -> bool {
+    node.parent().is_none_or(|p| p.is_document())
+}
+
+/// The text nodes of `node`'s tail (none at the top).
+fn tail_of(node: Node<'_>) -> Vec<NodeId> {
+    if at_top(node) {
+        Vec::new()
+    } else {
+        text_nodes(node.next_sibling())
+    }
+}
+
+/// Takes `child` out of its parent, keeping it (detached) for the proxies
+/// that hold it, and removes its tail, as `remove` does.
+fn take_out(doc: &mut Document, child: NodeId) -> EditResult<()> {
+    let node = doc.node(child).ok_or_else(removed)?;
+    let tail = tail_of(node);
+    doc.detach(child)?;
+    for text in tail {
+        doc.remove(text)?;
+    }
+    Ok(())
+}
+
+/// A Clark name's local part checked as lxml checks a tag or an attribute
+/// name before the library checks it as an XML name: not empty, no `:`
+/// (a prefix is chosen, not given).
+fn check_local(local: &str, what: &str, name: &str) -> EditResult<()> {
+    if local.is_empty() {
+        return Err(refused(format!("Empty {what} name")));
+    }
+    if local.contains(':') || (what == "attribute" && local == "xmlns") {
+        return Err(refused(format!("Invalid {what} name {name:?}")));
+    }
+    Ok(())
+}
+
+/// Sets the attribute named `name` (a Clark name) on `element`.
+pub(crate) fn set_attribute(
+    doc: &mut Document,
+    element: NodeId,
+    name: &str,
+    value: &str,
+) -> EditResult<()> {
+    let (uri, local) = split_clark(name);
+    check_local(local, "attribute", name)?;
+    let Some(uri) = uri.filter(|u| !u.is_empty()) else {
+        return doc.set_attribute(element, local, value);
+    };
+    // As lxml: a prefix bound to the namespace in scope, else the first
+    // free `nsN`, declared on the element (the default namespace does not
+    // name attributes).
+    let node = doc.node(element).ok_or_else(removed)?;
+    let bound = node.lookup_prefix(uri).is_some_and(|p| !p.is_empty())
+        || uri == "http://www.w3.org/XML/1998/namespace";
+    if bound || !node.is_element() {
+        return doc.set_attribute_ns(element, uri, local, value);
+    }
+    let fresh = (0..)
+        .map(|n| format!("ns{n}"))
+        .find(|p| node.lookup_namespace_uri(Some(p)).is_none())
+        .unwrap_or_default();
+    let declaration = format!("xmlns:{fresh}");
+    doc.set_attribute(element, &declaration, uri)?;
+    let set = doc.set_attribute_ns(element, uri, &format!("{fresh}:{local}"), value);
+    if set.is_err() {
+        let _ = doc.remove_attribute(element, &declaration);
+    }
+    set
+}
+
+/// Removes the attribute named `name` (a Clark name) from `element`;
+/// returns its value, or `None` if it has none.
+pub(crate) fn remove_attribute(
+    doc: &mut Document,
+    element: NodeId,
+    name: &str,
+) -> EditResult<Option<String>> {
+    let (uri, local) = split_clark(name);
+    let uri = uri.filter(|u| !u.is_empty());
+    let node = doc.node(element).ok_or_else(removed)?;
+    let qualified = node
+        .attributes()
+        .find(|a| a.declared_prefix().is_none() && a.local_name() == local && a.namespace() == uri)
+        .map(|a| a.name().to_string());
+    match qualified {
+        Some(qualified) => doc.remove_attribute(element, &qualified),
+        None => Ok(None),
+    }
+}
+
+/// The element `id` of `doc` cleared as lxml's `clear` does: no
+/// attributes (namespace declarations stay), no text, no children (taken
+/// out and kept for their proxies), and no tail unless `keep_tail`. The
+/// attributes go first: they are what the library may refuse (one a DTD
+/// default would bring back).
+fn clear_node(doc: &mut Document, id: NodeId, keep_tail: bool) -> EditResult<()> {
+    let node = doc.node(id).ok_or_else(removed)?;
+    if !node.is_element() {
+        return doc.set_text(id, "");
+    }
+    let attributes: Vec<String> = node
+        .attributes()
+        .filter(|a| a.declared_prefix().is_none())
+        .map(|a| a.name().to_string())
+        .collect();
+    let children: Vec<(NodeId, bool)> = node.children().map(|c| (c.id(), is_item(c))).collect();
+    let tail = if keep_tail { Vec::new() } else { tail_of(node) };
+    for name in attributes {
+        doc.remove_attribute(id, &name)?;
+    }
+    for (child, item) in children {
+        if item {
+            doc.detach(child)?;
+        } else {
+            doc.remove(child)?;
+        }
+    }
+    for text in tail {
+        doc.remove(text)?;
+    }
+    Ok(())
+}
+
+fn element_arg<'a, 'py>(
+    value: &'a Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<&'a Bound<'py, Element>> {
+    value.cast::<Element>().map_err(|_| {
+        PyTypeError::new_err(format!("{what} takes an element, not {}", type_name(value)))
+    })
+}
+
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "this".to_string())
+}
+
+/// The elements of an iterable, all checked before anything changes.
+fn elements_of(values: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Py<Element>>> {
+    let mut elements = Vec::new();
+    for value in values
+        .try_iter()
+        .map_err(|_| PyTypeError::new_err(format!("{what} takes an iterable of elements")))?
+    {
+        let value = value?;
+        elements.push(element_arg(&value, what)?.clone().unbind());
+    }
+    Ok(elements)
+}
 
 #[pymethods]
 impl Element {
     /// Sets the text before the first child (`None` removes it).
     #[setter]
     pub(crate) fn set_text(&self, value: Option<String>) -> PyResult<()> {
-        let id = self.id;
-        self.edit(|doc| {
-            let node = doc
-                .node(id)
-                .ok_or_else(|| xml5dom::Error::InvalidEdit("the node was removed".into()))?;
+        let here = self.here();
+        let id = here.id;
+        here.edit(|doc| {
+            let node = doc.node(id).ok_or_else(removed)?;
             if !node.is_element() {
                 return doc.set_text(id, value.as_deref().unwrap_or(""));
             }
@@ -30,14 +202,16 @@ impl Element {
     /// Sets the text after the end tag (`None` removes it).
     #[setter]
     pub(crate) fn set_tail(&self, value: Option<String>) -> PyResult<()> {
-        let id = self.id;
-        self.edit(|doc| {
-            let node = doc
-                .node(id)
-                .ok_or_else(|| xml5dom::Error::InvalidEdit("the node was removed".into()))?;
-            if node.parent().is_none_or(|p| p.is_document()) {
-                return Err(xml5dom::Error::InvalidEdit(
-                    "an element at the top of the document has no tail".into(),
+        let here = self.here();
+        let id = here.id;
+        here.edit(|doc| {
+            let node = doc.node(id).ok_or_else(removed)?;
+            if at_top(node) {
+                if value.as_deref().is_none_or(str::is_empty) {
+                    return Ok(());
+                }
+                return Err(refused(
+                    "an element at the top of the document (or detached) has no tail",
                 ));
             }
             let run = text_nodes(node.next_sibling());
@@ -49,109 +223,477 @@ impl Element {
 
     /// Sets the attribute `key` (a Clark name) to `value`.
     pub(crate) fn set(&self, key: &str, value: &str) -> PyResult<()> {
-        let id = self.id;
-        let (uri, local) = split_clark(key);
-        self.edit(|doc| match uri {
-            Some(uri) if !uri.is_empty() => doc.set_attribute_ns(id, uri, local, value),
-            _ => doc.set_attribute(id, local, value),
-        })
+        let here = self.here();
+        let id = here.id;
+        here.edit(|doc| set_attribute(doc, id, key, value))
     }
 
-    /// Appends `child` (an element of this document, moved with its tail).
-    pub(crate) fn append(&self, child: &Bound<'_, Element>) -> PyResult<()> {
-        let parent = self.id;
-        self.move_with_tail(child.get(), |doc, node| doc.append(parent, node))
+    /// Appends `child` (moved with its tail, from this document or another).
+    pub(crate) fn append(&self, child: &Bound<'_, PyAny>) -> PyResult<()> {
+        let child = element_arg(child, "append()")?;
+        let here = self.here();
+        let parent = here.id;
+        here.move_with_tail(child.get(), |doc, node| doc.append(parent, node))
     }
 
-    /// Appends each element of `children`.
+    /// Appends each element of `children` (all checked to be elements
+    /// first).
     pub(crate) fn extend(&self, children: &Bound<'_, PyAny>) -> PyResult<()> {
-        for child in children.try_iter()? {
-            let child = child?;
-            let child = child
-                .cast::<Element>()
-                .map_err(|_| PyTypeError::new_err("extend() takes elements"))?;
-            self.append(child)?;
+        let py = children.py();
+        for child in elements_of(children, "extend()")? {
+            self.append(child.bind(py).as_any())?;
         }
         Ok(())
     }
 
     /// Inserts `child` before the item at `index` (as `list.insert`).
-    pub(crate) fn insert(&self, index: isize, child: &Bound<'_, Element>) -> PyResult<()> {
-        let children = self.children()?;
+    pub(crate) fn insert(&self, index: isize, child: &Bound<'_, PyAny>) -> PyResult<()> {
+        let child = element_arg(child, "insert()")?;
+        let here = self.here();
+        let children = here.children()?;
         let len = children.len() as isize;
         let at = if index < 0 {
             (index + len).max(0)
         } else {
             index
         };
-        let parent = self.id;
+        let parent = here.id;
         match children.get(at as usize) {
             Some(&sibling) if at < len => {
-                self.move_with_tail(child.get(), |doc, node| doc.insert_before(sibling, node))
+                here.move_with_tail(child.get(), |doc, node| doc.insert_before(sibling, node))
             }
-            _ => self.move_with_tail(child.get(), |doc, node| doc.append(parent, node)),
+            _ => here.move_with_tail(child.get(), |doc, node| doc.append(parent, node)),
         }
     }
 
     /// Takes `child` (and its tail) out of this element; the proxy stays
     /// usable, detached.
-    pub(crate) fn remove(&self, child: &Bound<'_, Element>) -> PyResult<()> {
-        let child = self.same_document(child.get())?;
-        let parent = self.id;
-        self.edit(|doc| {
-            let node = doc
-                .node(child)
-                .filter(|n| n.parent().map(|p| p.id()) == Some(parent))
-                .ok_or_else(|| {
-                    xml5dom::Error::InvalidEdit("the element is not a child of this node".into())
-                })?;
-            let tail = text_nodes(node.next_sibling());
-            doc.detach(child)?;
-            for text in tail {
-                doc.remove(text)?;
-            }
-            Ok(())
+    pub(crate) fn remove(&self, child: &Bound<'_, PyAny>) -> PyResult<()> {
+        let child = element_arg(child, "remove()")?.get().here();
+        let here = self.here();
+        let child = here.child_id(&child)?;
+        here.edit(|doc| take_out(doc, child))
+    }
+
+    /// Removes the attributes, the text, the children (they stay usable,
+    /// detached) and, unless `keep_tail`, the tail; namespace declarations
+    /// stay, as in lxml.
+    #[pyo3(signature = (keep_tail=false))]
+    pub(crate) fn clear(&self, keep_tail: bool) -> PyResult<()> {
+        let here = self.here();
+        let id = here.id;
+        here.edit(|doc| clear_node(doc, id, keep_tail))
+    }
+
+    /// Puts `element` (with its tail) right after this node's tail. At the
+    /// top of the document only comments and processing instructions can
+    /// go (`TypeError` otherwise, as in lxml).
+    pub(crate) fn addnext(&self, element: &Bound<'_, PyAny>) -> PyResult<()> {
+        let element = element_arg(element, "addnext()")?;
+        let here = self.here();
+        let id = here.id;
+        here.check_sibling(element.get())?;
+        here.move_with_tail(element.get(), |doc, node| {
+            let anchor = doc
+                .node(id)
+                .map(|n| tail_of(n).last().copied().unwrap_or(id))
+                .ok_or_else(removed)?;
+            doc.insert_after(anchor, node)
         })
+    }
+
+    /// Puts `element` (with its tail) right before this node.
+    pub(crate) fn addprevious(&self, element: &Bound<'_, PyAny>) -> PyResult<()> {
+        let element = element_arg(element, "addprevious()")?;
+        let here = self.here();
+        let id = here.id;
+        here.check_sibling(element.get())?;
+        here.move_with_tail(element.get(), |doc, node| doc.insert_before(id, node))
+    }
+
+    /// Puts `new` (with its tail) where the child `old` is; `old` is taken
+    /// out with its tail (the proxy stays usable, detached).
+    pub(crate) fn replace(&self, old: &Bound<'_, PyAny>, new: &Bound<'_, PyAny>) -> PyResult<()> {
+        let old = element_arg(old, "replace()")?.get().here();
+        let new = element_arg(new, "replace()")?;
+        let here = self.here();
+        let old = here.child_id(&old)?;
+        if new.get().here().id == old && here.same_doc(&new.get().here()) {
+            return Ok(());
+        }
+        here.move_with_tail(new.get(), |doc, node| {
+            doc.insert_before(old, node)?;
+            take_out(doc, old)
+        })
+    }
+
+    /// The children (elements, comments, processing instructions), as a
+    /// list.
+    pub(crate) fn getchildren(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        let here = self.here();
+        let children = here.children()?;
+        here.proxies(py, children)
+    }
+
+    /// The position of `child` among the children (from `start`, before
+    /// `stop`); `ValueError` if it is not there.
+    #[pyo3(signature = (child, start=None, stop=None))]
+    pub(crate) fn index(
+        &self,
+        child: &Bound<'_, PyAny>,
+        start: Option<isize>,
+        stop: Option<isize>,
+    ) -> PyResult<usize> {
+        let child = element_arg(child, "index()")?.get().here();
+        let here = self.here();
+        let children = here.children()?;
+        let len = children.len() as isize;
+        let bound = |at: Option<isize>, default: isize| {
+            let at = at.unwrap_or(default);
+            (if at < 0 { at + len } else { at }).clamp(0, len) as usize
+        };
+        let (start, stop) = (bound(start, 0), bound(stop, len));
+        if here.same_doc(&child) {
+            if let Some(at) = children
+                .iter()
+                .enumerate()
+                .position(|(i, id)| i >= start && i < stop && *id == child.id)
+            {
+                return Ok(at);
+            }
+        }
+        Err(PyValueError::new_err(
+            "Element is not a child of this node.",
+        ))
+    }
+
+    /// `element[i] = child` replaces the i-th child; `element[a:b] =
+    /// children` replaces a slice (an extended slice with as many).
+    pub(crate) fn __setitem__(
+        &self,
+        index: &Bound<'_, PyAny>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let here = self.here();
+        let children = here.children()?;
+        let py = index.py();
+        if let Ok(slice) = index.cast::<PySlice>() {
+            let picked = slice_ids(slice, &children)?;
+            let new = elements_of(value, "slice assignment")?;
+            let step = slice.indices(children.len() as isize)?.step;
+            if step != 1 {
+                if picked.len() != new.len() {
+                    return Err(PyValueError::new_err(format!(
+                        "attempt to assign sequence of size {} to extended slice of size {}",
+                        new.len(),
+                        picked.len()
+                    )));
+                }
+                for (old, new) in picked.into_iter().zip(new) {
+                    here.replace(here.proxy_object(py, old)?.bind(py), new.bind(py).as_any())?;
+                }
+                return Ok(());
+            }
+            // Out with the slice, then the new ones in where it began.
+            let start = slice.indices(children.len() as isize)?.start.max(0) as usize;
+            let before = children
+                .get(start)
+                .copied()
+                .filter(|id| !picked.contains(id));
+            let after_slice = children
+                .iter()
+                .skip(start)
+                .find(|id| !picked.contains(id))
+                .copied();
+            let anchor = before.or(after_slice);
+            for old in picked {
+                here.edit(|doc| take_out(doc, old))?;
+            }
+            let parent = here.id;
+            for child in new {
+                match anchor {
+                    Some(sibling) => here.move_with_tail(child.get(), |doc, node| {
+                        doc.insert_before(sibling, node)
+                    })?,
+                    None => {
+                        here.move_with_tail(child.get(), |doc, node| doc.append(parent, node))?
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let old = children[item_index(index, children.len())?];
+        let new = element_arg(value, "item assignment")?;
+        here.replace(here.proxy_object(py, old)?.bind(py), new.as_any())
+    }
+
+    /// `del element[i]` and `del element[a:b]`: the children are taken out
+    /// with their tails (their proxies stay usable, detached).
+    pub(crate) fn __delitem__(&self, index: &Bound<'_, PyAny>) -> PyResult<()> {
+        let here = self.here();
+        let children = here.children()?;
+        let picked = match index.cast::<PySlice>() {
+            Ok(slice) => slice_ids(slice, &children)?,
+            Err(_) => vec![children[item_index(index, children.len())?]],
+        };
+        here.edit(|doc| picked.into_iter().try_for_each(|id| take_out(doc, id)))
     }
 }
 
-/// Makes an element named `tag` (a Clark name) with `attrib` and appends
-/// it to `parent`. The element is made and given its attributes detached,
-/// so a refused name or value changes nothing.
-#[pyfunction]
-#[pyo3(name = "SubElement", signature = (parent, tag, attrib=None))]
-pub(crate) fn sub_element(
-    parent: &Bound<'_, Element>,
+impl Element {
+    /// Whether two proxies (both `here()`) are of one document.
+    pub(crate) fn same_doc(&self, other: &Element) -> bool {
+        std::sync::Arc::ptr_eq(&self.doc, &other.doc)
+    }
+
+    /// `child`'s node if it is a child of this node (`ValueError` if not,
+    /// as lxml says).
+    fn child_id(&self, child: &Element) -> PyResult<NodeId> {
+        let id = child.id;
+        let is_child =
+            self.same_doc(child) && self.with(|node| Ok(node.children().any(|c| c.id() == id)))?;
+        if is_child {
+            Ok(id)
+        } else {
+            Err(PyValueError::new_err(
+                "Element is not a child of this node.",
+            ))
+        }
+    }
+
+    /// lxml's rule for a sibling of a node at the top of the document: only
+    /// a comment or a processing instruction.
+    fn check_sibling(&self, sibling: &Element) -> PyResult<()> {
+        let top = self.with(|node| Ok(node.parent().is_some_and(|p| p.is_document())))?;
+        if !top {
+            return Ok(());
+        }
+        let kind = sibling.with(|node| Ok(node.node_type()))?;
+        if matches!(kind, NodeType::Comment | NodeType::ProcessingInstruction) {
+            Ok(())
+        } else {
+            Err(PyTypeError::new_err(
+                "Only processing instructions and comments can be siblings of the root element",
+            ))
+        }
+    }
+
+    fn proxy_object(&self, py: Python<'_>, id: NodeId) -> PyResult<Py<PyAny>> {
+        Ok(Py::new(py, self.proxy(id))?.into_any())
+    }
+}
+
+fn item_index(index: &Bound<'_, PyAny>, len: usize) -> PyResult<usize> {
+    let index: isize = index
+        .extract()
+        .map_err(|_| PyTypeError::new_err("element indices must be integers or slices"))?;
+    let at = if index < 0 {
+        index + len as isize
+    } else {
+        index
+    };
+    if at < 0 || at >= len as isize {
+        return Err(PyIndexError::new_err("list index out of range"));
+    }
+    Ok(at as usize)
+}
+
+fn slice_ids(slice: &Bound<'_, PySlice>, children: &[NodeId]) -> PyResult<Vec<NodeId>> {
+    let indices = slice.indices(children.len() as isize)?;
+    let mut picked = Vec::new();
+    let mut at = indices.start;
+    while (indices.step > 0 && at < indices.stop) || (indices.step < 0 && at > indices.stop) {
+        if let Some(id) = children.get(at as usize) {
+            picked.push(*id);
+        }
+        at += indices.step;
+    }
+    Ok(picked)
+}
+
+/// The namespace declarations asked for (`nsmap`), checked: a prefix is
+/// a name without `:`, `None` the default namespace.
+type Declarations = Vec<(Option<String>, String)>;
+
+/// Makes, detached in `doc`, the element named `tag` (a Clark name) with
+/// the declarations `nsmap` and the attributes `attrib`, to land under
+/// `scope` (if given). The prefix of its name is chosen as lxml chooses
+/// it: the first declaration of `nsmap` for its namespace, else a prefix
+/// in scope there (the default namespace included), else a new `nsN`
+/// declared on it.
+fn build_element(
+    doc: &mut Document,
+    scope: Option<NodeId>,
     tag: &str,
-    attrib: Option<Vec<(String, String)>>,
-) -> PyResult<Element> {
-    let parent = parent.get();
+    attrib: &[(String, String)],
+    nsmap: &Declarations,
+) -> EditResult<NodeId> {
     let (uri, local) = split_clark(tag);
-    let at = parent.id;
-    let id = parent.edit(|doc| {
-        // A prefix in scope at the parent names the element, as lxml does;
-        // else the library declares the namespace.
-        let in_scope = uri.and_then(|uri| {
-            doc.node(at)
-                .and_then(|p| p.lookup_prefix(uri))
-                .map(|prefix| match prefix {
-                    "" => local.to_string(),
-                    prefix => format!("{prefix}:{local}"),
-                })
-        });
-        let element = match (uri, in_scope) {
-            (Some(uri), Some(name)) if !uri.is_empty() => doc.create_element_ns(uri, &name),
-            (Some(uri), None) if !uri.is_empty() => doc.create_element_ns(uri, local),
-            _ => doc.create_element(local),
-        };
-        for (name, value) in attrib.iter().flatten() {
-            let (uri, local) = split_clark(name);
-            match uri {
-                Some(uri) if !uri.is_empty() => doc.set_attribute_ns(element, uri, local, value)?,
-                _ => doc.set_attribute(element, local, value)?,
+    check_local(local, "tag", tag)?;
+    let mut declarations = nsmap.clone();
+    let declared = |prefix: Option<&str>| nsmap.iter().any(|(p, _)| p.as_deref() == prefix);
+    let bound_in_scope = |doc: &Document, prefix: &str| {
+        scope
+            .and_then(|s| doc.node(s))
+            .and_then(|s| s.lookup_namespace_uri(Some(prefix)))
+            .is_some()
+    };
+    let name = match uri.filter(|u| !u.is_empty()) {
+        None => local.to_string(),
+        Some(uri) => {
+            let mapped = nsmap.iter().find(|(_, u)| u == uri).map(|(p, _)| p.clone());
+            let in_scope = || {
+                scope
+                    .and_then(|s| doc.node(s))
+                    .and_then(|s| s.lookup_prefix(uri))
+                    .map(|p| (!p.is_empty()).then(|| p.to_string()))
+                    .filter(|p| !declared(p.as_deref()))
+            };
+            let prefix = match mapped.or_else(in_scope) {
+                Some(prefix) => prefix,
+                None => {
+                    let fresh = (0..)
+                        .map(|n| format!("ns{n}"))
+                        .find(|p| !declared(Some(p)) && !bound_in_scope(doc, p))
+                        .unwrap_or_default();
+                    declarations.push((Some(fresh.clone()), uri.to_string()));
+                    Some(fresh)
+                }
+            };
+            match prefix {
+                Some(prefix) => format!("{prefix}:{local}"),
+                None => local.to_string(),
             }
         }
-        doc.append(at, element)?;
+    };
+    let element = match uri.filter(|u| !u.is_empty()) {
+        Some(uri) => doc.create_element_ns(uri, &name),
+        None => doc.create_element(&name),
+    };
+    let built = (|| {
+        for (prefix, uri) in &declarations {
+            match prefix {
+                Some(prefix) => doc.set_attribute(element, &format!("xmlns:{prefix}"), uri)?,
+                None => doc.set_attribute(element, "xmlns", uri)?,
+            }
+        }
+        for (name, value) in attrib {
+            set_attribute(doc, element, name, value)?;
+        }
+        Ok(())
+    })();
+    match built {
+        Ok(()) => Ok(element),
+        Err(error) => {
+            let _ = doc.remove(element);
+            Err(error)
+        }
+    }
+}
+
+/// `nsmap` checked: each prefix a name without `:` (lxml's rule), each URI
+/// not empty for a prefix.
+fn declarations(nsmap: Option<Declarations>) -> PyResult<Declarations> {
+    let nsmap = nsmap.unwrap_or_default();
+    for (prefix, uri) in &nsmap {
+        if let Some(prefix) = prefix {
+            let name_start = prefix
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_');
+            if !name_start || prefix.contains(':') {
+                return Err(PyValueError::new_err(format!(
+                    "Invalid namespace prefix {prefix:?}"
+                )));
+            }
+            if uri.is_empty() {
+                return Err(PyValueError::new_err(format!(
+                    "the prefix {prefix:?} cannot be bound to the empty namespace name"
+                )));
+            }
+        }
+    }
+    Ok(nsmap)
+}
+
+/// A new document holding only `node`, made by `make` (refused: nothing
+/// is made).
+fn new_document(
+    make: impl FnOnce(&mut Document) -> EditResult<NodeId>,
+    root_element: bool,
+) -> PyResult<Element> {
+    // An element takes the place of a placeholder root element (a document
+    // keeps one); a comment or a PI goes in an empty document.
+    let mut doc = Document::parse(if root_element { "<_/>" } else { "" });
+    let node = make(&mut doc).map_err(edit_error)?;
+    let placed = match doc.root_element().map(|r| r.id()) {
+        Some(placeholder) if root_element => doc.replace(placeholder, node),
+        _ => {
+            let top = doc.root().id();
+            doc.append(top, node)
+        }
+    };
+    placed.map_err(edit_error)?;
+    Ok(Element {
+        doc: share(doc),
+        id: node,
+    })
+}
+
+/// `Element(tag, attrib, nsmap)`: a new element, the root element of a new
+/// document.
+#[pyfunction]
+#[pyo3(name = "_new_element", signature = (tag, attrib=None, nsmap=None))]
+pub(crate) fn new_element(
+    tag: &str,
+    attrib: Option<Vec<(String, String)>>,
+    nsmap: Option<Declarations>,
+) -> PyResult<Element> {
+    let nsmap = declarations(nsmap)?;
+    let attrib = attrib.unwrap_or_default();
+    new_document(|doc| build_element(doc, None, tag, &attrib, &nsmap), true)
+}
+
+/// `Comment(text)`: a new comment, alone in a new document.
+#[pyfunction]
+#[pyo3(name = "_new_comment", signature = (text=None))]
+pub(crate) fn new_comment(text: Option<&str>) -> PyResult<Element> {
+    new_document(|doc| Ok(doc.create_comment(text.unwrap_or(""))), false)
+}
+
+/// `ProcessingInstruction(target, text)`: a new processing instruction,
+/// alone in a new document.
+#[pyfunction]
+#[pyo3(name = "_new_pi", signature = (target, text=None))]
+pub(crate) fn new_processing_instruction(target: &str, text: Option<&str>) -> PyResult<Element> {
+    new_document(
+        |doc| Ok(doc.create_processing_instruction(target, text.unwrap_or(""))),
+        false,
+    )
+}
+
+/// Makes an element named `tag` (a Clark name) with `attrib` and the
+/// declarations `nsmap`, and appends it to `parent`. The element is made
+/// and given its attributes detached, so a refused name or value changes
+/// nothing.
+#[pyfunction]
+#[pyo3(name = "SubElement", signature = (parent, tag, attrib=None, nsmap=None))]
+pub(crate) fn sub_element(
+    parent: &Bound<'_, PyAny>,
+    tag: &str,
+    attrib: Option<Vec<(String, String)>>,
+    nsmap: Option<Declarations>,
+) -> PyResult<Element> {
+    let parent = element_arg(parent, "SubElement()")?.get().here();
+    let nsmap = declarations(nsmap)?;
+    let attrib = attrib.unwrap_or_default();
+    let at = parent.id;
+    let id = parent.edit(|doc| {
+        let element = build_element(doc, Some(at), tag, &attrib, &nsmap)?;
+        if let Err(error) = doc.append(at, element) {
+            let _ = doc.remove(element);
+            return Err(error);
+        }
         Ok(element)
     })?;
     Ok(parent.proxy(id))

@@ -33,6 +33,7 @@ from ._errors import (
 __all__ = [
     "Comment",
     "DocInfo",
+    "Element",
     "Error",
     "LxmlError",
     "LxmlSyntaxError",
@@ -54,6 +55,7 @@ __all__ = [
 
 _Element = _xml5dom._Element
 _ElementTree = _xml5dom._ElementTree
+_Attrib = _xml5dom._Attrib
 DocInfo = _xml5dom.DocInfo
 
 
@@ -117,14 +119,50 @@ def parse(source, parser=None, *, base_url=None, recover=None):
 
 
 def ElementTree(element=None, file=None, parser=None):
-    """The tree of ``element``, or the tree parsed from ``file``."""
+    """The tree of ``element``, or the tree parsed from ``file``; with
+    neither, a tree with no root element."""
     if file is not None:
         return parse(file, parser)
     if element is None:
-        raise TypeError("ElementTree() needs an element or a file")
+        return _xml5dom._parse_text(b"", True)
     if not isinstance(element, _Element):
         raise TypeError("expected an element, got %r" % type(element).__name__)
     return element.getroottree()
+
+
+def _attributes(attrib, extra):
+    """``attrib`` (a mapping, or None) and the keyword arguments as pairs."""
+    # lxml's order: the keyword arguments first, then the rest of attrib.
+    attributes = dict(extra)
+    if attrib is None:
+        return list(attributes.items())
+    if not hasattr(attrib, "keys"):
+        raise TypeError("attrib must be a dict, not %r" % type(attrib).__name__)
+    for key in attrib.keys():
+        if key not in attributes:
+            attributes[key] = attrib[key]
+    return list(attributes.items())
+
+
+def _namespaces(nsmap):
+    if nsmap is None:
+        return None
+    if not hasattr(nsmap, "items"):
+        raise TypeError("nsmap must be a dict, not %r" % type(nsmap).__name__)
+    return list(nsmap.items())
+
+
+def Element(_tag, attrib=None, nsmap=None, **_extra):
+    """A new element named ``_tag`` (``{uri}local`` for a namespace), with
+    the attributes ``attrib`` and ``_extra`` and the namespace declarations
+    ``nsmap`` (prefix, ``None`` for the default, to URI): the root element
+    of a new document, as in lxml (``getroottree()`` is that document).
+
+    Its prefix is the first of ``nsmap`` declared for its namespace, else a
+    new ``ns0``. A name, value or prefix the library refuses raises
+    ``ValueError``.
+    """
+    return _xml5dom._new_element(_tag, _attributes(attrib, _extra), _namespaces(nsmap))
 
 
 def iselement(element):
@@ -174,36 +212,37 @@ def tostring(
     )
 
 
-def SubElement(parent, tag, attrib=None, nsmap=None, **extra):
-    """Make an element named ``tag`` (``{uri}local`` for a namespace) with
-    the attributes ``attrib`` and ``extra``, appended to ``parent``.
+def SubElement(_parent, _tag, attrib=None, nsmap=None, **_extra):
+    """Make an element named ``_tag`` (``{uri}local`` for a namespace) with
+    the attributes ``attrib`` and ``_extra`` and the namespace declarations
+    ``nsmap``, appended to ``_parent``.
 
-    A name or value the library refuses raises ``ValueError`` and changes
-    nothing. ``nsmap`` is not supported yet.
+    Its prefix is the first of ``nsmap`` declared for its namespace, else
+    the one in scope at the parent (the default namespace too), else a new
+    ``nsN``, as lxml picks it. A name, value or prefix the library refuses
+    raises ``ValueError`` and changes nothing.
     """
-    if nsmap:
-        raise NotImplementedError("SubElement(nsmap=...) is not supported yet")
-    attributes = dict(attrib or {})
-    attributes.update(extra)
-    return _xml5dom.SubElement(parent, tag, list(attributes.items()))
+    return _xml5dom.SubElement(
+        _parent, _tag, _attributes(attrib, _extra), _namespaces(nsmap)
+    )
 
 
 def Comment(text=None):
-    """The ``tag`` of comments, as in lxml (``element.tag is Comment``).
-
-    Creating comments comes with the edit API; calling this raises
-    ``NotImplementedError`` until then.
+    """A new comment holding ``text``, alone in a new document (append it
+    where it goes). It is also the ``tag`` of comments, as in lxml
+    (``node.tag is Comment``). Text a comment cannot hold (``--``, a
+    trailing ``-``) raises ``ValueError`` where it lands.
     """
-    raise NotImplementedError("creating comments is not supported yet")
+    return _xml5dom._new_comment(text)
 
 
 def ProcessingInstruction(target, text=None):
-    """The ``tag`` of processing instructions, as in lxml.
-
-    Creating processing instructions comes with the edit API; calling this
-    raises ``NotImplementedError`` until then.
+    """A new processing instruction ``<?target text?>``, alone in a new
+    document. It is also the ``tag`` of processing instructions, as in
+    lxml. A bad target (not a name, ``xml``) or text holding ``?>`` raises
+    ``ValueError``.
     """
-    raise NotImplementedError("creating processing instructions is not supported yet")
+    return _xml5dom._new_pi(target, text)
 
 
 PI = ProcessingInstruction
