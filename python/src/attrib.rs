@@ -7,6 +7,8 @@
 use pyo3::exceptions::{PyKeyError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyIterator, PyList, PyTuple};
+use std::sync::atomic::AtomicUsize;
+
 use xml5dom::{Document, NodeId};
 
 use crate::edit::{remove_attribute, set_attribute};
@@ -42,16 +44,22 @@ impl Attrib {
     fn change(&self, changes: Vec<(String, Option<String>)>) -> PyResult<()> {
         let here = self.element.here();
         let id = here.id;
-        here.edit(|doc| change_all(doc, id, &changes))
+        let prefixes = &here.doc.fresh_prefixes;
+        here.edit(|doc| change_all(doc, id, &changes, prefixes))
     }
 }
 
 /// Puts back what `undo` recorded, last change first.
-fn restore(doc: &mut Document, id: NodeId, undo: Vec<(String, Option<String>)>) {
+fn restore(
+    doc: &mut Document,
+    id: NodeId,
+    undo: Vec<(String, Option<String>)>,
+    prefixes: &AtomicUsize,
+) {
     for (name, value) in undo.into_iter().rev() {
         // What was there before was accepted: putting it back is too.
         let _ = match value {
-            Some(value) => set_attribute(doc, id, &name, &value).map(|_| ()),
+            Some(value) => set_attribute(doc, id, None, &name, &value, prefixes),
             None => remove_attribute(doc, id, &name).map(|_| ()),
         };
     }
@@ -71,16 +79,17 @@ pub(crate) fn change_all(
     doc: &mut Document,
     id: NodeId,
     changes: &[(String, Option<String>)],
+    prefixes: &AtomicUsize,
 ) -> EditResult<()> {
     let mut undo: Vec<(String, Option<String>)> = Vec::new();
     for (name, value) in changes {
         let before = value_of(doc, id, name);
         let done = match value {
-            Some(value) => set_attribute(doc, id, name, value),
+            Some(value) => set_attribute(doc, id, None, name, value, prefixes),
             None => remove_attribute(doc, id, name).map(|_| ()),
         };
         if let Err(error) = done {
-            restore(doc, id, undo);
+            restore(doc, id, undo, prefixes);
             return Err(error);
         }
         undo.push((name.clone(), before));

@@ -9,9 +9,13 @@
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PySlice;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use xml5dom::{Document, Node, NodeId, NodeType};
 
 use crate::element::Element;
+
+const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
 use crate::nodes::{is_item, replace_text_run, split_clark, text_nodes};
 use crate::{edit_error, share, EditResult};
 
@@ -63,38 +67,87 @@ fn check_local(local: &str, what: &str, name: &str) -> EditResult<()> {
     Ok(())
 }
 
-/// Sets the attribute named `name` (a Clark name) on `element`.
+/// A new `nsN` prefix that `taken` does not reject, from the document's
+/// count (`DocCell::fresh_prefixes`), as lxml numbers them.
+fn fresh_prefix(prefixes: &AtomicUsize, taken: impl Fn(&str) -> bool) -> String {
+    loop {
+        let prefix = format!("ns{}", prefixes.fetch_add(1, Ordering::Relaxed));
+        if !taken(&prefix) {
+            return prefix;
+        }
+    }
+}
+
+/// Sets the attribute named `name` (a Clark name) on `element`, which
+/// lands under `scope` if it is given (it is detached, being made); a
+/// prefix made up for its namespace is numbered from `prefixes`.
 pub(crate) fn set_attribute(
     doc: &mut Document,
     element: NodeId,
+    scope: Option<NodeId>,
     name: &str,
     value: &str,
+    prefixes: &AtomicUsize,
 ) -> EditResult<()> {
     let (uri, local) = split_clark(name);
     check_local(local, "attribute", name)?;
     let Some(uri) = uri.filter(|u| !u.is_empty()) else {
         return doc.set_attribute(element, local, value);
     };
-    // As lxml: a prefix bound to the namespace in scope, else the first
-    // free `nsN`, declared on the element (the default namespace does not
-    // name attributes).
     let node = doc.node(element).ok_or_else(removed)?;
-    let bound = node.lookup_prefix(uri).is_some_and(|p| !p.is_empty())
-        || uri == "http://www.w3.org/XML/1998/namespace";
-    if bound || !node.is_element() {
+    if !node.is_element() || uri == XML_NAMESPACE {
         return doc.set_attribute_ns(element, uri, local, value);
     }
-    let fresh = (0..)
-        .map(|n| format!("ns{n}"))
-        .find(|p| node.lookup_namespace_uri(Some(p)).is_none())
-        .unwrap_or_default();
-    let declaration = format!("xmlns:{fresh}");
-    doc.set_attribute(element, &declaration, uri)?;
-    let set = doc.set_attribute_ns(element, uri, &format!("{fresh}:{local}"), value);
-    if set.is_err() {
-        let _ = doc.remove_attribute(element, &declaration);
+    let (prefix, declared) = attribute_prefix(doc, element, scope, uri, prefixes)?;
+    let set = doc.set_attribute_ns(element, uri, &format!("{prefix}:{local}"), value);
+    if set.is_err() && declared {
+        let _ = doc.remove_attribute(element, &format!("xmlns:{prefix}"));
     }
     set
+}
+
+/// A prefix (not the default namespace) bound to `uri` at `node`: the
+/// nearest declaration of one, else the one the library finds.
+fn prefix_for<'a>(node: Node<'a>, uri: &str) -> Option<&'a str> {
+    let declared = std::iter::once(node)
+        .chain(node.ancestors())
+        .filter(|n| n.is_element())
+        .flat_map(|n| n.attributes())
+        .filter(|a| a.value() == uri)
+        .filter_map(|a| a.declared_prefix().flatten())
+        .find(|p| node.lookup_namespace_uri(Some(p)) == Some(uri));
+    declared.or_else(|| node.lookup_prefix(uri).filter(|p| !p.is_empty()))
+}
+
+/// The prefix an attribute in the namespace `uri` takes on `element`, as
+/// lxml picks it: one bound to `uri` in scope (the default namespace does
+/// not name attributes), else a new `nsN`, declared on the element (then
+/// the flag is true).
+fn attribute_prefix(
+    doc: &mut Document,
+    element: NodeId,
+    scope: Option<NodeId>,
+    uri: &str,
+    prefixes: &AtomicUsize,
+) -> EditResult<(String, bool)> {
+    let node = doc.node(element).ok_or_else(removed)?;
+    let scope = scope.and_then(|s| doc.node(s));
+    let free_here = |p: &str| node.lookup_namespace_uri(Some(p)).is_none();
+    let bound = prefix_for(node, uri)
+        .or_else(|| {
+            scope
+                .and_then(|s| prefix_for(s, uri))
+                .filter(|p| free_here(p))
+        })
+        .map(str::to_string);
+    if let Some(prefix) = bound {
+        return Ok((prefix, false));
+    }
+    let fresh = fresh_prefix(prefixes, |p| {
+        !free_here(p) || scope.is_some_and(|s| s.lookup_namespace_uri(Some(p)).is_some())
+    });
+    doc.set_attribute(element, &format!("xmlns:{fresh}"), uri)?;
+    Ok((fresh, true))
 }
 
 /// Removes the attribute named `name` (a Clark name) from `element`;
@@ -225,7 +278,8 @@ impl Element {
     pub(crate) fn set(&self, key: &str, value: &str) -> PyResult<()> {
         let here = self.here();
         let id = here.id;
-        here.edit(|doc| set_attribute(doc, id, key, value))
+        let prefixes = &here.doc.fresh_prefixes;
+        here.edit(|doc| set_attribute(doc, id, None, key, value, prefixes))
     }
 
     /// Appends `child` (moved with its tail, from this document or another).
@@ -322,8 +376,12 @@ impl Element {
             return Ok(());
         }
         here.move_with_tail(new.get(), |doc, node| {
+            // `old`'s tail as it is before `new` (and its tail) come next
+            // to it.
+            let tail = tail_of(doc.node(old).ok_or_else(removed)?);
             doc.insert_before(old, node)?;
-            take_out(doc, old)
+            doc.detach(old)?;
+            tail.into_iter().try_for_each(|text| doc.remove(text))
         })
     }
 
@@ -394,18 +452,20 @@ impl Element {
                 }
                 return Ok(());
             }
-            // Out with the slice, then the new ones in where it began.
+            // Out with the slice, then the new ones in where it was: before
+            // the first child after it that stays.
             let start = slice.indices(children.len() as isize)?.start.max(0) as usize;
-            let before = children
-                .get(start)
-                .copied()
-                .filter(|id| !picked.contains(id));
-            let after_slice = children
+            let moving: Vec<NodeId> = new
+                .iter()
+                .map(|n| n.get().here())
+                .filter(|n| here.same_doc(n))
+                .map(|n| n.id)
+                .collect();
+            let anchor = children
                 .iter()
                 .skip(start)
-                .find(|id| !picked.contains(id))
+                .find(|id| !picked.contains(id) && !moving.contains(id))
                 .copied();
-            let anchor = before.or(after_slice);
             for old in picked {
                 here.edit(|doc| take_out(doc, old))?;
             }
@@ -527,6 +587,7 @@ fn build_element(
     tag: &str,
     attrib: &[(String, String)],
     nsmap: &Declarations,
+    prefixes: &AtomicUsize,
 ) -> EditResult<NodeId> {
     let (uri, local) = split_clark(tag);
     check_local(local, "tag", tag)?;
@@ -552,10 +613,8 @@ fn build_element(
             let prefix = match mapped.or_else(in_scope) {
                 Some(prefix) => prefix,
                 None => {
-                    let fresh = (0..)
-                        .map(|n| format!("ns{n}"))
-                        .find(|p| !declared(Some(p)) && !bound_in_scope(doc, p))
-                        .unwrap_or_default();
+                    let fresh =
+                        fresh_prefix(prefixes, |p| declared(Some(p)) || bound_in_scope(doc, p));
                     declarations.push((Some(fresh.clone()), uri.to_string()));
                     Some(fresh)
                 }
@@ -577,8 +636,17 @@ fn build_element(
                 None => doc.set_attribute(element, "xmlns", uri)?,
             }
         }
+        // lxml writes every declaration before the attributes: the
+        // prefixes made up for them first.
+        for (name, _) in attrib {
+            if let (Some(uri), local) = split_clark(name) {
+                if !uri.is_empty() && !local.is_empty() && uri != XML_NAMESPACE {
+                    attribute_prefix(doc, element, scope, uri, prefixes)?;
+                }
+            }
+        }
         for (name, value) in attrib {
-            set_attribute(doc, element, name, value)?;
+            set_attribute(doc, element, scope, name, value, prefixes)?;
         }
         Ok(())
     })();
@@ -619,13 +687,14 @@ fn declarations(nsmap: Option<Declarations>) -> PyResult<Declarations> {
 /// A new document holding only `node`, made by `make` (refused: nothing
 /// is made).
 fn new_document(
-    make: impl FnOnce(&mut Document) -> EditResult<NodeId>,
+    make: impl FnOnce(&mut Document, &AtomicUsize) -> EditResult<NodeId>,
     root_element: bool,
 ) -> PyResult<Element> {
     // An element takes the place of a placeholder root element (a document
     // keeps one); a comment or a PI goes in an empty document.
     let mut doc = Document::parse(if root_element { "<_/>" } else { "" });
-    let node = make(&mut doc).map_err(edit_error)?;
+    let prefixes = AtomicUsize::new(0);
+    let node = make(&mut doc, &prefixes).map_err(edit_error)?;
     let placed = match doc.root_element().map(|r| r.id()) {
         Some(placeholder) if root_element => doc.replace(placeholder, node),
         _ => {
@@ -634,10 +703,10 @@ fn new_document(
         }
     };
     placed.map_err(edit_error)?;
-    Ok(Element {
-        doc: share(doc),
-        id: node,
-    })
+    let doc = share(doc);
+    doc.fresh_prefixes
+        .store(prefixes.load(Ordering::Relaxed), Ordering::Relaxed);
+    Ok(Element { doc, id: node })
 }
 
 /// `Element(tag, attrib, nsmap)`: a new element, the root element of a new
@@ -651,14 +720,17 @@ pub(crate) fn new_element(
 ) -> PyResult<Element> {
     let nsmap = declarations(nsmap)?;
     let attrib = attrib.unwrap_or_default();
-    new_document(|doc| build_element(doc, None, tag, &attrib, &nsmap), true)
+    new_document(
+        |doc, prefixes| build_element(doc, None, tag, &attrib, &nsmap, prefixes),
+        true,
+    )
 }
 
 /// `Comment(text)`: a new comment, alone in a new document.
 #[pyfunction]
 #[pyo3(name = "_new_comment", signature = (text=None))]
 pub(crate) fn new_comment(text: Option<&str>) -> PyResult<Element> {
-    new_document(|doc| Ok(doc.create_comment(text.unwrap_or(""))), false)
+    new_document(|doc, _| Ok(doc.create_comment(text.unwrap_or(""))), false)
 }
 
 /// `ProcessingInstruction(target, text)`: a new processing instruction,
@@ -667,7 +739,7 @@ pub(crate) fn new_comment(text: Option<&str>) -> PyResult<Element> {
 #[pyo3(name = "_new_pi", signature = (target, text=None))]
 pub(crate) fn new_processing_instruction(target: &str, text: Option<&str>) -> PyResult<Element> {
     new_document(
-        |doc| Ok(doc.create_processing_instruction(target, text.unwrap_or(""))),
+        |doc, _| Ok(doc.create_processing_instruction(target, text.unwrap_or(""))),
         false,
     )
 }
@@ -688,8 +760,9 @@ pub(crate) fn sub_element(
     let nsmap = declarations(nsmap)?;
     let attrib = attrib.unwrap_or_default();
     let at = parent.id;
+    let prefixes = &parent.doc.fresh_prefixes;
     let id = parent.edit(|doc| {
-        let element = build_element(doc, Some(at), tag, &attrib, &nsmap)?;
+        let element = build_element(doc, Some(at), tag, &attrib, &nsmap, prefixes)?;
         if let Err(error) = doc.append(at, element) {
             let _ = doc.remove(element);
             return Err(error);

@@ -399,7 +399,6 @@ impl Element {
         let next = self.with(|node| {
             Ok(node
                 .following_siblings()
-                .skip(1)
                 .find(|n| is_item(*n))
                 .map(|n| n.id()))
         })?;
@@ -411,7 +410,6 @@ impl Element {
         let previous = self.with(|node| {
             Ok(node
                 .preceding_siblings()
-                .skip(1)
                 .find(|n| is_item(*n))
                 .map(|n| n.id()))
         })?;

@@ -39,7 +39,7 @@ use log::{ErrorLog, LogEntry};
 use tree::{_parse_file, _parse_text, DocInfo, ElementTree};
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -61,6 +61,9 @@ pub(crate) struct DocCell {
     pub(crate) moved_out: AtomicBool,
     /// A node that moved out, by its old id: its document and id now.
     pub(crate) moves: Mutex<HashMap<NodeId, (Shared, NodeId)>>,
+    /// The number of the next `nsN` prefix made up for a namespace no
+    /// prefix is bound to, counted per document as lxml counts them.
+    pub(crate) fresh_prefixes: AtomicUsize,
 }
 
 /// A new document for Python to hold.
@@ -69,6 +72,7 @@ pub(crate) fn share(document: Document) -> Shared {
         document: RwLock::new(document),
         moved_out: AtomicBool::new(false),
         moves: Mutex::new(HashMap::new()),
+        fresh_prefixes: AtomicUsize::new(0),
     })
 }
 
