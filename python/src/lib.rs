@@ -1,9 +1,11 @@
 //! The extension module `xml5dom._xml5dom`: the lxml/ElementTree surface of
 //! the Python package over the library's public API (issue 32).
 //!
-//! How Python objects hold a document: one [`Shared`] (`Arc<RwLock<Document>>`)
-//! per parsed document, and a `NodeId` per element proxy. Proxies are
-//! `frozen` pyclasses (immutable, so `Send + Sync`); reads take the read
+//! How Python objects hold a document: one [`Shared`] (`Arc<DocCell>`: the
+//! document behind an `RwLock`) per document, and a `NodeId` per element
+//! proxy; a proxy whose node moved into another document finds it through
+//! the record its old document keeps (`transfer`). Proxies are `frozen`
+//! pyclasses (immutable, so `Send + Sync`); reads take the read
 //! lock, so one document may be read from several threads at once; edits
 //! take the write lock. No Python code runs while a lock is held (no
 //! Python object is made under the write lock), and parsing and serializing
@@ -17,7 +19,9 @@
 
 //!
 //! The files, by concern: `tree` (parsing, `_ElementTree`, `DocInfo`),
-//! `element` (what a proxy reads), `edit` (what it changes), `query`
+//! `element` (what a proxy reads), `edit` (what it changes, and the
+//! factories of new nodes), `attrib` (the live attribute mapping),
+//! `transfer` (moving nodes between documents), `query`
 //! (ElementPath and XPath), `write` (serializing and Canonical XML), `log`
 //! (the error log and the exceptions), `nodes` (how lxml sees the
 //! library's nodes: items, text runs, Clark names).

@@ -108,7 +108,8 @@ fn transplant(
         .collect();
     if root_element {
         // A document keeps its root element, so the one that moved out
-        // leaves its document empty, as lxml's tree then has no root in it.
+        // leaves its document empty (docs/python.md: lxml's tree keeps
+        // answering the moved element).
         *from = Document::parse("");
     } else {
         let removed = std::iter::once(node)
