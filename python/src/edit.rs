@@ -294,7 +294,9 @@ impl Element {
     /// first).
     pub(crate) fn extend(&self, children: &Bound<'_, PyAny>) -> PyResult<()> {
         let py = children.py();
-        for child in elements_of(children, "extend()")? {
+        let children = elements_of(children, "extend()")?;
+        self.here().check_no_cycle(py, &children)?;
+        for child in children {
             self.append(child.bind(py).as_any())?;
         }
         Ok(())
@@ -438,6 +440,7 @@ impl Element {
         if let Ok(slice) = index.cast::<PySlice>() {
             let picked = slice_ids(slice, &children)?;
             let new = elements_of(value, "slice assignment")?;
+            here.check_no_cycle(py, &new)?;
             let step = slice.indices(children.len() as isize)?.step;
             if step != 1 {
                 if picked.len() != new.len() {
@@ -536,6 +539,27 @@ impl Element {
                 "Only processing instructions and comments can be siblings of the root element",
             ))
         }
+    }
+
+    /// Refuses, before anything changes, to take in this node or one of
+    /// its ancestors (the library refuses each one, but only when its turn
+    /// comes, after the ones before it have moved).
+    fn check_no_cycle(&self, py: Python<'_>, elements: &[Py<Element>]) -> PyResult<()> {
+        let ancestors: Vec<NodeId> = self.with(|node| {
+            Ok(std::iter::once(node)
+                .chain(node.ancestors())
+                .map(|n| n.id())
+                .collect())
+        })?;
+        for element in elements {
+            let element = element.bind(py).get().here();
+            if self.same_doc(&element) && ancestors.contains(&element.id) {
+                return Err(PyValueError::new_err(
+                    "a node cannot go inside itself (an element cannot take in its ancestor)",
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn proxy_object(&self, py: Python<'_>, id: NodeId) -> PyResult<Py<PyAny>> {

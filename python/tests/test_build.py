@@ -332,6 +332,19 @@ def test_bad_arguments_raise_and_change_nothing():
     assert etree.tostring(root) == before
 
 
+def test_a_refused_extend_or_slice_assignment_moves_nothing():
+    root = etree.fromstring("<r><a><b/></a><c/></r>")
+    before = etree.tostring(root)
+    b = root[0][0]
+    with pytest.raises(ValueError):
+        b.extend([root[1], root])  # the second is an ancestor
+    with pytest.raises(ValueError):
+        b[:] = [root[1], root[0]]
+    with pytest.raises(TypeError):
+        b.extend([root[1], None])
+    assert etree.tostring(root) == before
+
+
 def test_a_refused_move_leaves_both_documents_as_they_were():
     source = etree.fromstring("<a><x>\x7f</x>tail</a>")
     target = etree.fromstring("<?xml version='1.1'?><b><!--c--></b>")
@@ -346,3 +359,48 @@ def test_a_refused_move_leaves_both_documents_as_they_were():
     assert x.getparent() == target
     source.append(x)
     assert (etree.tostring(source), etree.tostring(target)) == before
+
+
+def test_moves_between_documents_while_other_threads_read():
+    import threading
+
+    a, b = etree.Element("a"), etree.Element("b")
+    items = [etree.SubElement(a, "i", n=str(n)) for n in range(200)]
+    failures = []
+
+    def move():
+        for round in range(20):
+            into = b if round % 2 == 0 else a
+            for item in items:
+                into.append(item)
+
+    def read():
+        try:
+            for _ in range(20):
+                for item in items:
+                    assert item.tag == "i" and item.getparent().tag in ("a", "b")
+                    assert item.attrib["n"]
+        except Exception as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=move)] + [threading.Thread(target=read) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads) and failures == []
+    assert [i.get("n") for i in a] == [str(n) for n in range(200)] and len(b) == 0
+
+
+def test_a_million_levels_move_between_documents():
+    depth = 1_000_000
+    data = "<r>" + "<d>" * depth + "x" + "</d>" * depth + "</r>"
+    root = etree.fromstring(data)
+    top, deepest = root[0], root.iter("d")[-1]
+    target = etree.Element("t", nsmap={"p": "urn:p"})
+    target.append(top)
+    assert len(root) == 0 and top.getparent() == target
+    assert deepest.text == "x" and deepest.getroottree().getroot() == target
+    assert etree.tostring(target, encoding="unicode") == (
+        '<t xmlns:p="urn:p">' + data[3:-4] + "</t>"
+    )
