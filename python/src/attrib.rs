@@ -249,7 +249,8 @@ impl Attrib {
 
     /// Removes every attribute (namespace declarations stay), all or none.
     fn clear(&self) -> PyResult<()> {
+        // Last first, so that a refusal puts back the last ones, in order.
         let names = self.element.keys()?;
-        self.change(names.into_iter().map(|k| (k, None)).collect())
+        self.change(names.into_iter().rev().map(|k| (k, None)).collect())
     }
 }

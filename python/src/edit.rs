@@ -180,15 +180,23 @@ fn clear_node(doc: &mut Document, id: NodeId, keep_tail: bool) -> EditResult<()>
     if !node.is_element() {
         return doc.set_text(id, "");
     }
-    let attributes: Vec<String> = node
+    let attributes: Vec<(String, String)> = node
         .attributes()
         .filter(|a| a.declared_prefix().is_none())
-        .map(|a| a.name().to_string())
+        .map(|a| (a.name().to_string(), a.value().to_string()))
         .collect();
     let children: Vec<(NodeId, bool)> = node.children().map(|c| (c.id(), is_item(c))).collect();
     let tail = if keep_tail { Vec::new() } else { tail_of(node) };
-    for name in attributes {
-        doc.remove_attribute(id, &name)?;
+    // Last first: if one is refused, those removed were the last ones, and
+    // putting them back (appended, their prefixes still bound) gives the
+    // same attributes in the same order.
+    for (at, (name, _)) in attributes.iter().enumerate().rev() {
+        if let Err(error) = doc.remove_attribute(id, name) {
+            for (name, value) in &attributes[at + 1..] {
+                let _ = doc.set_attribute(id, name, value);
+            }
+            return Err(error);
+        }
     }
     for (child, item) in children {
         if item {

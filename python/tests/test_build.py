@@ -3,6 +3,8 @@ SubElement, Comment, ProcessingInstruction, nsmap, a live attrib), each
 done with lxml too and compared: the trees, and the written documents read
 back; bad arguments raise TypeError or ValueError and change nothing."""
 
+import collections.abc
+
 import pytest
 from lxml import etree as lxml_etree
 
@@ -218,6 +220,7 @@ def test_many_moves_back_and_forth():
 def test_attrib_is_a_live_mapping(module):
     root = module.fromstring("<a xmlns:p='urn:p' x='1' p:y='2'/>")
     attrib = root.attrib
+    assert isinstance(attrib, collections.abc.MutableMapping)
     assert len(attrib) == 2 and list(attrib) == ["x", "{urn:p}y"]
     assert attrib == {"x": "1", "{urn:p}y": "2"} and attrib != {"x": "1"}
     assert repr(attrib) == "{'x': '1', '{urn:p}y': '2'}"
@@ -330,6 +333,20 @@ def test_bad_arguments_raise_and_change_nothing():
     with pytest.raises(IndexError):
         del root[5]
     assert etree.tostring(root) == before
+
+
+def test_a_refused_clear_puts_the_attributes_back():
+    # The DTD gives `d` a default: removing it would not remove it.
+    root = etree.fromstring("<!DOCTYPE r [<!ATTLIST e d CDATA 'dflt'>]><r><e a='1' d='x' b='2'>t<c/></e></r>")
+    e = root[0]
+    with pytest.raises(ValueError):
+        e.clear()
+    with pytest.raises(ValueError):
+        e.attrib.clear()
+    with pytest.raises(ValueError):
+        del e.attrib["d"]
+    assert e.items() == [("a", "1"), ("d", "x"), ("b", "2")]
+    assert e.text == "t" and len(e) == 1
 
 
 def test_a_refused_extend_or_slice_assignment_moves_nothing():

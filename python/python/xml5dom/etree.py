@@ -17,6 +17,7 @@ Threads: parsing and serializing release the GIL, and one document may be
 read from several threads at once (the extension module's docs say how).
 """
 
+import collections.abc
 import os
 
 from . import _xml5dom
@@ -56,6 +57,8 @@ __all__ = [
 _Element = _xml5dom._Element
 _ElementTree = _xml5dom._ElementTree
 _Attrib = _xml5dom._Attrib
+# As lxml's: `attrib` is a mutable mapping to isinstance().
+collections.abc.MutableMapping.register(_Attrib)
 DocInfo = _xml5dom.DocInfo
 
 
