@@ -8,8 +8,9 @@
 
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PySlice;
+use pyo3::types::{PyDict, PySlice};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use xml5dom::{Document, Node, NodeId, NodeType};
 
@@ -724,7 +725,7 @@ fn new_document(
 ) -> PyResult<Element> {
     // An element takes the place of a placeholder root element (a document
     // keeps one); a comment or a PI goes in an empty document.
-    let mut doc = Document::parse(if root_element { "<_/>" } else { "" });
+    let mut doc = blank(root_element);
     let prefixes = AtomicUsize::new(0);
     let node = make(&mut doc, &prefixes).map_err(edit_error)?;
     let placed = match doc.root_element().map(|r| r.id()) {
@@ -741,19 +742,90 @@ fn new_document(
     Ok(Element { doc, id: node })
 }
 
-/// `Element(tag, attrib, nsmap)`: a new element, the root element of a new
-/// document.
+/// A new document: with the root element `<_/>` (to be replaced), or
+/// empty. Each is parsed once and cloned after: a clone copies a few
+/// short vectors, a parse sets up a parser.
+pub(crate) fn blank(root_element: bool) -> Document {
+    static WITH_ROOT: OnceLock<Document> = OnceLock::new();
+    static EMPTY: OnceLock<Document> = OnceLock::new();
+    if root_element {
+        WITH_ROOT.get_or_init(|| Document::parse("<_/>")).clone()
+    } else {
+        EMPTY.get_or_init(|| Document::parse("")).clone()
+    }
+}
+
+/// The attributes `attrib` (a mapping, or `None`) and `extra` (keyword
+/// arguments) as pairs: the keyword arguments first, then the rest of
+/// `attrib`, as lxml sets them.
+fn attributes_of(
+    attrib: Option<&Bound<'_, PyAny>>,
+    extra: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<(String, String)>> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for (key, value) in extra.into_iter().flat_map(|extra| extra.iter()) {
+        pairs.push((key.extract()?, value.extract()?));
+    }
+    let keywords = pairs.len();
+    let Some(attrib) = attrib.filter(|a| !a.is_none()) else {
+        return Ok(pairs);
+    };
+    if !attrib.hasattr("keys")? {
+        return Err(PyTypeError::new_err(format!(
+            "attrib must be a dict, not {}",
+            type_name(attrib)
+        )));
+    }
+    for key in attrib.call_method0("keys")?.try_iter()? {
+        let key = key?;
+        let name: String = key.extract()?;
+        if pairs[..keywords].iter().all(|(k, _)| *k != name) {
+            let value: String = attrib.get_item(&key)?.extract()?;
+            pairs.push((name, value));
+        }
+    }
+    Ok(pairs)
+}
+
+/// `nsmap` (a mapping of prefix, `None` for the default namespace, to
+/// URI, or `None`) as checked declarations.
+fn nsmap_of(nsmap: Option<&Bound<'_, PyAny>>) -> PyResult<Declarations> {
+    let Some(nsmap) = nsmap.filter(|n| !n.is_none()) else {
+        return Ok(Vec::new());
+    };
+    if !nsmap.hasattr("items")? {
+        return Err(PyTypeError::new_err(format!(
+            "nsmap must be a dict, not {}",
+            type_name(nsmap)
+        )));
+    }
+    let mut pairs = Vec::new();
+    for pair in nsmap.call_method0("items")?.try_iter()? {
+        pairs.push(pair?.extract()?);
+    }
+    declarations(Some(pairs))
+}
+
+/// A new element named `_tag` (`{uri}local` for a namespace), with the
+/// attributes `attrib` and `_extra` and the namespace declarations `nsmap`
+/// (prefix, `None` for the default, to URI): the root element of a new
+/// document, as in lxml (`getroottree()` is that document).
+///
+/// Its prefix is the first of `nsmap` declared for its namespace, else a
+/// new `ns0`. A name, value or prefix the library refuses raises
+/// `ValueError`; an argument of the wrong type `TypeError`.
 #[pyfunction]
-#[pyo3(name = "_new_element", signature = (tag, attrib=None, nsmap=None))]
+#[pyo3(name = "Element", signature = (_tag, attrib=None, nsmap=None, **_extra))]
 pub(crate) fn new_element(
-    tag: &str,
-    attrib: Option<Vec<(String, String)>>,
-    nsmap: Option<Declarations>,
+    _tag: &str,
+    attrib: Option<&Bound<'_, PyAny>>,
+    nsmap: Option<&Bound<'_, PyAny>>,
+    _extra: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Element> {
-    let nsmap = declarations(nsmap)?;
-    let attrib = attrib.unwrap_or_default();
+    let attrib = attributes_of(attrib, _extra)?;
+    let nsmap = nsmap_of(nsmap)?;
     new_document(
-        |doc, prefixes| build_element(doc, None, tag, &attrib, &nsmap, prefixes),
+        |doc, prefixes| build_element(doc, None, _tag, &attrib, &nsmap, prefixes),
         true,
     )
 }
@@ -776,21 +848,28 @@ pub(crate) fn new_processing_instruction(target: &str, text: Option<&str>) -> Py
     )
 }
 
-/// Makes an element named `tag` (a Clark name) with `attrib` and the
-/// declarations `nsmap`, and appends it to `parent`. The element is made
-/// and given its attributes detached, so a refused name or value changes
-/// nothing.
+/// Makes an element named `_tag` (`{uri}local` for a namespace) with the
+/// attributes `attrib` and `_extra` and the namespace declarations `nsmap`,
+/// appended to `_parent`.
+///
+/// Its prefix is the first of `nsmap` declared for its namespace, else the
+/// one in scope at the parent (the default namespace too), else a new
+/// `nsN`, as lxml picks it. A name, value or prefix the library refuses
+/// raises `ValueError` and changes nothing (the element is made and given
+/// its attributes detached, then appended).
 #[pyfunction]
-#[pyo3(name = "SubElement", signature = (parent, tag, attrib=None, nsmap=None))]
+#[pyo3(name = "SubElement", signature = (_parent, _tag, attrib=None, nsmap=None, **_extra))]
 pub(crate) fn sub_element(
-    parent: &Bound<'_, PyAny>,
-    tag: &str,
-    attrib: Option<Vec<(String, String)>>,
-    nsmap: Option<Declarations>,
+    _parent: &Bound<'_, PyAny>,
+    _tag: &str,
+    attrib: Option<&Bound<'_, PyAny>>,
+    nsmap: Option<&Bound<'_, PyAny>>,
+    _extra: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Element> {
-    let parent = element_arg(parent, "SubElement()")?.get().here();
-    let nsmap = declarations(nsmap)?;
-    let attrib = attrib.unwrap_or_default();
+    let parent = element_arg(_parent, "SubElement()")?.get().here();
+    let attrib = attributes_of(attrib, _extra)?;
+    let nsmap = nsmap_of(nsmap)?;
+    let tag = _tag;
     let at = parent.id;
     let prefixes = &parent.doc.fresh_prefixes;
     let id = parent.edit(|doc| {

@@ -110,7 +110,7 @@ fn transplant(
         // A document keeps its root element, so the one that moved out
         // leaves its document empty (docs/python.md: lxml's tree keeps
         // answering the moved element).
-        *from = Document::parse("");
+        *from = crate::edit::blank(false);
     } else {
         let removed = std::iter::once(node)
             .chain(tail)

@@ -162,15 +162,17 @@ class _ElementTree:
     ) -> Union[bytes, str]: ...
 
 def SubElement(
-    parent: _Element,
-    tag: str,
-    attrib: Optional[List[Tuple[str, str]]] = None,
-    nsmap: Optional[List[Tuple[Optional[str], str]]] = None,
+    _parent: _Element,
+    _tag: str,
+    attrib: Optional[Mapping[str, str]] = None,
+    nsmap: Optional[Mapping[Optional[str], str]] = None,
+    **_extra: str,
 ) -> _Element: ...
-def _new_element(
-    tag: str,
-    attrib: Optional[List[Tuple[str, str]]] = None,
-    nsmap: Optional[List[Tuple[Optional[str], str]]] = None,
+def Element(
+    _tag: str,
+    attrib: Optional[Mapping[str, str]] = None,
+    nsmap: Optional[Mapping[Optional[str], str]] = None,
+    **_extra: str,
 ) -> _Element: ...
 def _new_comment(text: Optional[str] = None) -> _Element: ...
 def _new_pi(target: str, text: Optional[str] = None) -> _Element: ...

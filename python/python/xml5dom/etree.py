@@ -133,39 +133,8 @@ def ElementTree(element=None, file=None, parser=None):
     return element.getroottree()
 
 
-def _attributes(attrib, extra):
-    """``attrib`` (a mapping, or None) and the keyword arguments as pairs."""
-    # lxml's order: the keyword arguments first, then the rest of attrib.
-    attributes = dict(extra)
-    if attrib is None:
-        return list(attributes.items())
-    if not hasattr(attrib, "keys"):
-        raise TypeError("attrib must be a dict, not %r" % type(attrib).__name__)
-    for key in attrib.keys():
-        if key not in attributes:
-            attributes[key] = attrib[key]
-    return list(attributes.items())
-
-
-def _namespaces(nsmap):
-    if nsmap is None:
-        return None
-    if not hasattr(nsmap, "items"):
-        raise TypeError("nsmap must be a dict, not %r" % type(nsmap).__name__)
-    return list(nsmap.items())
-
-
-def Element(_tag, attrib=None, nsmap=None, **_extra):
-    """A new element named ``_tag`` (``{uri}local`` for a namespace), with
-    the attributes ``attrib`` and ``_extra`` and the namespace declarations
-    ``nsmap`` (prefix, ``None`` for the default, to URI): the root element
-    of a new document, as in lxml (``getroottree()`` is that document).
-
-    Its prefix is the first of ``nsmap`` declared for its namespace, else a
-    new ``ns0``. A name, value or prefix the library refuses raises
-    ``ValueError``.
-    """
-    return _xml5dom._new_element(_tag, _attributes(attrib, _extra), _namespaces(nsmap))
+Element = _xml5dom.Element
+SubElement = _xml5dom.SubElement
 
 
 def iselement(element):
@@ -212,21 +181,6 @@ def tostring(
         )
     raise TypeError(
         "Type '%s' cannot be serialized." % type(element_or_tree).__name__
-    )
-
-
-def SubElement(_parent, _tag, attrib=None, nsmap=None, **_extra):
-    """Make an element named ``_tag`` (``{uri}local`` for a namespace) with
-    the attributes ``attrib`` and ``_extra`` and the namespace declarations
-    ``nsmap``, appended to ``_parent``.
-
-    Its prefix is the first of ``nsmap`` declared for its namespace, else
-    the one in scope at the parent (the default namespace too), else a new
-    ``nsN``, as lxml picks it. A name, value or prefix the library refuses
-    raises ``ValueError`` and changes nothing.
-    """
-    return _xml5dom.SubElement(
-        _parent, _tag, _attributes(attrib, _extra), _namespaces(nsmap)
     )
 
 
