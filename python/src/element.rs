@@ -144,8 +144,13 @@ impl Element {
     }
 
     pub(crate) fn proxies(&self, py: Python<'_>, ids: Vec<NodeId>) -> PyResult<Vec<Py<PyAny>>> {
+        // Where this node is now, once for all of them.
+        let doc = self.here().doc;
         ids.into_iter()
-            .map(|id| Ok(Py::new(py, self.proxy(id))?.into_any()))
+            .map(|id| {
+                let doc = doc.clone();
+                Ok(Py::new(py, Element { doc, id })?.into_any())
+            })
             .collect()
     }
 }

@@ -200,6 +200,10 @@ def test_a_root_element_moved_away_leaves_its_tree_empty():
     assert tree.getroot() is None
     with pytest.raises(ValueError):
         comment.text
+    with pytest.raises(ValueError):
+        comment.text = "edited"
+    with pytest.raises(ValueError):
+        target.append(comment)
 
 
 def test_many_moves_back_and_forth():
