@@ -165,9 +165,7 @@ impl Attrib {
         let ours = self.dict(py)?;
         match other.cast::<Attrib>() {
             Ok(theirs) => ours.eq(theirs.get().dict(py)?),
-            Err(_) if other.hasattr("keys")? => ours.eq(PyDict::from_sequence(
-                &PyList::new(py, pairs_of(other)?)?.into_any(),
-            )?),
+            Err(_) if other.hasattr("keys")? => ours.eq(py.get_type::<PyDict>().call1((other,))?),
             Err(_) => Ok(false),
         }
     }

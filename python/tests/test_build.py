@@ -227,6 +227,7 @@ def test_attrib_is_a_live_mapping(module):
     assert isinstance(attrib, collections.abc.MutableMapping)
     assert len(attrib) == 2 and list(attrib) == ["x", "{urn:p}y"]
     assert attrib == {"x": "1", "{urn:p}y": "2"} and attrib != {"x": "1"}
+    assert attrib != {"x": 1, "{urn:p}y": "2"} and attrib != ["x"]
     assert repr(attrib) == "{'x': '1', '{urn:p}y': '2'}"
     assert "x" in attrib and "y" not in attrib
     assert attrib["{urn:p}y"] == "2" and attrib.get("z") is None and attrib.get("z", 0) == 0
