@@ -2,6 +2,7 @@
 //! instruction, and what it reads (name, namespaces, attributes, text,
 //! children, neighbours, iteration).
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -9,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyIterator, PyList, PySlice, PyString};
 use xml5dom::{Document, Node, NodeId, NodeType};
 
+use crate::attrib::Attrib;
 use crate::nodes::{clark, is_item, split_clark, start_tag_end, tag_matches, text_nodes, text_run};
 use crate::tree::ElementTree;
 use crate::{edit_error, read, write, EditResult, Shared};
@@ -21,38 +23,74 @@ pub(crate) struct Element {
 }
 
 impl Element {
+    /// Reads the node. A proxy reads its own place; only when its node is
+    /// not there (it moved into another document, or was removed) does it
+    /// look where the node went, so reads pay nothing for moves.
     pub(crate) fn with<R>(&self, f: impl FnOnce(Node<'_>) -> PyResult<R>) -> PyResult<R> {
         let doc = read(&self.doc)?;
-        let node = doc
-            .node(self.id)
-            .ok_or_else(|| PyValueError::new_err("the node was removed from its document"))?;
-        f(node)
+        if let Some(node) = doc.node(self.id) {
+            return f(node);
+        }
+        drop(doc);
+        match self.moved() {
+            Some(moved) => moved.with(f),
+            None => Err(PyValueError::new_err(
+                "the node was removed from its document",
+            )),
+        }
+    }
+
+    /// Where the node is now if it moved into another document (following
+    /// each move), else `None`.
+    pub(crate) fn moved(&self) -> Option<Element> {
+        if !self.doc.moved_out.load(Ordering::Acquire) {
+            return None;
+        }
+        let mut now: Option<(Shared, NodeId)> = None;
+        // Each move gives the node a new id, so the chain ends; the bound
+        // only guards against ids reused after their stamps wrapped.
+        for _ in 0..1_000_000 {
+            let (doc, id) = match &now {
+                Some((doc, id)) => (doc, *id),
+                None => (&self.doc, self.id),
+            };
+            let next = doc.moves.lock().ok()?.get(&id).cloned();
+            match next {
+                Some(next) => now = Some(next),
+                None => break,
+            }
+        }
+        now.map(|(doc, id)| Element { doc, id })
+    }
+
+    /// This proxy at the node's place now: itself, or where it moved.
+    pub(crate) fn here(&self) -> Element {
+        self.moved().unwrap_or_else(|| Element {
+            doc: self.doc.clone(),
+            id: self.id,
+        })
     }
 
     /// Runs an edit under the write lock; a refused edit is a `ValueError`.
+    /// (Call it on `here()`: the ids it edits are of that document.)
     pub(crate) fn edit<R>(&self, f: impl FnOnce(&mut Document) -> EditResult<R>) -> PyResult<R> {
         let mut doc = write(&self.doc)?;
         f(&mut doc).map_err(edit_error)
     }
 
-    /// The node of another proxy, which must be of the same document.
-    pub(crate) fn same_document(&self, other: &Element) -> PyResult<NodeId> {
-        if Arc::ptr_eq(&self.doc, &other.doc) {
-            Ok(other.id)
-        } else {
-            Err(PyValueError::new_err(
-                "moving an element between documents is not supported yet",
-            ))
-        }
-    }
-
-    /// Puts `child` (with its tail, as lxml moves it) where `place` says.
+    /// Puts `child` (with its tail, as lxml moves it) where `place` says in
+    /// this proxy's document (`place` gets the document and the node to
+    /// put); a node of another document moves over (`crate::transfer`).
     pub(crate) fn move_with_tail(
         &self,
         child: &Element,
         place: impl FnOnce(&mut Document, NodeId) -> EditResult<()>,
     ) -> PyResult<()> {
-        let child = self.same_document(child)?;
+        let child = child.here();
+        if !Arc::ptr_eq(&self.doc, &child.doc) {
+            return crate::transfer::move_between(self, &child, place);
+        }
+        let child = child.id;
         self.edit(|doc| {
             let node = doc
                 .node(child)
@@ -73,11 +111,13 @@ impl Element {
         })
     }
 
+    /// A proxy of the node `id` of this proxy's document (where it is now).
     pub(crate) fn proxy(&self, id: NodeId) -> Element {
-        Element {
-            doc: self.doc.clone(),
-            id,
-        }
+        let doc = match self.moved() {
+            Some(moved) => moved.doc,
+            None => self.doc.clone(),
+        };
+        Element { doc, id }
     }
 
     pub(crate) fn children(&self) -> PyResult<Vec<NodeId>> {
@@ -90,9 +130,27 @@ impl Element {
         })
     }
 
+    /// The value of the attribute named `key` (a Clark name), if any.
+    pub(crate) fn value(&self, key: &str) -> PyResult<Option<String>> {
+        let (uri, local) = split_clark(key);
+        self.with(|node| {
+            Ok(node
+                .attributes()
+                .find(|a| {
+                    a.declared_prefix().is_none() && a.local_name() == local && a.namespace() == uri
+                })
+                .map(|a| a.value().to_string()))
+        })
+    }
+
     pub(crate) fn proxies(&self, py: Python<'_>, ids: Vec<NodeId>) -> PyResult<Vec<Py<PyAny>>> {
+        // Where this node is now, once for all of them.
+        let doc = self.here().doc;
         ids.into_iter()
-            .map(|id| Ok(Py::new(py, self.proxy(id))?.into_any()))
+            .map(|id| {
+                let doc = doc.clone();
+                Ok(Py::new(py, Element { doc, id })?.into_any())
+            })
             .collect()
     }
 }
@@ -172,15 +230,11 @@ impl Element {
         Ok(dict)
     }
 
-    /// The attributes (namespace declarations excluded), by Clark name, as
-    /// a new dict.
+    /// The attributes (namespace declarations excluded), by Clark name: a
+    /// live mapping that reads and edits this element.
     #[getter]
-    pub(crate) fn attrib<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        for (name, value) in self.items()? {
-            dict.set_item(name, value)?;
-        }
-        Ok(dict)
+    pub(crate) fn attrib(&self) -> Attrib {
+        Attrib::of(self)
     }
 
     /// The value of the attribute named `key` (a Clark name), or `default`.
@@ -191,16 +245,7 @@ impl Element {
         key: &str,
         default: Option<Py<PyAny>>,
     ) -> PyResult<Option<Py<PyAny>>> {
-        let (uri, local) = split_clark(key);
-        let found = self.with(|node| {
-            Ok(node
-                .attributes()
-                .find(|a| {
-                    a.declared_prefix().is_none() && a.local_name() == local && a.namespace() == uri
-                })
-                .map(|a| a.value().to_string()))
-        })?;
-        Ok(match found {
+        Ok(match self.value(key)? {
             Some(value) => Some(PyString::new(py, &value).into_any().unbind()),
             None => default,
         })
@@ -322,8 +367,8 @@ impl Element {
     pub(crate) fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.cast::<Element>() {
             Ok(other) => {
-                let other = other.get();
-                Arc::ptr_eq(&self.doc, &other.doc) && self.id == other.id
+                let (this, other) = (self.here(), other.get().here());
+                Arc::ptr_eq(&this.doc, &other.doc) && this.id == other.id
             }
             Err(_) => false,
         }
@@ -332,8 +377,9 @@ impl Element {
     pub(crate) fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (Arc::as_ptr(&self.doc) as usize).hash(&mut hasher);
-        self.id.hash(&mut hasher);
+        let this = self.here();
+        (Arc::as_ptr(&this.doc) as usize).hash(&mut hasher);
+        this.id.hash(&mut hasher);
         hasher.finish()
     }
 
@@ -378,7 +424,7 @@ impl Element {
     /// The tree this element belongs to.
     pub(crate) fn getroottree(&self) -> ElementTree {
         ElementTree {
-            doc: self.doc.clone(),
+            doc: self.here().doc,
         }
     }
 

@@ -1,9 +1,11 @@
 //! The extension module `xml5dom._xml5dom`: the lxml/ElementTree surface of
 //! the Python package over the library's public API (issue 32).
 //!
-//! How Python objects hold a document: one [`Shared`] (`Arc<RwLock<Document>>`)
-//! per parsed document, and a `NodeId` per element proxy. Proxies are
-//! `frozen` pyclasses (immutable, so `Send + Sync`); reads take the read
+//! How Python objects hold a document: one [`Shared`] (`Arc<DocCell>`: the
+//! document behind an `RwLock`) per document, and a `NodeId` per element
+//! proxy; a proxy whose node moved into another document finds it through
+//! the record its old document keeps (`transfer`). Proxies are `frozen`
+//! pyclasses (immutable, so `Send + Sync`); reads take the read
 //! lock, so one document may be read from several threads at once; edits
 //! take the write lock. No Python code runs while a lock is held (no
 //! Python object is made under the write lock), and parsing and serializing
@@ -17,43 +19,76 @@
 
 //!
 //! The files, by concern: `tree` (parsing, `_ElementTree`, `DocInfo`),
-//! `element` (what a proxy reads), `edit` (what it changes), `query`
+//! `element` (what a proxy reads), `edit` (what it changes, and the
+//! factories of new nodes), `attrib` (the live attribute mapping),
+//! `transfer` (moving nodes between documents), `query`
 //! (ElementPath and XPath), `write` (serializing and Canonical XML), `log`
 //! (the error log and the exceptions), `nodes` (how lxml sees the
 //! library's nodes: items, text runs, Clark names).
 
+mod attrib;
 mod edit;
 mod element;
 mod log;
 mod nodes;
 mod query;
+mod transfer;
 mod tree;
 mod write;
 
-use edit::sub_element;
+use attrib::Attrib;
+use edit::{new_comment, new_element, new_processing_instruction, sub_element};
 use element::Element;
 use log::{ErrorLog, LogEntry};
 use tree::{_parse_file, _parse_text, DocInfo, ElementTree};
 
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use xml5dom::Document;
+use xml5dom::{Document, NodeId};
 
 /// What an edit of the library returns.
 pub(crate) type EditResult<T> = Result<T, xml5dom::Error>;
 
-/// A parsed document, shared by its tree and element proxies.
-pub(crate) type Shared = Arc<RwLock<Document>>;
+/// A document, shared by its tree and element proxies.
+pub(crate) type Shared = Arc<DocCell>;
+
+/// A document behind its lock, with where its nodes went when they moved
+/// into another document (docs/python.md, "How Python objects hold a
+/// document"): a proxy of a moved node finds its node there.
+pub(crate) struct DocCell {
+    document: RwLock<Document>,
+    /// Whether any node ever moved out (so `moves` need not be looked at).
+    pub(crate) moved_out: AtomicBool,
+    /// A node that moved out, by its old id: its document and id now.
+    pub(crate) moves: Mutex<HashMap<NodeId, (Shared, NodeId)>>,
+    /// The number of the next `nsN` prefix made up for a namespace no
+    /// prefix is bound to, counted per document as lxml counts them.
+    pub(crate) fresh_prefixes: AtomicUsize,
+}
+
+/// A new document for Python to hold.
+pub(crate) fn share(document: Document) -> Shared {
+    Arc::new(DocCell {
+        document: RwLock::new(document),
+        moved_out: AtomicBool::new(false),
+        moves: Mutex::new(HashMap::new()),
+        fresh_prefixes: AtomicUsize::new(0),
+    })
+}
 
 pub(crate) fn read(doc: &Shared) -> PyResult<RwLockReadGuard<'_, Document>> {
-    doc.read()
+    doc.document
+        .read()
         .map_err(|_| PyRuntimeError::new_err("the document's lock was poisoned"))
 }
 
 pub(crate) fn write(doc: &Shared) -> PyResult<RwLockWriteGuard<'_, Document>> {
-    doc.write()
+    doc.document
+        .write()
         .map_err(|_| PyRuntimeError::new_err("the document's lock was poisoned"))
 }
 
@@ -68,6 +103,7 @@ pub(crate) fn edit_error(err: xml5dom::Error) -> PyErr {
 #[pymodule]
 pub(crate) fn _xml5dom(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Element>()?;
+    module.add_class::<Attrib>()?;
     module.add_class::<ElementTree>()?;
     module.add_class::<DocInfo>()?;
     module.add_class::<ErrorLog>()?;
@@ -75,5 +111,8 @@ pub(crate) fn _xml5dom(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(_parse_text, module)?)?;
     module.add_function(wrap_pyfunction!(_parse_file, module)?)?;
     module.add_function(wrap_pyfunction!(sub_element, module)?)?;
+    module.add_function(wrap_pyfunction!(new_element, module)?)?;
+    module.add_function(wrap_pyfunction!(new_comment, module)?)?;
+    module.add_function(wrap_pyfunction!(new_processing_instruction, module)?)?;
     Ok(())
 }

@@ -171,6 +171,7 @@ impl Element {
         expression: &str,
         namespaces: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        xpath(py, &self.doc, self.id, expression, namespaces)
+        let here = self.here();
+        xpath(py, &here.doc, here.id, expression, namespaces)
     }
 }

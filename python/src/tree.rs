@@ -1,7 +1,5 @@
 //! `_ElementTree` and `DocInfo`, and the parse functions that make a tree.
 
-use std::sync::{Arc, RwLock};
-
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -11,7 +9,7 @@ use crate::element::Element;
 use crate::log::{error_log, refuse_errors, ErrorLog};
 use crate::query::xpath;
 use crate::write::{canonical_bytes, canonical_form, serialize_document, target};
-use crate::{read, Shared};
+use crate::{read, share, Shared};
 
 /// A document: its root element, its declaration and DOCTYPE, its errors.
 #[pyclass(frozen, module = "xml5dom._xml5dom", name = "_ElementTree")]
@@ -259,9 +257,7 @@ pub(crate) fn finish(py: Python<'_>, doc: Document, recover: bool) -> PyResult<E
     if !recover {
         refuse_errors(py, &doc)?;
     }
-    Ok(ElementTree {
-        doc: Arc::new(RwLock::new(doc)),
-    })
+    Ok(ElementTree { doc: share(doc) })
 }
 
 /// Parses `text` (a `str`, or `bytes` in any encoding) into an `ElementTree`.

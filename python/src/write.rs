@@ -176,10 +176,11 @@ impl Element {
         exclusive: bool,
         with_comments: bool,
     ) -> PyResult<Py<PyAny>> {
+        let here = self.here();
         canonical_bytes(
             py,
-            &self.doc,
-            Some(self.id),
+            &here.doc,
+            Some(here.id),
             canonical_form(exclusive, with_comments),
         )
     }
@@ -200,8 +201,7 @@ impl Element {
                 "pretty_print of a subtree is not supported yet; serialize the ElementTree",
             ));
         }
-        let shared = self.doc.clone();
-        let id = self.id;
+        let Element { doc: shared, id } = self.here();
         let text = py.detach(move || -> PyResult<String> {
             let doc = read(&shared)?;
             let node = doc

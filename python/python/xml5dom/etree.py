@@ -17,6 +17,7 @@ Threads: parsing and serializing release the GIL, and one document may be
 read from several threads at once (the extension module's docs say how).
 """
 
+import collections.abc
 import os
 
 from . import _xml5dom
@@ -33,6 +34,7 @@ from ._errors import (
 __all__ = [
     "Comment",
     "DocInfo",
+    "Element",
     "Error",
     "LxmlError",
     "LxmlSyntaxError",
@@ -54,6 +56,9 @@ __all__ = [
 
 _Element = _xml5dom._Element
 _ElementTree = _xml5dom._ElementTree
+_Attrib = _xml5dom._Attrib
+# As lxml's: `attrib` is a mutable mapping to isinstance().
+collections.abc.MutableMapping.register(_Attrib)
 DocInfo = _xml5dom.DocInfo
 
 
@@ -117,14 +122,19 @@ def parse(source, parser=None, *, base_url=None, recover=None):
 
 
 def ElementTree(element=None, file=None, parser=None):
-    """The tree of ``element``, or the tree parsed from ``file``."""
+    """The tree of ``element``, or the tree parsed from ``file``; with
+    neither, a tree with no root element."""
     if file is not None:
         return parse(file, parser)
     if element is None:
-        raise TypeError("ElementTree() needs an element or a file")
+        return _xml5dom._parse_text(b"", True)
     if not isinstance(element, _Element):
         raise TypeError("expected an element, got %r" % type(element).__name__)
     return element.getroottree()
+
+
+Element = _xml5dom.Element
+SubElement = _xml5dom.SubElement
 
 
 def iselement(element):
@@ -174,36 +184,22 @@ def tostring(
     )
 
 
-def SubElement(parent, tag, attrib=None, nsmap=None, **extra):
-    """Make an element named ``tag`` (``{uri}local`` for a namespace) with
-    the attributes ``attrib`` and ``extra``, appended to ``parent``.
-
-    A name or value the library refuses raises ``ValueError`` and changes
-    nothing. ``nsmap`` is not supported yet.
-    """
-    if nsmap:
-        raise NotImplementedError("SubElement(nsmap=...) is not supported yet")
-    attributes = dict(attrib or {})
-    attributes.update(extra)
-    return _xml5dom.SubElement(parent, tag, list(attributes.items()))
-
-
 def Comment(text=None):
-    """The ``tag`` of comments, as in lxml (``element.tag is Comment``).
-
-    Creating comments comes with the edit API; calling this raises
-    ``NotImplementedError`` until then.
+    """A new comment holding ``text``, alone in a new document (append it
+    where it goes). It is also the ``tag`` of comments, as in lxml
+    (``node.tag is Comment``). Text a comment cannot hold (``--``, a
+    trailing ``-``) raises ``ValueError`` where it lands.
     """
-    raise NotImplementedError("creating comments is not supported yet")
+    return _xml5dom._new_comment(text)
 
 
 def ProcessingInstruction(target, text=None):
-    """The ``tag`` of processing instructions, as in lxml.
-
-    Creating processing instructions comes with the edit API; calling this
-    raises ``NotImplementedError`` until then.
+    """A new processing instruction ``<?target text?>``, alone in a new
+    document. It is also the ``tag`` of processing instructions, as in
+    lxml. A bad target (not a name, ``xml``) or text holding ``?>`` raises
+    ``ValueError``.
     """
-    raise NotImplementedError("creating processing instructions is not supported yet")
+    return _xml5dom._new_pi(target, text)
 
 
 PI = ProcessingInstruction

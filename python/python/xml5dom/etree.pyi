@@ -1,7 +1,7 @@
 """Types of xml5dom.etree, the lxml.etree API."""
 
 import os
-from typing import IO, Any, Callable, NoReturn, Optional, Union
+from typing import IO, Any, Callable, Dict, Mapping, Optional, Union
 
 from ._errors import (
     Error as Error,
@@ -12,7 +12,7 @@ from ._errors import (
     XPathError as XPathError,
     XPathEvalError as XPathEvalError,
 )
-from ._xml5dom import DocInfo as DocInfo, _Element, _ElementTree
+from ._xml5dom import DocInfo as DocInfo, _Attrib, _Element, _ElementTree
 
 _Source = Union[str, bytes, os.PathLike, IO[Any]]
 
@@ -47,12 +47,21 @@ def ElementTree(
     file: Optional[_Source] = None,
     parser: Optional[XMLParser] = None,
 ) -> _ElementTree: ...
+_Attributes = Optional[Union[Mapping[str, str], _Attrib]]
+_NamespaceMap = Optional[Dict[Optional[str], str]]
+
+def Element(
+    _tag: str,
+    attrib: _Attributes = None,
+    nsmap: _NamespaceMap = None,
+    **_extra: str,
+) -> _Element: ...
 def SubElement(
-    parent: _Element,
-    tag: str,
-    attrib: Optional[dict] = None,
-    nsmap: Optional[dict] = None,
-    **extra: str,
+    _parent: _Element,
+    _tag: str,
+    attrib: _Attributes = None,
+    nsmap: _NamespaceMap = None,
+    **_extra: str,
 ) -> _Element: ...
 def iselement(element: Any) -> bool: ...
 def tostring(
@@ -66,7 +75,7 @@ def tostring(
     exclusive: bool = False,
     with_comments: bool = True,
 ) -> Union[bytes, str]: ...
-def Comment(text: Optional[str] = None) -> NoReturn: ...
-def ProcessingInstruction(target: str, text: Optional[str] = None) -> NoReturn: ...
+def Comment(text: Optional[str] = None) -> _Element: ...
+def ProcessingInstruction(target: str, text: Optional[str] = None) -> _Element: ...
 
-PI: Callable[..., NoReturn]
+PI: Callable[..., _Element]
