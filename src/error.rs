@@ -294,6 +294,11 @@ pub enum ErrorCode {
     /// A byte sequence that is not valid in the document's encoding; it is
     /// replaced by U+FFFD.
     InvalidByteSequence,
+    /// Bytes that are not UTF-8 in a document read as UTF-8; each is read
+    /// as its windows-1252 character, so none is lost (a windows-1252 file
+    /// labelled UTF-8, or UTF-8 with windows-1252 bytes pasted in).
+    /// Repaired output writes those characters in UTF-8.
+    Windows1252InUtf8,
     /// The XML declaration names an encoding that is not known; UTF-8 is
     /// used (IBM037 in EBCDIC). Repaired output names the encoding it is
     /// written in.
@@ -754,6 +759,10 @@ impl ErrorCode {
             InvalidByteSequence => (
                 "invalid-byte-sequence",
                 "bytes not valid in the document's encoding; replaced by U+FFFD",
+            ),
+            Windows1252InUtf8 => (
+                "windows-1252-in-utf-8",
+                "bytes not valid UTF-8; each read as its windows-1252 character",
             ),
             UnknownEncoding => (
                 "unknown-encoding",

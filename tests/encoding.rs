@@ -243,13 +243,13 @@ fn an_unknown_label_is_an_error_and_utf8_is_used() {
 }
 
 #[test]
-fn invalid_bytes_in_the_middle_become_replacement_characters() {
-    // Latin-1 bytes in a file that claims to be UTF-8.
-    let bytes = b"<?xml version='1.0' encoding='UTF-8'?><a>caf\xe9 cr\xe8me</a>";
+fn bytes_not_utf8_are_read_as_their_windows_1252_characters() {
+    // A windows-1252 file that claims to be UTF-8: every character kept.
+    let bytes = b"<?xml version='1.0' encoding='UTF-8'?><a>caf\xe9 cr\xe8me \x93q\x94</a>";
     let doc = Document::parse_bytes(bytes);
     assert_eq!(
         doc.root_element().unwrap().text_content(),
-        "caf\u{FFFD} cr\u{FFFD}me"
+        "caf\u{e9} cr\u{e8}me \u{201C}q\u{201D}"
     );
     let found: Vec<_> = doc
         .errors()
@@ -259,11 +259,34 @@ fn invalid_bytes_in_the_middle_become_replacement_characters() {
     assert_eq!(
         found,
         [
-            ("invalid-byte-sequence", 44, Some(44)),
-            ("invalid-byte-sequence", 50, Some(48)),
+            ("windows-1252-in-utf-8", 44, Some(44)),
+            ("windows-1252-in-utf-8", 49, Some(48)),
+            ("windows-1252-in-utf-8", 54, Some(52)),
+            ("windows-1252-in-utf-8", 58, Some(54)),
         ]
     );
-    // In another encoding, too: an invalid Shift_JIS lead byte.
+    // Written out, the characters are UTF-8, as the label says.
+    let (out, _) = doc.to_bytes(&SerializeOptions::default());
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "<?xml version='1.0' encoding='UTF-8'?><a>caf\u{e9} cr\u{e8}me \u{201C}q\u{201D}</a>"
+    );
+    // UTF-8 with a windows-1252 byte pasted in keeps its UTF-8.
+    let doc = Document::parse_bytes(
+        "<a>日本 \u{e9}t\u{e9} "
+            .as_bytes()
+            .iter()
+            .copied()
+            .chain(*b"\x92s</a>")
+            .collect::<Vec<u8>>()
+            .as_slice(),
+    );
+    assert_eq!(
+        doc.root_element().unwrap().text_content(),
+        "日本 été \u{2019}s"
+    );
+    // In another encoding a malformed sequence is still U+FFFD: an invalid
+    // Shift_JIS lead byte.
     let mut sjis = encode("<a>日本", encoding_rs::SHIFT_JIS);
     sjis.extend_from_slice(b"\xA0x</a>");
     let options = ParseOptions::default().encoding_label("shift_jis").unwrap();
@@ -275,11 +298,49 @@ fn invalid_bytes_in_the_middle_become_replacement_characters() {
 }
 
 #[test]
+fn every_byte_not_utf8_is_read_reversibly() {
+    // Each of the 128 high bytes alone in a UTF-8 document (0x80-0xBF are
+    // stray continuation bytes, 0xC0-0xFF leads without their tail) is one
+    // character, and windows-1252 gives the byte back: nothing is lost.
+    for byte in 0x80..=0xFFu8 {
+        let bytes = [b'<', b'a', b'>', byte, b'<', b'/', b'a', b'>'];
+        let doc = Document::parse_bytes(&bytes);
+        let text = doc.root_element().unwrap().text_content();
+        assert_eq!(text.chars().count(), 1, "byte {byte:#x}: {text:?}");
+        let (back, _, lossy) = encoding_rs::WINDOWS_1252.encode(&text);
+        assert!(!lossy, "byte {byte:#x}");
+        assert_eq!(&*back, [byte], "byte {byte:#x}");
+        assert_eq!(errors(&doc), [("windows-1252-in-utf-8".to_owned(), 3)]);
+    }
+}
+
+#[test]
+fn a_malformed_sequence_cut_between_chunks_is_read_alike() {
+    // A lead byte whose sequence breaks off, and a lone surrogate's three
+    // bytes, at every cut of the input.
+    let bytes = b"<a>x\xe2\x82y \xed\xa0\x80 \xf0\x9f\x98</a>";
+    let whole = Document::parse_bytes(bytes);
+    assert_eq!(
+        whole.root_element().unwrap().text_content(),
+        "x\u{e2}\u{201A}y \u{ed}\u{a0}\u{20AC} \u{f0}\u{178}\u{2DC}"
+    );
+    for size in 1..bytes.len() {
+        let chunked = parse_chunks(bytes.chunks(size));
+        assert_eq!(chunked.source(), whole.source(), "chunks of {size}");
+        assert_eq!(errors(&chunked), errors(&whole), "chunks of {size}");
+    }
+}
+
+#[test]
 fn a_truncated_multibyte_sequence_at_the_end_is_reported() {
     let mut bytes = "<a>日本".as_bytes().to_vec();
     bytes.extend_from_slice(&"語".as_bytes()[..2]);
     let doc = Document::parse_bytes(&bytes);
-    assert_eq!(doc.root_element().unwrap().text_content(), "日本\u{FFFD}");
+    // 語 is E8 AA 9E: its first two bytes, as windows-1252 characters.
+    assert_eq!(
+        doc.root_element().unwrap().text_content(),
+        "日本\u{e8}\u{aa}"
+    );
     let codes: Vec<_> = doc
         .errors()
         .iter()
@@ -287,9 +348,10 @@ fn a_truncated_multibyte_sequence_at_the_end_is_reported() {
         .collect();
     assert_eq!(
         codes,
-        [("invalid-byte-sequence", 9), ("eof-in-element", 12)]
+        [("windows-1252-in-utf-8", 9), ("eof-in-element", 13)]
     );
     assert_eq!(doc.input_offset(9), Some(9));
+    assert_eq!(doc.input_offset(11), Some(10));
     // The same when fed one byte at a time.
     let chunked = parse_chunks(bytes.chunks(1));
     assert_eq!(errors(&chunked), errors(&doc));

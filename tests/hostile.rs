@@ -557,14 +557,16 @@ fn decoded(doc: &Document) -> (String, Vec<(ErrorCode, usize)>) {
 fn lone_surrogates_are_invalid_byte_sequences() {
     let serial = serial();
     let invalid = ErrorCode::InvalidByteSequence;
-    // UTF-8 for U+D800: one U+FFFD per byte (none of them starts a valid
-    // sequence: after ED only 80-9F may follow), each 3 bytes in the text.
+    // UTF-8 for U+D800: three malformed sequences (none of its bytes
+    // starts a valid one: after ED only 80-9F may follow), each byte read
+    // as its windows-1252 character (2, 2 and 3 bytes in the text).
     let (doc, peak) = measure(&serial, || Document::parse_bytes(b"<r>\xED\xA0\x80</r>"));
+    let misread = ErrorCode::Windows1252InUtf8;
     assert_eq!(
         decoded(&doc),
         (
-            "\u{FFFD}".repeat(3),
-            vec![(invalid, 3), (invalid, 6), (invalid, 9)]
+            "\u{ED}\u{A0}\u{20AC}".to_string(),
+            vec![(misread, 3), (misread, 5), (misread, 7)]
         )
     );
     checked(&doc);

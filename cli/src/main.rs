@@ -2302,14 +2302,17 @@ fn json_line(
     out.push_str("}\n");
 }
 
-/// What reading `doc` lost, if anything: bytes that were not valid in its
-/// encoding (each became U+FFFD), said for a person.
+/// What reading `doc` lost or guessed, if anything: bytes that were not
+/// valid in its encoding (each became U+FFFD, or in UTF-8 its bytes'
+/// windows-1252 characters: a guess that writing would fix in the file),
+/// said for a person.
 fn decoding_loss(doc: &Document) -> Option<String> {
-    let lost = doc
-        .errors()
-        .iter()
-        .filter(|e| e.code == ErrorCode::InvalidByteSequence)
-        .count();
+    let count = |code: ErrorCode| doc.errors().iter().filter(|e| e.code == code).count();
+    let (replaced, misread) = (
+        count(ErrorCode::InvalidByteSequence),
+        count(ErrorCode::Windows1252InUtf8),
+    );
+    let lost = replaced + misread;
     if lost == 0 {
         return None;
     }
@@ -2324,8 +2327,13 @@ fn decoding_loss(doc: &Document) -> Option<String> {
         }
         _ => String::new(),
     };
+    let with = if replaced == 0 {
+        "their windows-1252 characters"
+    } else {
+        "U+FFFD"
+    };
     Some(format!(
-        "{lost} byte sequence{} not valid {}{why}; writing would replace {} with U+FFFD \
+        "{lost} byte sequence{} not valid {}{why}; writing would replace {} with {with} \
          (say the encoding with --input-encoding LABEL, or rewrite anyway with --force)",
         if lost == 1 { " is" } else { "s are" },
         doc.encoding(),

@@ -1896,9 +1896,10 @@ fn progress_bar_on_a_terminal_only_and_not_when_quiet() {
     assert_eq!(terminal(true), "");
 }
 
-/// `fmt --in-place` never destroys what reading lost: a file whose bytes
-/// did not decode (here a feed declared in a label xml5dom does not know,
-/// in bytes that are not UTF-8) is left as it is, with one line and exit
+/// `fmt --in-place` never destroys what reading lost or fixes what it
+/// guessed: a file whose bytes did not decode (here a feed declared in a
+/// label xml5dom does not know, in bytes that are not UTF-8, read as
+/// windows-1252) is left as it is, with one line and exit
 /// status 2; `--force` rewrites it anyway; `--input-encoding` reads it
 /// right, and then it is rewritten without loss.
 #[test]
@@ -1921,6 +1922,7 @@ fn fmt_in_place_refuses_to_destroy_undecoded_bytes() {
     assert!(
         message.contains("not rewritten")
             && message.contains("6 byte sequences are not valid UTF-8")
+            && message.contains("with their windows-1252 characters")
             && message.contains("\"x-cyrillic-of-mine\" is not known")
             && message.contains("--input-encoding")
             && message.contains("--force"),
@@ -1940,12 +1942,12 @@ fn fmt_in_place_refuses_to_destroy_undecoded_bytes() {
     std::fs::write(&path, &bytes).unwrap();
     let tree = run_paths(&["tree", "--input-encoding", "windows-1251"], &[&path]);
     assert_eq!(stdout(&tree), "| <a>\n|   \"Привет\"\n");
-    // --force writes U+FFFD in their place.
+    // --force writes what the bytes are in windows-1252, in UTF-8.
     let forced = run_paths(&["fmt", "--in-place", "--force"], &[&path]);
     assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(
-        written.contains("<a>\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}</a>"),
+        written.contains("<a>\u{CF}\u{F0}\u{E8}\u{E2}\u{E5}\u{F2}</a>"),
         "{written}"
     );
     // An unknown --input-encoding is one line and exit status 2.

@@ -11,7 +11,9 @@
 //! four bytes, or EBCDIC from `<?xm` (its declaration then read in EBCDIC);
 //! the `encoding` of the XML declaration, read from the raw bytes;
 //! otherwise UTF-8. Decoding replaces each malformed byte sequence with
-//! U+FFFD and reports it. Valid UTF-8 is only validated.
+//! U+FFFD and reports it, but in UTF-8, where each byte of a malformed
+//! sequence is read as its windows-1252 character (docs/encodings.md, "Bytes
+//! that are not UTF-8"). Valid UTF-8 is only validated.
 //!
 //! **Offsets.** Every offset xml5dom reports (spans, parse errors) is a byte
 //! offset into the decoded UTF-8 text, the document's `source()`. For input
@@ -312,6 +314,9 @@ struct Output {
     anchors: Vec<(usize, usize)>,
     /// Whether `anchors` are kept (a stream maps no offsets back).
     keep_anchors: bool,
+    /// The last bytes fed (at most three, the longest malformed UTF-8
+    /// sequence), for a malformed sequence that began in an earlier chunk.
+    recent: Vec<u8>,
 }
 
 impl Output {
@@ -328,6 +333,42 @@ impl Output {
             self.anchors.push((text_at + '\u{FFFD}'.len_utf8(), end));
         }
     }
+}
+
+impl Output {
+    /// Records a malformed UTF-8 sequence, `bytes` at `input_at`, read as
+    /// the windows-1252 characters of its bytes (docs/encodings.md, "Bytes
+    /// that are not UTF-8"): a file in windows-1252 labelled UTF-8, or UTF-8 with
+    /// a few windows-1252 bytes pasted in, keeps every character, and the
+    /// reading is reversible (windows-1252 as the Encoding Standard has it
+    /// gives each of the 128 high bytes its own character).
+    fn windows_1252_in_utf8(&mut self, input_at: usize, bytes: &[u8]) {
+        let text_at = self.taken + self.text.len();
+        self.errors.push((ErrorCode::Windows1252InUtf8, text_at));
+        for (i, &byte) in bytes.iter().enumerate() {
+            if self.keep_anchors {
+                self.anchors
+                    .push((self.taken + self.text.len(), input_at + i));
+            }
+            self.text.push(windows_1252_character(byte));
+        }
+        if self.keep_anchors {
+            self.anchors
+                .push((self.taken + self.text.len(), input_at + bytes.len()));
+        }
+    }
+}
+
+/// The character windows-1252 (the Encoding Standard's, which maps every
+/// byte) gives `byte`.
+fn windows_1252_character(byte: u8) -> char {
+    let mut decoder = encoding_rs::WINDOWS_1252.new_decoder_without_bom_handling();
+    let mut buffer = [0u8; 4];
+    let (_, _, written) = decoder.decode_to_utf8_without_replacement(&[byte], &mut buffer, true);
+    std::str::from_utf8(&buffer[..written])
+        .ok()
+        .and_then(|text| text.chars().next())
+        .unwrap_or('\u{FFFD}')
 }
 
 /// The decoding machinery of one encoding family.
@@ -362,6 +403,7 @@ impl StreamDecoder {
                 errors: Vec::new(),
                 anchors: vec![(0, input_pos)],
                 keep_anchors: true,
+                recent: Vec::new(),
             },
         }
     }
@@ -394,6 +436,8 @@ fn feed_standard(
     mut bytes: &[u8],
     last: bool,
 ) {
+    let utf8 = decoder.encoding() == encoding_rs::UTF_8;
+    let (fed, fed_at) = (bytes, out.input_pos);
     loop {
         let needed = decoder
             .max_utf8_buffer_length_without_replacement(bytes.len())
@@ -406,14 +450,48 @@ fn feed_standard(
         out.input_pos += read;
         bytes = &bytes[read..];
         match result {
-            DecoderResult::InputEmpty => return,
+            DecoderResult::InputEmpty => break,
             DecoderResult::OutputFull => {}
             DecoderResult::Malformed(length, consumed_after) => {
                 let end = chunk_start + read - consumed_after as usize;
-                out.malformed(end.saturating_sub(length as usize), end);
+                let start = end.saturating_sub(length as usize);
+                match malformed_bytes(out, fed, fed_at, start, end).filter(|_| utf8) {
+                    Some(malformed) => out.windows_1252_in_utf8(start, &malformed),
+                    None => out.malformed(start, end),
+                }
             }
         }
     }
+    if utf8 {
+        // Keep the last three bytes seen, across chunks however short.
+        out.recent
+            .extend_from_slice(&fed[fed.len().saturating_sub(3)..]);
+        let excess = out.recent.len().saturating_sub(3);
+        out.recent.drain(..excess);
+    }
+}
+
+/// The input bytes `start..end`, from the bytes `fed` at `fed_at` or, for
+/// those before it, the last bytes of the chunk before.
+fn malformed_bytes(
+    out: &Output,
+    fed: &[u8],
+    fed_at: usize,
+    start: usize,
+    end: usize,
+) -> Option<Vec<u8>> {
+    (start..end)
+        .map(|at| match at.checked_sub(fed_at) {
+            Some(index) => fed.get(index).copied(),
+            None => {
+                let back = fed_at - at;
+                out.recent
+                    .len()
+                    .checked_sub(back)
+                    .and_then(|index| out.recent.get(index).copied())
+            }
+        })
+        .collect()
 }
 
 /// UTF-32: four bytes a character; a unit that is no character (a

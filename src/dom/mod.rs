@@ -970,7 +970,7 @@ impl Document {
     /// use xml5dom::Document;
     /// let doc = Document::parse_bytes(b"<a>x\xff\xfey</a>");
     /// let error = &doc.errors()[0];
-    /// assert_eq!(error.code.as_str(), "invalid-byte-sequence");
+    /// assert_eq!(error.code.as_str(), "windows-1252-in-utf-8");
     /// assert_eq!(doc.input_offset(error.offset), Some(4));
     /// let y = doc.source().find('y').unwrap();
     /// assert_eq!(doc.input_offset(y), Some(6));

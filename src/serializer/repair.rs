@@ -370,11 +370,12 @@ impl<'s> Broken<'s> {
     fn kept_unless(&self, item: Span, dependents: &HashSet<usize>) -> bool {
         use ErrorCode::*;
         // A character XML cannot carry is mended in place; bytes that did
-        // not decode are U+FFFD already.
+        // not decode are U+FFFD already, or windows-1252 characters.
         let in_place = |code: ErrorCode| {
             matches!(
                 code,
                 InvalidByteSequence
+                    | Windows1252InUtf8
                     | ControlCharacterInInputStream
                     | IllegalCharacterInInputStream
                     | UnexpectedNullCharacter
