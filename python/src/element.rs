@@ -6,12 +6,18 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyIterator, PyList, PySlice, PyString};
 use xml5dom::{Document, Node, NodeId, NodeType};
 
-use crate::nodes::{clark, is_item, split_clark, start_tag_end, tag_matches, text_nodes, text_run};
+use crate::nodes::{
+    clark_string, is_item, split_clark, start_tag_end, tag_matches, text_nodes, text_run,
+};
 use crate::tree::ElementTree;
 use crate::{edit_error, read, write, EditResult, Shared};
+
+/// An attribute's Clark name and value, as Python strings.
+type AttributePair<'py> = (Bound<'py, PyString>, Bound<'py, PyString>);
 
 /// An element, comment or processing instruction of a document.
 #[pyclass(frozen, module = "xml5dom._xml5dom", name = "_Element")]
@@ -104,15 +110,25 @@ impl Element {
     /// factory, as in lxml.
     #[getter]
     pub(crate) fn tag(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let (kind, name) =
-            self.with(|node| Ok((node.node_type(), clark(node.namespace(), node.local_name()))))?;
-        let etree = || py.import("xml5dom.etree");
-        match kind {
-            NodeType::Comment => Ok(etree()?.getattr("Comment")?.unbind()),
-            NodeType::ProcessingInstruction => {
-                Ok(etree()?.getattr("ProcessingInstruction")?.unbind())
-            }
-            _ => Ok(PyString::new(py, &name).into_any().unbind()),
+        // The factories, looked up once (a comment-heavy walk spent more
+        // on the import than on the rest).
+        static COMMENT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        static PROCESSING_INSTRUCTION: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let name = self.with(|node| {
+            Ok(match node.node_type() {
+                NodeType::Comment => Err((&COMMENT, "Comment")),
+                NodeType::ProcessingInstruction => {
+                    Err((&PROCESSING_INSTRUCTION, "ProcessingInstruction"))
+                }
+                _ => Ok(clark_string(py, node.namespace(), node.local_name())),
+            })
+        })?;
+        match name {
+            Ok(name) => Ok(name.into_any().unbind()),
+            Err((factory, attribute)) => Ok(factory
+                .import(py, "xml5dom.etree", attribute)?
+                .clone()
+                .unbind()),
         }
     }
 
@@ -177,7 +193,7 @@ impl Element {
     #[getter]
     pub(crate) fn attrib<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        for (name, value) in self.items()? {
+        for (name, value) in self.items(py)? {
             dict.set_item(name, value)?;
         }
         Ok(dict)
@@ -207,17 +223,24 @@ impl Element {
     }
 
     /// The attribute names, in document order.
-    pub(crate) fn keys(&self) -> PyResult<Vec<String>> {
-        Ok(self.items()?.into_iter().map(|(name, _)| name).collect())
+    pub(crate) fn keys<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyString>>> {
+        Ok(self.items(py)?.into_iter().map(|(name, _)| name).collect())
     }
 
     /// The attribute values, in document order.
-    pub(crate) fn values(&self) -> PyResult<Vec<String>> {
-        Ok(self.items()?.into_iter().map(|(_, value)| value).collect())
+    pub(crate) fn values<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyString>>> {
+        Ok(self
+            .items(py)?
+            .into_iter()
+            .map(|(_, value)| value)
+            .collect())
     }
 
     /// `(name, value)` pairs, in document order.
-    pub(crate) fn items(&self) -> PyResult<Vec<(String, String)>> {
+    pub(crate) fn items<'py>(&self, py: Python<'py>) -> PyResult<Vec<AttributePair<'py>>> {
+        // The strings are made under the read lock (making a `str` runs no
+        // Python code); the tuples and the list, which may start the
+        // garbage collector, after it.
         self.with(|node| {
             if !node.is_element() {
                 return Ok(Vec::new());
@@ -225,7 +248,12 @@ impl Element {
             Ok(node
                 .attributes()
                 .filter(|a| a.declared_prefix().is_none())
-                .map(|a| (clark(a.namespace(), a.local_name()), a.value().to_string()))
+                .map(|a| {
+                    (
+                        clark_string(py, a.namespace(), a.local_name()),
+                        PyString::new(py, a.value()),
+                    )
+                })
                 .collect())
         })
     }
