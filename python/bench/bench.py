@@ -31,6 +31,12 @@ active environment: ``cd python && maturin develop --release``)::
     python python/bench/bench.py --runs 9 --shapes atom
     python python/bench/bench.py --inputs DIR       # DIR/SHAPE.xml, kept
 
+To compare builds of the extension (before and after a change), copy
+``python/python/xml5dom`` with each build's extension into a directory of
+its own and name the directories: ``--builds /tmp/before,/tmp/after``
+runs xml5dom alone from each, interleaved, and prints its figures per
+build.
+
 Missing inputs are generated with the repository's generator
 (``cargo run --release -p bench-tools --bin generate -- SHAPE MB``) into
 ``--inputs`` (default: a ``bench-inputs`` directory under the system's
@@ -159,11 +165,19 @@ def ensure_input(directory, shape, megabytes):
     return path
 
 
-def run_child(library, path):
+def run_child(library, path, build=None):
+    """One fresh process; `build`, a directory holding an `xml5dom`
+    package, goes first on its path."""
+    environment = dict(os.environ)
+    if build:
+        environment["PYTHONPATH"] = os.pathsep.join(
+            [build] + [p for p in [environment.get("PYTHONPATH")] if p]
+        )
     result = subprocess.run(
         [sys.executable, os.path.abspath(__file__), "--child", library, path],
         capture_output=True,
         text=True,
+        env=environment,
     )
     if result.returncode != 0:
         raise SystemExit("%s on %s failed:\n%s" % (library, path, result.stderr))
@@ -236,6 +250,29 @@ def report(shape, figures, libraries, runs):
     return all(met for _, _, met in checks)
 
 
+def compare_builds(builds, shapes, paths, runs):
+    """xml5dom's figures for each build, interleaved run by run: the
+    before and after of a change to the extension."""
+    figures = {(build, shape): [] for build in builds for shape in shapes}
+    for run in range(runs):
+        for shape in shapes:
+            for build in builds:
+                figures[(build, shape)].append(run_child("xml5dom", paths[shape], build))
+        print("run %d of %d done" % (run + 1, runs), file=sys.stderr)
+    print("xml5dom builds, %d runs; median / min" % runs)
+    print("| input | build | parse | parse CPU | peak | walk | walk CPU | walk peak |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for shape in shapes:
+        for build in builds:
+            rows = figures[(build, shape)]
+            cells = []
+            for key, show in (("parse", seconds), ("parse_cpu", seconds), ("peak", megabytes),
+                              ("walk", seconds), ("walk_cpu", seconds), ("walk_peak", megabytes)):
+                middle, least = summary([row[key] for row in rows])
+                cells.append("%s / %s" % (show(middle), show(least)))
+            print("| %s | %s | %s |" % (shape, build, " | ".join(cells)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--child", nargs=2, metavar=("LIBRARY", "FILE"), help=argparse.SUPPRESS)
@@ -246,9 +283,16 @@ def main():
     parser.add_argument("--size", type=int, default=20, help="megabytes per generated input")
     parser.add_argument("--inputs", default=os.path.join(tempfile.gettempdir(), "bench-inputs"),
                         help="directory of SHAPE.xml inputs (generated when missing)")
+    parser.add_argument("--builds", help="comma-separated directories, each holding an xml5dom "
+                        "package (python/python/xml5dom with its built extension): compare them")
     args = parser.parse_args()
     if args.child:
         child(*args.child)
+        return 0
+    if args.builds:
+        shapes = [shape for shape in args.shapes.split(",") if shape]
+        paths = {shape: ensure_input(args.inputs, shape, args.size) for shape in shapes}
+        compare_builds(args.builds.split(","), shapes, paths, args.runs)
         return 0
 
     libraries = [lib for lib in args.libraries.split(",") if lib]

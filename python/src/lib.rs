@@ -31,7 +31,7 @@ mod tree;
 mod write;
 
 use edit::sub_element;
-use element::Element;
+use element::{Element, ElementIterator};
 use log::{ErrorLog, LogEntry};
 use tree::{_parse_file, _parse_text, DocInfo, ElementTree};
 
@@ -68,6 +68,7 @@ pub(crate) fn edit_error(err: xml5dom::Error) -> PyErr {
 #[pymodule]
 pub(crate) fn _xml5dom(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Element>()?;
+    module.add_class::<ElementIterator>()?;
     module.add_class::<ElementTree>()?;
     module.add_class::<DocInfo>()?;
     module.add_class::<ErrorLog>()?;

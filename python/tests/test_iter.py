@@ -7,7 +7,7 @@ import io
 import pytest
 from lxml import etree as lxml_etree
 
-from xml5dom import etree
+from xml5dom import _xml5dom, etree
 
 TEXT = (
     '<r xmlns:a="urn:a"><x i="1"/><!--c--><x i="2"><a:x i="3"/></x>'
@@ -30,6 +30,7 @@ def test_yields_what_lxml_yields(tag):
 def test_one_pass_as_lxml_iterators():
     root = etree.fromstring(TEXT)
     nodes = root.iter("x")
+    assert isinstance(nodes, _xml5dom._ElementIterator)
     assert iter(nodes) is nodes
     assert next(nodes).get("i") == "1"
     assert [n.get("i") for n in nodes] == ["2", "4"]
