@@ -6,13 +6,13 @@
 
 use pyo3::exceptions::{PyKeyError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyIterator, PyList, PyTuple};
+use pyo3::types::{PyDict, PyIterator, PyList, PyString, PyTuple};
 use std::sync::atomic::AtomicUsize;
 
 use xml5dom::{Document, NodeId};
 
 use crate::edit::{remove_attribute, set_attribute};
-use crate::element::Element;
+use crate::element::{AttributePair, Element};
 use crate::EditResult;
 
 /// The attributes of an element, as a mapping that reads and writes the
@@ -34,7 +34,7 @@ impl Attrib {
 
     fn dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        for (name, value) in self.element.items()? {
+        for (name, value) in self.element.items(py)? {
             dict.set_item(name, value)?;
         }
         Ok(dict)
@@ -102,7 +102,11 @@ pub(crate) fn change_all(
 fn pairs_of(other: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String)>> {
     let mut pairs = Vec::new();
     if let Ok(attrib) = other.cast::<Attrib>() {
-        return attrib.get().element.items();
+        let items = attrib.get().element.items(other.py())?;
+        return Ok(items
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect());
     }
     if other.hasattr("keys")? {
         for key in other.call_method0("keys")?.try_iter()? {
@@ -141,12 +145,12 @@ impl Attrib {
         self.change(vec![(key.to_string(), None)])
     }
 
-    fn __len__(&self) -> PyResult<usize> {
-        Ok(self.element.items()?.len())
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.element.items(py)?.len())
     }
 
-    fn __bool__(&self) -> PyResult<bool> {
-        Ok(self.__len__()? > 0)
+    fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.__len__(py)? > 0)
     }
 
     fn __contains__(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -157,7 +161,7 @@ impl Attrib {
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
-        PyList::new(py, self.element.keys()?)?.try_iter()
+        PyList::new(py, self.element.keys(py)?)?.try_iter()
     }
 
     /// Equal to a mapping (a dict, another `attrib`) with the same items.
@@ -186,18 +190,18 @@ impl Attrib {
     }
 
     /// The names, in document order.
-    fn keys(&self) -> PyResult<Vec<String>> {
-        self.element.keys()
+    fn keys<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyString>>> {
+        self.element.keys(py)
     }
 
     /// The values, in document order.
-    fn values(&self) -> PyResult<Vec<String>> {
-        self.element.values()
+    fn values<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyString>>> {
+        self.element.values(py)
     }
 
     /// `(name, value)` pairs, in document order.
-    fn items(&self) -> PyResult<Vec<(String, String)>> {
-        self.element.items()
+    fn items<'py>(&self, py: Python<'py>) -> PyResult<Vec<AttributePair<'py>>> {
+        self.element.items(py)
     }
 
     /// A dict of the attributes as they are now.
@@ -246,9 +250,15 @@ impl Attrib {
     }
 
     /// Removes every attribute (namespace declarations stay), all or none.
-    fn clear(&self) -> PyResult<()> {
+    fn clear(&self, py: Python<'_>) -> PyResult<()> {
         // Last first, so that a refusal puts back the last ones, in order.
-        let names = self.element.keys()?;
-        self.change(names.into_iter().rev().map(|k| (k, None)).collect())
+        let names = self.element.keys(py)?;
+        self.change(
+            names
+                .into_iter()
+                .rev()
+                .map(|k| (k.to_string(), None))
+                .collect(),
+        )
     }
 }

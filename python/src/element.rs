@@ -2,24 +2,121 @@
 //! instruction, and what it reads (name, namespaces, attributes, text,
 //! children, neighbours, iteration).
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyIterator, PyList, PySlice, PyString};
 use xml5dom::{Document, Node, NodeId, NodeType};
 
 use crate::attrib::Attrib;
-use crate::nodes::{clark, is_item, split_clark, start_tag_end, tag_matches, text_nodes, text_run};
+use crate::nodes::{
+    clark_string, is_item, split_clark, start_tag_end, tag_matches, text_nodes, text_run,
+};
 use crate::tree::ElementTree;
 use crate::{edit_error, read, write, EditResult, Shared};
+
+/// An attribute's Clark name and value, as Python strings.
+pub(crate) type AttributePair<'py> = (Bound<'py, PyString>, Bound<'py, PyString>);
 
 /// An element, comment or processing instruction of a document.
 #[pyclass(frozen, module = "xml5dom._xml5dom", name = "_Element")]
 pub(crate) struct Element {
     pub(crate) doc: Shared,
     pub(crate) id: NodeId,
+}
+
+/// `ids[index]` as a proxy, or `ids[slice]` as a list of proxies, with
+/// Python's rules for negative indices and slices.
+fn pick(
+    py: Python<'_>,
+    doc: &Shared,
+    ids: &[NodeId],
+    index: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let proxy = |id: NodeId| Element {
+        doc: doc.clone(),
+        id,
+    };
+    if let Ok(slice) = index.cast::<PySlice>() {
+        let indices = slice.indices(ids.len() as isize)?;
+        let mut picked = Vec::new();
+        let mut at = indices.start;
+        while (indices.step > 0 && at < indices.stop) || (indices.step < 0 && at > indices.stop) {
+            if let Some(id) = ids.get(at as usize) {
+                picked.push(Py::new(py, proxy(*id))?);
+            }
+            at += indices.step;
+        }
+        return Ok(PyList::new(py, picked)?.into_any().unbind());
+    }
+    let index: isize = index
+        .extract()
+        .map_err(|_| PyTypeError::new_err("element indices must be integers or slices"))?;
+    let len = ids.len() as isize;
+    let at = if index < 0 { index + len } else { index };
+    if at < 0 || at >= len {
+        return Err(PyIndexError::new_err("list index out of range"));
+    }
+    Ok(Py::new(py, proxy(ids[at as usize]))?.into_any())
+}
+
+/// What `iter()` returns: the nodes it found when it was called, handed out
+/// one proxy at a time as the loop asks (lxml's `iter()` is an iterator
+/// too), so a walk holds one proxy at a time rather than a list of them
+/// all (a walk over a 20 MB Atom feed peaked 34 MB higher with the list:
+/// docs/performance.md). It also answers `len()` and indexing over all
+/// the nodes it found, as the list it replaced did. The nodes are fixed
+/// when `iter()` is called: edits during the walk neither add nor skip any.
+#[pyclass(frozen, module = "xml5dom._xml5dom", name = "_ElementIterator")]
+pub(crate) struct ElementIterator {
+    doc: Shared,
+    ids: Vec<NodeId>,
+    /// The position of the next node to hand out.
+    next: AtomicUsize,
+}
+
+impl ElementIterator {
+    pub(crate) fn new(doc: Shared, ids: Vec<NodeId>) -> ElementIterator {
+        ElementIterator {
+            doc,
+            ids,
+            next: AtomicUsize::new(0),
+        }
+    }
+}
+
+#[pymethods]
+impl ElementIterator {
+    fn __iter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self) -> Option<Element> {
+        let len = self.ids.len();
+        let at = self
+            .next
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |at| {
+                (at < len).then_some(at + 1)
+            })
+            .ok()?;
+        Some(Element {
+            doc: self.doc.clone(),
+            id: self.ids[at],
+        })
+    }
+
+    /// How many nodes `iter()` found (those already handed out included).
+    fn __len__(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// The node at `index` of those `iter()` found, or a list for a slice.
+    fn __getitem__(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        pick(py, &self.doc, &self.ids, index)
+    }
 }
 
 impl Element {
@@ -162,15 +259,25 @@ impl Element {
     /// factory, as in lxml.
     #[getter]
     pub(crate) fn tag(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let (kind, name) =
-            self.with(|node| Ok((node.node_type(), clark(node.namespace(), node.local_name()))))?;
-        let etree = || py.import("xml5dom.etree");
-        match kind {
-            NodeType::Comment => Ok(etree()?.getattr("Comment")?.unbind()),
-            NodeType::ProcessingInstruction => {
-                Ok(etree()?.getattr("ProcessingInstruction")?.unbind())
-            }
-            _ => Ok(PyString::new(py, &name).into_any().unbind()),
+        // The factories, looked up once (a comment-heavy walk spent more
+        // on the import than on the rest).
+        static COMMENT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        static PROCESSING_INSTRUCTION: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let name = self.with(|node| {
+            Ok(match node.node_type() {
+                NodeType::Comment => Err((&COMMENT, "Comment")),
+                NodeType::ProcessingInstruction => {
+                    Err((&PROCESSING_INSTRUCTION, "ProcessingInstruction"))
+                }
+                _ => Ok(clark_string(py, node.namespace(), node.local_name())),
+            })
+        })?;
+        match name {
+            Ok(name) => Ok(name.into_any().unbind()),
+            Err((factory, attribute)) => Ok(factory
+                .import(py, "xml5dom.etree", attribute)?
+                .clone()
+                .unbind()),
         }
     }
 
@@ -252,17 +359,24 @@ impl Element {
     }
 
     /// The attribute names, in document order.
-    pub(crate) fn keys(&self) -> PyResult<Vec<String>> {
-        Ok(self.items()?.into_iter().map(|(name, _)| name).collect())
+    pub(crate) fn keys<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyString>>> {
+        Ok(self.items(py)?.into_iter().map(|(name, _)| name).collect())
     }
 
     /// The attribute values, in document order.
-    pub(crate) fn values(&self) -> PyResult<Vec<String>> {
-        Ok(self.items()?.into_iter().map(|(_, value)| value).collect())
+    pub(crate) fn values<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyString>>> {
+        Ok(self
+            .items(py)?
+            .into_iter()
+            .map(|(_, value)| value)
+            .collect())
     }
 
     /// `(name, value)` pairs, in document order.
-    pub(crate) fn items(&self) -> PyResult<Vec<(String, String)>> {
+    pub(crate) fn items<'py>(&self, py: Python<'py>) -> PyResult<Vec<AttributePair<'py>>> {
+        // The strings are made under the read lock (making a `str` runs no
+        // Python code); the tuples and the list, which may start the
+        // garbage collector, after it.
         self.with(|node| {
             if !node.is_element() {
                 return Ok(Vec::new());
@@ -270,7 +384,12 @@ impl Element {
             Ok(node
                 .attributes()
                 .filter(|a| a.declared_prefix().is_none())
-                .map(|a| (clark(a.namespace(), a.local_name()), a.value().to_string()))
+                .map(|a| {
+                    (
+                        clark_string(py, a.namespace(), a.local_name()),
+                        PyString::new(py, a.value()),
+                    )
+                })
                 .collect())
         })
     }
@@ -333,30 +452,7 @@ impl Element {
         index: &Bound<'_, PyAny>,
     ) -> PyResult<Py<PyAny>> {
         let children = self.children()?;
-        if let Ok(slice) = index.cast::<PySlice>() {
-            let indices = slice.indices(children.len() as isize)?;
-            let mut picked = Vec::new();
-            let mut at = indices.start;
-            while (indices.step > 0 && at < indices.stop) || (indices.step < 0 && at > indices.stop)
-            {
-                if let Some(id) = children.get(at as usize) {
-                    picked.push(*id);
-                }
-                at += indices.step;
-            }
-            return Ok(PyList::new(py, self.proxies(py, picked)?)?
-                .into_any()
-                .unbind());
-        }
-        let index: isize = index
-            .extract()
-            .map_err(|_| PyTypeError::new_err("element indices must be integers or slices"))?;
-        let len = children.len() as isize;
-        let at = if index < 0 { index + len } else { index };
-        if at < 0 || at >= len {
-            return Err(PyIndexError::new_err("list index out of range"));
-        }
-        Ok(Py::new(py, self.proxy(children[at as usize]))?.into_any())
+        pick(py, &self.doc, &children, index)
     }
 
     pub(crate) fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
@@ -432,11 +528,7 @@ impl Element {
     /// processing instructions too when no tag is given), filtered by tag:
     /// a Clark name, `*`, `{uri}*` or `{*}local`.
     #[pyo3(signature = (tag=None))]
-    pub(crate) fn iter(
-        &self,
-        py: Python<'_>,
-        tag: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<Py<PyAny>>> {
+    pub(crate) fn iter(&self, tag: Option<&Bound<'_, PyAny>>) -> PyResult<ElementIterator> {
         let filter: Option<String> = match tag {
             Some(tag) if !tag.is_none() => Some(
                 tag.extract()
@@ -454,7 +546,7 @@ impl Element {
                 .map(|n| n.id())
                 .collect())
         })?;
-        self.proxies(py, ids)
+        Ok(ElementIterator::new(self.doc.clone(), ids))
     }
 
     /// The text of the subtree (text and tails), in document order.

@@ -38,7 +38,7 @@ mod write;
 
 use attrib::Attrib;
 use edit::{new_comment, new_element, new_processing_instruction, sub_element};
-use element::Element;
+use element::{Element, ElementIterator};
 use log::{ErrorLog, LogEntry};
 use tree::{_parse_file, _parse_text, DocInfo, ElementTree};
 
@@ -104,6 +104,7 @@ pub(crate) fn edit_error(err: xml5dom::Error) -> PyErr {
 pub(crate) fn _xml5dom(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Element>()?;
     module.add_class::<Attrib>()?;
+    module.add_class::<ElementIterator>()?;
     module.add_class::<ElementTree>()?;
     module.add_class::<DocInfo>()?;
     module.add_class::<ErrorLog>()?;

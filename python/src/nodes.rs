@@ -1,7 +1,13 @@
 //! How lxml sees the library's nodes: items (elements, comments,
 //! processing instructions) and the text runs that are `.text` and
-//! `.tail`, Clark names and `iter()` filters, source lines.
+//! `.tail`, Clark names (and the Python strings made of them) and
+//! `iter()` filters, source lines.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use pyo3::prelude::*;
+use pyo3::types::PyString;
 use xml5dom::{Document, Node, NodeId, NodeType};
 
 use crate::EditResult;
@@ -73,6 +79,63 @@ pub(crate) fn clark(namespace: Option<&str>, local: &str) -> String {
         Some(uri) => format!("{{{uri}}}{local}"),
         None => local.to_string(),
     }
+}
+
+/// The Python strings of the Clark names handed out (`tag`, attribute
+/// names), made once and shared: a walk over a million elements reads a
+/// handful of distinct names, and a new `str` per read was a fifth of its
+/// time. Keyed by the name's text, so it serves every document; bounded so
+/// it never holds memory out of proportion: names longer than
+/// `LONGEST_CACHED` are made afresh each time, and the cache starts over
+/// when it holds `MOST_CACHED` names.
+struct NameStrings {
+    /// The Clark name being looked up, built here to look up without an
+    /// allocation.
+    scratch: String,
+    strings: HashMap<Box<str>, Py<PyString>>,
+}
+
+const LONGEST_CACHED: usize = 256;
+const MOST_CACHED: usize = 4096;
+
+static NAME_STRINGS: Mutex<Option<NameStrings>> = Mutex::new(None);
+
+/// The Clark name (`{uri}local`, or `local`) as a Python string. Makes no
+/// Python call beyond creating the string, so it may run under the
+/// document's read lock.
+pub(crate) fn clark_string<'py>(
+    py: Python<'py>,
+    namespace: Option<&str>,
+    local: &str,
+) -> Bound<'py, PyString> {
+    let Ok(mut guard) = NAME_STRINGS.lock() else {
+        // Poisoned by a panic elsewhere: no cache, the same string.
+        return PyString::new(py, &clark(namespace, local));
+    };
+    let cache = guard.get_or_insert_with(|| NameStrings {
+        scratch: String::new(),
+        strings: HashMap::new(),
+    });
+    cache.scratch.clear();
+    if let Some(uri) = namespace {
+        cache.scratch.push('{');
+        cache.scratch.push_str(uri);
+        cache.scratch.push('}');
+    }
+    cache.scratch.push_str(local);
+    if let Some(string) = cache.strings.get(cache.scratch.as_str()) {
+        return string.bind(py).clone();
+    }
+    let string = PyString::new(py, &cache.scratch);
+    if cache.scratch.len() <= LONGEST_CACHED {
+        if cache.strings.len() >= MOST_CACHED {
+            cache.strings.clear();
+        }
+        cache
+            .strings
+            .insert(cache.scratch.as_str().into(), string.clone().unbind());
+    }
+    string
 }
 
 /// `{uri}local` or `local` split into its namespace and local name.

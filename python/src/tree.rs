@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use xml5dom::Document;
 
-use crate::element::Element;
+use crate::element::{Element, ElementIterator};
 use crate::log::{error_log, refuse_errors, ErrorLog};
 use crate::query::xpath;
 use crate::write::{canonical_bytes, canonical_form, serialize_document, target};
@@ -151,14 +151,10 @@ impl ElementTree {
     }
 
     #[pyo3(signature = (tag=None))]
-    pub(crate) fn iter(
-        &self,
-        py: Python<'_>,
-        tag: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<Py<PyAny>>> {
+    pub(crate) fn iter(&self, tag: Option<&Bound<'_, PyAny>>) -> PyResult<ElementIterator> {
         match self.root_or_none()? {
-            Some(root) => root.iter(py, tag),
-            None => Ok(Vec::new()),
+            Some(root) => root.iter(tag),
+            None => Ok(ElementIterator::new(self.doc.clone(), Vec::new())),
         }
     }
 

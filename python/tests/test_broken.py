@@ -181,27 +181,31 @@ def test_an_undeclared_prefix_gets_a_placeholder_namespace():
     assert_position(log[1], data, data.index(b"dc:creator"))
 
 
-def test_windows_1252_labelled_utf8_replaces_each_bad_byte_and_reports_it():
-    # Neither parser can know the bytes were Windows-1252: both put one
-    # U+FFFD for each, and keep every other character. xml5dom reports each
-    # replacement at its place; lxml reports the first only.
+def test_windows_1252_labelled_utf8_keeps_every_character():
+    # xml5dom reads each byte that is not UTF-8 as its windows-1252
+    # character (docs/encodings.md, "Bytes that are not UTF-8") and reports
+    # each at its place; lxml puts U+FFFD for each and reports the first.
     head = b'<?xml version="1.0" encoding="UTF-8"?>\n<p>'
     data = head + b"caf\xe9 \x93quoted\x94 \x96 na\xefve</p>"
     tree = ours(data)
-    assert tree.getroot().text == "caf\ufffd \ufffdquoted\ufffd \ufffd na\ufffdve"
+    assert tree.getroot().text == "caf\xe9 \u201cquoted\u201d \u2013 na\xefve"
+    assert tree.getroot().text == data[len(head) : -len(b"</p>")].decode("windows-1252")
     root, lxml_log = theirs(data)
-    assert root.text == tree.getroot().text
+    assert root.text == "caf\ufffd \ufffdquoted\ufffd \ufffd na\ufffdve"
     assert len(lxml_log) == 1
     log = tree.error_log
-    assert [e.code for e in log] == ["invalid-byte-sequence"] * 5
+    assert [e.code for e in log] == ["windows-1252-in-utf-8"] * 5
     bad = [i for i, byte in enumerate(data) if byte >= 0x80]
     line_start = data.index(b"\n") + 1
+    text = data.decode("windows-1252")
     for entry, at in zip(log, bad):
         assert entry.line == 2
-        # Each byte before it on the line is one character (each bad one a U+FFFD).
+        # Each byte before it on the line is one character.
         assert entry.column == at - line_start + 1
-        # The offset is in the decoded text, where each U+FFFD before it takes 3 bytes.
-        assert entry.offset == at + 2 * bad.index(at)
+        # The offset is in the decoded (UTF-8) text.
+        assert entry.offset == len(text[:at].encode("utf-8"))
+    # Written back, the text is the UTF-8 its label says.
+    assert etree.tostring(tree) == data.decode("windows-1252").encode("utf-8")
 
 
 README_EXAMPLE = re.compile(r"```pycon\n(.*?)```", re.S)
