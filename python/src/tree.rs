@@ -10,7 +10,6 @@ use xml5dom::Document;
 use crate::element::Element;
 use crate::log::{error_log, refuse_errors, ErrorLog};
 use crate::query::xpath;
-use crate::write::{canonical_bytes, canonical_form, serialize_document, target};
 use crate::{read, Shared};
 
 /// A document: its root element, its declaration and DOCTYPE, its errors.
@@ -171,74 +170,6 @@ impl ElementTree {
         let root = doc.root().id();
         drop(doc);
         xpath(py, &self.doc, root, expression, namespaces)
-    }
-
-    /// Writes the document to `file`, a path or an object with `write()`,
-    /// as `tostring(tree, ...)` serializes it.
-    #[pyo3(signature = (file, encoding=None, pretty_print=false, xml_declaration=None))]
-    pub(crate) fn write(
-        &self,
-        py: Python<'_>,
-        file: &Bound<'_, PyAny>,
-        encoding: Option<&Bound<'_, PyAny>>,
-        pretty_print: bool,
-        xml_declaration: Option<bool>,
-    ) -> PyResult<()> {
-        let data = serialize_document(
-            py,
-            &self.doc,
-            target(encoding)?,
-            pretty_print,
-            xml_declaration,
-        )?;
-        if file.hasattr("write")? {
-            file.call_method1("write", (data,))?;
-            return Ok(());
-        }
-        let path: std::path::PathBuf = file
-            .extract()
-            .map_err(|_| PyTypeError::new_err("write() needs a path or a file object"))?;
-        let data = data.bind(py);
-        let bytes: Vec<u8> = match data.cast::<PyString>() {
-            Ok(text) => text.extract::<String>()?.into_bytes(),
-            Err(_) => data.extract()?,
-        };
-        py.detach(move || std::fs::write(path, bytes))
-            .map_err(PyErr::from)
-    }
-
-    /// The document in Canonical XML 1.0 (`tostring(method="c14n")`).
-    #[pyo3(signature = (exclusive=false, with_comments=true))]
-    pub(crate) fn _canonical(
-        &self,
-        py: Python<'_>,
-        exclusive: bool,
-        with_comments: bool,
-    ) -> PyResult<Py<PyAny>> {
-        canonical_bytes(
-            py,
-            &self.doc,
-            None,
-            canonical_form(exclusive, with_comments),
-        )
-    }
-
-    /// The document serialized: see `tostring`.
-    #[pyo3(signature = (encoding=None, pretty_print=false, xml_declaration=None))]
-    pub(crate) fn _serialize(
-        &self,
-        py: Python<'_>,
-        encoding: Option<&Bound<'_, PyAny>>,
-        pretty_print: bool,
-        xml_declaration: Option<bool>,
-    ) -> PyResult<Py<PyAny>> {
-        serialize_document(
-            py,
-            &self.doc,
-            target(encoding)?,
-            pretty_print,
-            xml_declaration,
-        )
     }
 }
 

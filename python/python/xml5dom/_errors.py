@@ -37,3 +37,16 @@ class XPathError(LxmlError):
 
 class XPathEvalError(XPathError):
     """An XPath expression that could not be compiled or evaluated."""
+
+
+class XMLRepairWarning(UserWarning):
+    """Issued by ``tostring`` and ``ElementTree.write`` when the output had
+    to differ from the tree because XML cannot carry what it holds (a
+    broken input written back, an edit that put ``--`` in a comment).
+
+    ``error_log`` lists the repairs: each entry's ``code`` is the kind of
+    repair (e.g. ``end-tag-added``), ``domain_name`` is ``OUTPUT``, and
+    ``line``, ``column`` and ``offset`` say where in the source the node
+    that needed it was. ``warnings.simplefilter("error", XMLRepairWarning)``
+    makes such a write raise instead.
+    """
