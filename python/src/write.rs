@@ -23,10 +23,14 @@ use crate::nodes::{escape_text, text_run};
 use crate::tree::ElementTree;
 use crate::{read, Shared};
 
-/// An `encoding=` argument: `None` for text (`"unicode"` or `str`), else
-/// the encoding named.
+/// An `encoding=` argument: `Text` for a `str` (`"unicode"` or `str`),
+/// `Ascii` for `"ascii"`/`"us-ascii"` (the Encoding Standard makes that
+/// label windows-1252, whose bytes above 0x7F are not ASCII: the output is
+/// UTF-8 with every other character as a character reference), else the
+/// encoding named (`None`: the default).
 pub(crate) enum Target {
     Text,
+    Ascii,
     Bytes(Option<Encoding>),
 }
 
@@ -45,6 +49,9 @@ pub(crate) fn target(encoding: Option<&Bound<'_, PyAny>>) -> PyResult<Target> {
         .map_err(|_| PyTypeError::new_err("encoding must be a string, str or None"))?;
     if label.eq_ignore_ascii_case("unicode") {
         return Ok(Target::Text);
+    }
+    if ["ascii", "us-ascii"].contains(&label.trim().to_ascii_lowercase().as_str()) {
+        return Ok(Target::Ascii);
     }
     match Encoding::for_label(label.trim()) {
         Some(found) => Ok(Target::Bytes(Some(found))),
@@ -102,6 +109,19 @@ fn without_declaration(text: &str, has_declaration: bool) -> &str {
         Some(end) => text[end + 2..].trim_start_matches(['\r', '\n']),
         None => text,
     }
+}
+
+/// `text` with every character outside ASCII as a character reference.
+fn ascii_only(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("&#{};", u32::from(c)));
+        }
+    }
+    out
 }
 
 /// `text` in `encoding`, with a byte-order mark if `bom`.
@@ -208,6 +228,22 @@ pub(crate) fn serialize_document(
                     out.text
                 };
                 Ok((Some(text), None, locate(&doc, out.repairs)))
+            }
+            Target::Ascii => {
+                // UTF-8 (the declaration says so) of ASCII characters only.
+                let encoding = if doc.encoding() == Encoding::UTF_8 {
+                    OutputEncoding::Original
+                } else {
+                    OutputEncoding::Other(Encoding::UTF_8)
+                };
+                let out = doc.serialize(&SerializeOptions { pretty, encoding });
+                let text = if adjusted {
+                    assemble(&out.text, Some("UTF-8"))
+                } else {
+                    out.text
+                };
+                let bytes = ascii_only(&text).into_bytes();
+                Ok((None, Some(bytes), locate(&doc, out.repairs)))
             }
             Target::Bytes(encoding) => {
                 let chosen = encoding.unwrap_or(doc.encoding());
@@ -447,22 +483,28 @@ impl Element {
             _ => &text,
         };
         let mut prefix = String::new();
+        let ascii = matches!(target, Target::Ascii);
         let encoding = match target {
             Target::Text => None,
+            Target::Ascii => Some(Encoding::UTF_8),
             Target::Bytes(encoding) => Some(encoding.unwrap_or(Encoding::UTF_8)),
         };
         if xml_declaration {
-            prefix.push_str(&declaration(
-                version,
-                encoding.map(Encoding::name),
-                prolog.standalone,
-            ));
+            let name = if ascii {
+                Some("ASCII")
+            } else {
+                encoding.map(Encoding::name)
+            };
+            prefix.push_str(&declaration(version, name, prolog.standalone));
         }
         if let Some(doctype) = &prolog.doctype {
             prefix.push_str(doctype);
             prefix.push('\n');
         }
-        let whole = prefix + body;
+        let mut whole = prefix + body;
+        if ascii {
+            whole = ascii_only(&whole);
+        }
         let data = match encoding {
             None => PyString::new(py, &whole).into_any().unbind(),
             Some(encoding) => PyBytes::new(py, &encoding.encode(&whole))

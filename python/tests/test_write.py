@@ -342,3 +342,16 @@ def test_writing_a_broken_document_warns_with_the_repairs():
         warnings.simplefilter("error", etree.XMLRepairWarning)
         with pytest.raises(etree.XMLRepairWarning):
             etree.tostring(tree)
+
+
+def test_ascii_output_refers_to_every_other_character_as_lxml():
+    text = '<a t="\u00e9">caf\u00e9 \u65e5<b/></a>'
+    ours, theirs = etree.fromstring(text), lxml_etree.fromstring(text)
+    for encoding in ("ascii", "US-ASCII"):
+        assert etree.tostring(ours, encoding=encoding) == lxml_etree.tostring(theirs, encoding=encoding)
+        assert etree.tostring(ours.getroottree(), encoding=encoding) == lxml_etree.tostring(
+            theirs.getroottree(), encoding=encoding
+        )
+    assert etree.tostring(ours, encoding="ascii", xml_declaration=True).startswith(
+        b"<?xml version='1.0' encoding='ASCII'?>\n"
+    )
