@@ -111,7 +111,22 @@ fn recovery(message: &str) -> Option<String> {
     message.rsplit_once("; ").map(|(_, done)| done.to_string())
 }
 
+/// The log of `entries`, made into Python objects: with no document lock
+/// held (making an object may run Python code, which may edit).
+pub(crate) fn log_of(py: Python<'_>, entries: Vec<LogEntry>) -> PyResult<ErrorLog> {
+    let entries = entries
+        .into_iter()
+        .map(|entry| Py::new(py, entry))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(ErrorLog { entries })
+}
+
 pub(crate) fn error_log(py: Python<'_>, doc: &Document) -> PyResult<ErrorLog> {
+    log_of(py, parse_entries(doc))
+}
+
+/// The entries of the parse's errors and warnings, in document order.
+pub(crate) fn parse_entries(doc: &Document) -> Vec<LogEntry> {
     let mut entries = Vec::with_capacity(doc.errors().len());
     for (index, error) in doc.errors().iter().enumerate() {
         let message = doc
@@ -140,9 +155,9 @@ pub(crate) fn error_log(py: Python<'_>, doc: &Document) -> PyResult<ErrorLog> {
             repair: recovery(&message),
             message,
         };
-        entries.push(Py::new(py, entry)?);
+        entries.push(entry);
     }
-    Ok(ErrorLog { entries })
+    entries
 }
 
 /// What a repair of a write changed, for people (docs/serialization.md
@@ -179,56 +194,30 @@ fn repair_message(kind: RepairKind) -> &'static str {
     }
 }
 
-/// A repair of a write with the line and column of its offset, found
-/// while the document is locked (the log is made after).
-pub(crate) struct RepairAt {
-    repair: Repair,
-    line: u32,
-    column: u32,
-}
-
-pub(crate) fn locate(doc: &Document, repairs: Vec<Repair>) -> Vec<RepairAt> {
+/// The repairs a write made, as entries of an error log: each at the
+/// line and column of its offset in the source.
+pub(crate) fn repair_entries(doc: &Document, repairs: Vec<Repair>) -> Vec<LogEntry> {
     repairs
         .into_iter()
         .map(|repair| {
             let (line, column) = repair.offset.map_or((0, 0), |at| doc.position(at));
-            RepairAt {
-                repair,
+            let message = repair_message(repair.kind).to_string();
+            LogEntry {
                 line,
                 column,
+                offset: repair.offset,
+                code: repair.kind.as_str(),
+                type_name: repair.kind.as_str(),
+                severity: "warning",
+                level_name: "WARNING",
+                level: 1,
+                domain_name: "OUTPUT",
+                filename: None,
+                repair: Some(message.clone()),
+                message,
             }
         })
         .collect()
-}
-
-/// The repairs a write made, as an error log: each at the line and column
-/// of its offset in the source.
-pub(crate) fn repair_log(py: Python<'_>, repairs: Vec<RepairAt>) -> PyResult<ErrorLog> {
-    let mut entries = Vec::with_capacity(repairs.len());
-    for RepairAt {
-        repair,
-        line,
-        column,
-    } in repairs
-    {
-        let message = repair_message(repair.kind).to_string();
-        let entry = LogEntry {
-            line,
-            column,
-            offset: repair.offset,
-            code: repair.kind.as_str(),
-            type_name: repair.kind.as_str(),
-            severity: "warning",
-            level_name: "WARNING",
-            level: 1,
-            domain_name: "OUTPUT",
-            filename: None,
-            repair: Some(message.clone()),
-            message,
-        };
-        entries.push(Py::new(py, entry)?);
-    }
-    Ok(ErrorLog { entries })
 }
 
 /// `recover=False`: the first error (not a warning) as `XMLSyntaxError`.

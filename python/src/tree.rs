@@ -8,7 +8,7 @@ use pyo3::types::{PyBytes, PyString};
 use xml5dom::Document;
 
 use crate::element::Element;
-use crate::log::{error_log, refuse_errors, ErrorLog};
+use crate::log::{log_of, parse_entries, refuse_errors, ErrorLog};
 use crate::query::xpath;
 use crate::{read, Shared};
 
@@ -97,8 +97,8 @@ impl ElementTree {
     /// Every error and warning of the parse, with its position.
     #[getter]
     pub(crate) fn error_log(&self, py: Python<'_>) -> PyResult<ErrorLog> {
-        let doc = read(&self.doc)?;
-        error_log(py, &doc)
+        let entries = parse_entries(&*read(&self.doc)?);
+        log_of(py, entries)
     }
 
     /// Whether the input was well-formed XML (no error, no limit reached).

@@ -18,7 +18,7 @@ use xml5dom::{
 };
 
 use crate::element::Element;
-use crate::log::{locate, repair_log, ErrorLog, RepairAt};
+use crate::log::{log_of, repair_entries, ErrorLog, LogEntry};
 use crate::nodes::{escape_text, text_run};
 use crate::tree::ElementTree;
 use crate::{read, Shared};
@@ -144,7 +144,7 @@ fn needs_bom(doc: &Document, encoding: Encoding) -> bool {
 }
 
 /// The output as text or bytes, and the repairs made, under the lock.
-type Made = (Option<String>, Option<Vec<u8>>, Vec<RepairAt>);
+type Made = (Option<String>, Option<Vec<u8>>, Vec<LogEntry>);
 
 /// What a write makes: the output (`bytes` or `str`) and the serializer's
 /// repairs.
@@ -227,7 +227,7 @@ pub(crate) fn serialize_document(
                 } else {
                     out.text
                 };
-                Ok((Some(text), None, locate(&doc, out.repairs)))
+                Ok((Some(text), None, repair_entries(&doc, out.repairs)))
             }
             Target::Ascii => {
                 // UTF-8 (the declaration says so) of ASCII characters only.
@@ -243,7 +243,7 @@ pub(crate) fn serialize_document(
                     out.text
                 };
                 let bytes = ascii_only(&text).into_bytes();
-                Ok((None, Some(bytes), locate(&doc, out.repairs)))
+                Ok((None, Some(bytes), repair_entries(&doc, out.repairs)))
             }
             Target::Bytes(encoding) => {
                 let chosen = encoding.unwrap_or(doc.encoding());
@@ -257,14 +257,14 @@ pub(crate) fn serialize_document(
                     let out = doc.serialize(&options);
                     let text = assemble(&out.text, Some(chosen.name()));
                     let bytes = encode(chosen, &text, needs_bom(&doc, chosen));
-                    return Ok((None, Some(bytes), locate(&doc, out.repairs)));
+                    return Ok((None, Some(bytes), repair_entries(&doc, out.repairs)));
                 }
                 let (bytes, repairs) = doc.to_bytes(&options);
-                Ok((None, Some(bytes), locate(&doc, repairs)))
+                Ok((None, Some(bytes), repair_entries(&doc, repairs)))
             }
         }
     })?;
-    let log = repair_log(py, repairs)?;
+    let log = log_of(py, repairs)?;
     Ok((output(py, text, bytes)?, log))
 }
 
@@ -474,9 +474,9 @@ impl Element {
             } else {
                 "1.0"
             };
-            Ok((text, locate(&doc, out.repairs), version))
+            Ok((text, repair_entries(&doc, out.repairs), version))
         })?;
-        let log = repair_log(py, repairs)?;
+        let log = log_of(py, repairs)?;
         // A subtree of an XML 1.1 document starts with its own declaration.
         let body = match text.strip_prefix("<?xml version=\"1.1\"?>") {
             Some(rest) if xml_declaration => rest,

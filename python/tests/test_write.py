@@ -447,3 +447,19 @@ def differences():
 
 if __name__ == "__main__":
     differences()
+
+
+def test_a_million_levels_written_every_way():
+    depth = 1_000_000
+    data = "<d>" * depth + "x" + "</d>" * depth
+    root = etree.fromstring(data)
+    canonical = data
+    assert etree.tostring(root, method="c14n2") == canonical.encode()
+    assert etree.canonicalize(root, rewrite_prefixes=True, strip_text=True) == canonical
+    assert etree.tostring(root, method="text", encoding="unicode") == "x"
+    pretty = etree.tostring(root, pretty_print=True, encoding="unicode")
+    # Indented to PRETTY_DEPTH (64) levels, written as it is below.
+    assert pretty.count("\n") == 2 * 64 + 1
+    assert "".join(pretty.split()) == data
+    inner = root.iter("d")[500_000]
+    assert etree.tostring(inner, pretty_print=True, with_tail=False).count(b"\n") == 2 * 64 + 1
