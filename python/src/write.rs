@@ -139,6 +139,22 @@ fn needs_bom(doc: &Document, encoding: Encoding) -> bool {
     if encoding == doc.encoding() {
         return doc.had_byte_order_mark();
     }
+    is_unicode_wide(encoding)
+}
+
+/// The name a declaration gives `encoding`: `UTF-16` and `UTF-32` for
+/// either byte order, which the byte-order mark says (as the library's
+/// own declarations name them).
+fn declared_name(encoding: Encoding) -> &'static str {
+    match encoding.name() {
+        name if name.starts_with("UTF-16") => "UTF-16",
+        name if name.starts_with("UTF-32") => "UTF-32",
+        name => name,
+    }
+}
+
+/// UTF-16 or UTF-32, in either byte order.
+fn is_unicode_wide(encoding: Encoding) -> bool {
     let name = encoding.name();
     name.starts_with("UTF-16") || name.starts_with("UTF-32")
 }
@@ -255,7 +271,7 @@ pub(crate) fn serialize_document(
                 let options = SerializeOptions { pretty, encoding };
                 if adjusted {
                     let out = doc.serialize(&options);
-                    let text = assemble(&out.text, Some(chosen.name()));
+                    let text = assemble(&out.text, Some(declared_name(chosen)));
                     let bytes = encode(chosen, &text, needs_bom(&doc, chosen));
                     return Ok((None, Some(bytes), repair_entries(&doc, out.repairs)));
                 }
@@ -493,7 +509,7 @@ impl Element {
             let name = if ascii {
                 Some("ASCII")
             } else {
-                encoding.map(Encoding::name)
+                encoding.map(declared_name)
             };
             prefix.push_str(&declaration(version, name, prolog.standalone));
         }
@@ -507,9 +523,13 @@ impl Element {
         }
         let data = match encoding {
             None => PyString::new(py, &whole).into_any().unbind(),
-            Some(encoding) => PyBytes::new(py, &encoding.encode(&whole))
-                .into_any()
-                .unbind(),
+            // UTF-16 and UTF-32 start with a byte-order mark (XML 1.0
+            // §4.3.3), as lxml's do.
+            Some(encoding) => {
+                PyBytes::new(py, &encode(encoding, &whole, is_unicode_wide(encoding)))
+                    .into_any()
+                    .unbind()
+            }
         };
         Ok((data, log))
     }

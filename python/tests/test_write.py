@@ -463,3 +463,11 @@ def test_a_million_levels_written_every_way():
     assert "".join(pretty.split()) == data
     inner = root.iter("d")[500_000]
     assert etree.tostring(inner, pretty_print=True, with_tail=False).count(b"\n") == 2 * 64 + 1
+
+
+def test_an_element_in_utf16_starts_with_a_byte_order_mark():
+    root = etree.fromstring("<a>caf\u00e9</a>")
+    data = etree.tostring(root, encoding="utf-16")
+    assert data.startswith(b"\xff\xfe<\x00?\x00x\x00m\x00l\x00")
+    assert etree.fromstring(data).text == "caf\u00e9"
+    assert data.decode("utf-16") == "<?xml version='1.0' encoding='UTF-16'?>\n<a>caf\u00e9</a>"
