@@ -309,52 +309,82 @@ def test_dump_writes_the_element_pretty_printed(capsys):
     assert ours + "\n</a>\n" == theirs
 
 
-# Broken inputs: each error with its place and what recovery did about it.
+# Broken inputs: the first error with its place and what recovery did
+# about it, the text (or tag) of the root xml5dom keeps; and what lxml
+# recover=True says of the same (line, column, type_name: where libxml2
+# noticed the problem) and the text (or tag) it keeps: the table of
+# docs/python.md, "The error log".
 BROKEN = {
-    # lxml recover=True: 1:8 ERR_ENTITYREF_SEMICOL_MISSING, and `&T` is lost.
-    "ampersand": (b"<p>AT&T</p>", [("bare-ampersand", 1, 6, 5, "error", "kept as text")]),
-    # lxml: 1:11 ERR_UNDECLARED_ENTITY, and the character is lost.
+    "ampersand": (
+        b"<p>AT&T</p>",
+        ("bare-ampersand", 1, 6, 5, "error", "kept as text"),
+        "AT&T",
+        [(1, 8, "ERR_ENTITYREF_SEMICOL_MISSING")],
+        "AT",  # `&T` lost
+    ),
     "nbsp": (
         b"<p>a&nbsp;b</p>",
-        [("undeclared-entity", 1, 5, 4, "error", "resolved from the HTML table")],
+        ("undeclared-entity", 1, 5, 4, "error", "resolved from the HTML table"),
+        "a\u00a0b",
+        [(1, 11, "ERR_UNDECLARED_ENTITY")],
+        "ab",  # the character lost
     ),
-    # lxml: 2:12 ERR_TAG_NAME_MISMATCH "b line 2 and a".
-    "unclosed": (b"<a>\n<b>text</a>", [("mismatched-end-tag", 2, 8, 11, "error", "<b> is closed")]),
-    # lxml: 1:5 NS_ERR_UNDEFINED_NAMESPACE.
+    "unclosed": (
+        b"<a>\n<b>text</a>",
+        ("mismatched-end-tag", 2, 8, 11, "error", "<b> is closed"),
+        "\n",
+        [(2, 12, "ERR_TAG_NAME_MISMATCH")],
+        "\n",
+    ),
     "prefix": (
         b"<x:a/>",
-        [(
+        (
             "unbound-namespace-prefix", 1, 1, 0, "error",
             "the name is put in the placeholder namespace urn:xml5dom:undeclared:PREFIX",
-        )],
+        ),
+        "{urn:xml5dom:undeclared:x}a",
+        [(1, 5, "NS_ERR_UNDEFINED_NAMESPACE")],
+        "x:a",  # a name in no namespace
     ),
-    # lxml: one entry (1:45 ERR_INVALID_ENCODING) for three bad bytes.
     "windows-1252": (
         b'<?xml version="1.0" encoding="UTF-8"?><a>caf\xe9 \x93q\x94</a>',
-        [("invalid-byte-sequence", 1, 45, 44, "error", "replaced by U+FFFD")],
+        ("invalid-byte-sequence", 1, 45, 44, "error", "replaced by U+FFFD"),
+        "caf\ufffd \ufffdq\ufffd",
+        [(1, 45, "ERR_INVALID_ENCODING")],  # one entry for three bad bytes
+        "caf\ufffd \ufffdq\ufffd",
     ),
 }
 
 
+def kept(root):
+    return root.tag if root.text is None else root.text
+
+
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_error_log_says_where_and_what_was_repaired(name):
-    data, expected = BROKEN[name]
-    tree = etree.fromstring(data).getroottree()
-    log = tree.error_log
+    data, expected, ours_kept, lxml_log, lxml_kept = BROKEN[name]
+    root = etree.fromstring(data)
+    log = root.getroottree().error_log
     first = log[0]
-    code, line, column, offset, severity, repair = expected[0]
+    code, line, column, offset, severity, repair = expected
     assert (first.code, first.line, first.column, first.offset, first.severity) == (
         code, line, column, offset, severity
     ), [repr(entry) for entry in log]
     assert first.domain_name == "PARSER"
     assert first.level_name == "ERROR" and first.level == 2
-    assert first.message
-    if repair is not None:
-        assert first.repair == repair
+    assert first.repair == repair and first.message.endswith("; " + repair)
+    assert kept(root) == ours_kept
+    if name == "windows-1252":
+        assert [(e.line, e.column, e.offset) for e in log] == [(1, 45, 44), (1, 47, 48), (1, 49, 52)]
     # recover=False raises with the same log.
     with pytest.raises(etree.XMLSyntaxError) as raised:
         etree.fromstring(data, recover=False)
     assert [repr(e) for e in raised.value.error_log] == [repr(e) for e in log]
+    # What lxml recover=True says and keeps.
+    parser = lxml_etree.XMLParser(recover=True)
+    theirs = lxml_etree.fromstring(data, parser)
+    assert [(e.line, e.column, e.type_name) for e in parser.error_log] == lxml_log
+    assert kept(theirs) == lxml_kept
 
 
 def test_writing_a_broken_document_warns_with_the_repairs():
