@@ -363,20 +363,28 @@ fn c14n2_bytes(
     Ok(PyBytes::new(py, text.as_bytes()).into_any().unbind())
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The names `canonicalize` takes, each `None` or an iterable of names.
+struct C14n2Names<'a, 'py> {
+    qname_aware_tags: Option<&'a Bound<'py, PyAny>>,
+    qname_aware_attrs: Option<&'a Bound<'py, PyAny>>,
+    exclude_tags: Option<&'a Bound<'py, PyAny>>,
+    exclude_attrs: Option<&'a Bound<'py, PyAny>>,
+}
+
 fn c14n2_options(
     with_comments: bool,
     strip_text: bool,
     rewrite_prefixes: bool,
-    qname_aware_tags: Option<&Bound<'_, PyAny>>,
-    qname_aware_attrs: Option<&Bound<'_, PyAny>>,
+    names: C14n2Names<'_, '_>,
 ) -> PyResult<c14n2::C14n2Options> {
     Ok(c14n2::C14n2Options {
         with_comments,
         strip_text,
         rewrite_prefixes,
-        qname_aware_tags: name_set(qname_aware_tags)?,
-        qname_aware_attrs: name_set(qname_aware_attrs)?,
+        qname_aware_tags: name_set(names.qname_aware_tags)?,
+        qname_aware_attrs: name_set(names.qname_aware_attrs)?,
+        exclude_tags: name_set(names.exclude_tags)?,
+        exclude_attrs: name_set(names.exclude_attrs)?,
     })
 }
 
@@ -401,7 +409,9 @@ impl Element {
     /// The subtree in Canonical XML 2.0 (`tostring(method="c14n2")`,
     /// `canonicalize`).
     #[pyo3(signature = (with_comments=true, strip_text=false, rewrite_prefixes=false,
-                        qname_aware_tags=None, qname_aware_attrs=None))]
+                        qname_aware_tags=None, qname_aware_attrs=None,
+                        exclude_tags=None, exclude_attrs=None))]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn _c14n2(
         &self,
         py: Python<'_>,
@@ -410,14 +420,16 @@ impl Element {
         rewrite_prefixes: bool,
         qname_aware_tags: Option<&Bound<'_, PyAny>>,
         qname_aware_attrs: Option<&Bound<'_, PyAny>>,
+        exclude_tags: Option<&Bound<'_, PyAny>>,
+        exclude_attrs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let options = c14n2_options(
-            with_comments,
-            strip_text,
-            rewrite_prefixes,
+        let names = C14n2Names {
             qname_aware_tags,
             qname_aware_attrs,
-        )?;
+            exclude_tags,
+            exclude_attrs,
+        };
+        let options = c14n2_options(with_comments, strip_text, rewrite_prefixes, names)?;
         c14n2_bytes(py, &self.doc, Some(self.id), options)
     }
 
@@ -556,7 +568,9 @@ impl ElementTree {
     /// The document in Canonical XML 2.0 (`tostring(method="c14n2")`,
     /// `canonicalize`).
     #[pyo3(signature = (with_comments=true, strip_text=false, rewrite_prefixes=false,
-                        qname_aware_tags=None, qname_aware_attrs=None))]
+                        qname_aware_tags=None, qname_aware_attrs=None,
+                        exclude_tags=None, exclude_attrs=None))]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn _c14n2(
         &self,
         py: Python<'_>,
@@ -565,14 +579,16 @@ impl ElementTree {
         rewrite_prefixes: bool,
         qname_aware_tags: Option<&Bound<'_, PyAny>>,
         qname_aware_attrs: Option<&Bound<'_, PyAny>>,
+        exclude_tags: Option<&Bound<'_, PyAny>>,
+        exclude_attrs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let options = c14n2_options(
-            with_comments,
-            strip_text,
-            rewrite_prefixes,
+        let names = C14n2Names {
             qname_aware_tags,
             qname_aware_attrs,
-        )?;
+            exclude_tags,
+            exclude_attrs,
+        };
+        let options = c14n2_options(with_comments, strip_text, rewrite_prefixes, names)?;
         c14n2_bytes(py, &self.doc, None, options)
     }
 

@@ -501,3 +501,17 @@ def test_an_element_in_utf16_starts_with_a_byte_order_mark():
     assert data.startswith(b"\xff\xfe<\x00?\x00x\x00m\x00l\x00")
     assert etree.fromstring(data).text == "caf\u00e9"
     assert data.decode("utf-16") == "<?xml version='1.0' encoding='UTF-16'?>\n<a>caf\u00e9</a>"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"exclude_tags": ["a"]},
+        {"exclude_tags": ["b"], "strip_text": True},
+        {"exclude_attrs": ["{urn:p}x"]},
+        {"exclude_attrs": ["y"], "with_comments": True},
+    ],
+)
+def test_canonicalize_leaves_out_what_lxml_leaves_out(options):
+    text = '<r xmlns:p="urn:p"><a p:x="1" y="2"> t <b>u</b> v </a>w<!--c--><c/></r>'
+    assert etree.canonicalize(text, **options) == lxml_etree.canonicalize(text, **options)

@@ -92,6 +92,8 @@ class _Element:
         rewrite_prefixes: bool = False,
         qname_aware_tags: Optional[Iterable[str]] = None,
         qname_aware_attrs: Optional[Iterable[str]] = None,
+        exclude_tags: Optional[Iterable[str]] = None,
+        exclude_attrs: Optional[Iterable[str]] = None,
     ) -> bytes: ...
     def _text(self, with_tail: bool = True) -> str: ...
     def _serialize(
@@ -139,6 +141,8 @@ class _ElementTree:
         rewrite_prefixes: bool = False,
         qname_aware_tags: Optional[Iterable[str]] = None,
         qname_aware_attrs: Optional[Iterable[str]] = None,
+        exclude_tags: Optional[Iterable[str]] = None,
+        exclude_attrs: Optional[Iterable[str]] = None,
     ) -> bytes: ...
     def _text(self) -> str: ...
     def _serialize(

@@ -285,6 +285,8 @@ def canonicalize(
     rewrite_prefixes=False,
     qname_aware_tags=None,
     qname_aware_attrs=None,
+    exclude_attrs=None,
+    exclude_tags=None,
 ):
     """Canonical XML 2.0 of ``xml_data`` (a ``str`` or ``bytes`` of XML, an
     element or a tree) or of the file ``from_file``, as lxml's
@@ -296,7 +298,9 @@ def canonicalize(
     ... in order of first use) and ``qname_aware_tags`` /
     ``qname_aware_attrs`` (names, ``{uri}local`` or ``local``, of the
     elements and attributes whose content is a QName, whose prefix then
-    counts as used and is rewritten too).
+    counts as used and is rewritten too); ``exclude_tags`` (elements left
+    out with their content, not their tail) and ``exclude_attrs``
+    (attributes left out), names as for the QName-aware ones.
     """
     if (xml_data is None) == (from_file is None):
         raise ValueError("Either 'xml_data' or 'from_file' must be provided")
@@ -312,6 +316,8 @@ def canonicalize(
         rewrite_prefixes,
         qname_aware_tags,
         qname_aware_attrs,
+        exclude_tags,
+        exclude_attrs,
     ).decode("utf-8")
     if out is not None:
         out.write(data)

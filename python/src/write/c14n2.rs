@@ -5,9 +5,10 @@
 //! namespace URI and local name, and a namespace declared only where a
 //! name written there uses it and the output does not bind it already.
 //! The parameters: comments or not, text stripped of surrounding
-//! whitespace or not, prefixes rewritten to `n0`, `n1`, ... or not, and the
+//! whitespace or not, prefixes rewritten to `n0`, `n1`, ... or not, the
 //! elements and attributes whose content is a QName (its prefix counts as
-//! used, and is rewritten with the others).
+//! used, and is rewritten with the others), and elements and attributes
+//! left out (`canonicalize`'s `exclude_tags` and `exclude_attrs`).
 //!
 //! One walk over the library's public tree, without recursion; the scopes
 //! are maps with an undo log, so that the work stays linear in the depth.
@@ -26,6 +27,10 @@ pub(crate) struct C14n2Options {
     pub(crate) qname_aware_tags: HashSet<String>,
     /// Attributes whose value is a QName, as `{uri}local` or `local`.
     pub(crate) qname_aware_attrs: HashSet<String>,
+    /// Elements left out with everything in them (not their tail).
+    pub(crate) exclude_tags: HashSet<String>,
+    /// Attributes left out.
+    pub(crate) exclude_attrs: HashSet<String>,
 }
 
 /// Prefix bindings with an undo log: `bind` pushes, `unwind` pops back to
@@ -83,6 +88,8 @@ struct Writer<'o> {
     /// Per open element: whether `xml:space="preserve"` is in effect
     /// (`strip_text` leaves such text alone, as lxml does).
     preserve: Vec<bool>,
+    /// The text since the last markup written.
+    pending: String,
 }
 
 /// The canonical form of `start`: the document node (the whole document)
@@ -96,6 +103,7 @@ pub(crate) fn canonicalize(start: Node<'_>, options: &C14n2Options) -> String {
         rewritten: HashMap::new(),
         open: Vec::new(),
         preserve: Vec::new(),
+        pending: String::new(),
     };
     writer.output.bind("", "");
     if start.is_document() {
@@ -104,6 +112,7 @@ pub(crate) fn canonicalize(start: Node<'_>, options: &C14n2Options) -> String {
         writer.bind_ancestors(start);
         writer.subtree(start);
     }
+    writer.flush(start);
     writer.out
 }
 
@@ -157,6 +166,7 @@ impl Writer<'_> {
         let mut node = start;
         'walk: loop {
             match node.node_type() {
+                NodeType::Element if self.excluded(&self.options.exclude_tags, node) => {}
                 NodeType::Element => {
                     self.start_tag(node);
                     if let Some(child) = node.first_child() {
@@ -165,21 +175,9 @@ impl Writer<'_> {
                     }
                     self.end_tag(node);
                 }
-                NodeType::Text => {
-                    // A run of text nodes is one text: write it at its first.
-                    let first = node
-                        .prev_sibling()
-                        .is_none_or(|p| p.node_type() != NodeType::Text);
-                    if first {
-                        let mut run = String::new();
-                        let mut next = Some(node);
-                        while let Some(text) = next.filter(|n| n.node_type() == NodeType::Text) {
-                            run.push_str(text.text().unwrap_or(""));
-                            next = text.next_sibling();
-                        }
-                        self.text(node, &run);
-                    }
-                }
+                // Text is written when markup follows: the text on either side
+                // of what is left out is one text, as lxml has it.
+                NodeType::Text => self.pending.push_str(node.text().unwrap_or("")),
                 NodeType::Comment if !self.options.with_comments => {}
                 NodeType::Comment | NodeType::ProcessingInstruction => self.leaf(node),
                 NodeType::Document | NodeType::Doctype => {}
@@ -204,6 +202,9 @@ impl Writer<'_> {
     }
 
     fn leaf(&mut self, node: Node<'_>) {
+        if let Some(parent) = node.parent() {
+            self.flush(parent);
+        }
         if node.is_comment() {
             self.out.push_str("<!--");
             self.out.push_str(node.text().unwrap_or(""));
@@ -266,6 +267,9 @@ impl Writer<'_> {
     }
 
     fn start_tag(&mut self, node: Node<'_>) {
+        if let Some(parent) = node.parent() {
+            self.flush(parent);
+        }
         self.open.push((self.input.mark(), self.output.mark()));
         let preserve = match node.attribute_ns(XML_NAMESPACE, "space") {
             Some("preserve") => true,
@@ -315,6 +319,9 @@ impl Writer<'_> {
             }
             let uri = attribute.namespace().unwrap_or("");
             let local = attribute.local_name();
+            if self.names_qname(&self.options.exclude_attrs, uri, local) {
+                continue;
+            }
             let prefix = if uri.is_empty() {
                 String::new()
             } else {
@@ -384,6 +391,7 @@ impl Writer<'_> {
     }
 
     fn end_tag(&mut self, node: Node<'_>) {
+        self.flush(node);
         let uri = node.namespace().unwrap_or("");
         let prefix = if self.options.rewrite_prefixes {
             self.rewritten.get(uri).cloned().unwrap_or_default()
@@ -402,15 +410,20 @@ impl Writer<'_> {
         }
     }
 
-    fn text(&mut self, node: Node<'_>, text: &str) {
-        let mut text = text;
+    /// Writes the text since the last markup, whose element is `parent`.
+    fn flush(&mut self, parent: Node<'_>) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let mut text = pending.as_str();
         if self.options.strip_text && self.preserve.last() != Some(&true) {
             text = text.trim_matches(xml_space);
         }
         if text.is_empty() {
             return;
         }
-        let parent = node.parent().filter(Node::is_element);
+        let parent = Some(parent).filter(Node::is_element);
         let qname = parent.is_some_and(|p| {
             self.names_qname(
                 &self.options.qname_aware_tags,
@@ -431,6 +444,12 @@ impl Writer<'_> {
         escape_text(&mut self.out, text);
     }
 
+    /// Whether `names` holds the element `node`'s name.
+    fn excluded(&self, names: &HashSet<String>, node: Node<'_>) -> bool {
+        self.names_qname(names, node.namespace().unwrap_or(""), node.local_name())
+    }
+
+    /// Whether `names` holds `{uri}local` (`local` when `uri` is empty).
     fn names_qname(&self, names: &HashSet<String>, uri: &str, local: &str) -> bool {
         if names.is_empty() {
             return false;
