@@ -41,8 +41,9 @@ class XPathEvalError(XPathError):
 
 class XMLRepairWarning(UserWarning):
     """Issued by ``tostring`` and ``ElementTree.write`` when the output had
-    to differ from the tree because XML cannot carry what it holds (a
-    broken input written back, an edit that put ``--`` in a comment).
+    to differ from the source because XML cannot carry what the tree holds
+    as the source has it (a broken input written back, or a subtree of
+    one).
 
     ``error_log`` lists the repairs: each entry's ``code`` is the kind of
     repair (e.g. ``end-tag-added``), ``domain_name`` is ``OUTPUT``, and

@@ -204,8 +204,8 @@ def tostring(
     as given before the tree. ``pretty_print`` indents element-only
     content (a subtree as a tree).
 
-    Where XML cannot carry what the tree holds (a broken input, or an edit
-    that made a comment hold ``--``), the output is repaired and an
+    Where XML cannot carry what the tree holds as the source has it (a
+    broken input written back), the output is repaired and an
     ``XMLRepairWarning`` lists the repairs in its ``error_log``.
     """
     _check_serializable(element_or_tree)
