@@ -515,3 +515,11 @@ def test_an_element_in_utf16_starts_with_a_byte_order_mark():
 def test_canonicalize_leaves_out_what_lxml_leaves_out(options):
     text = '<r xmlns:p="urn:p"><a p:x="1" y="2"> t <b>u</b> v </a>w<!--c--><c/></r>'
     assert etree.canonicalize(text, **options) == lxml_etree.canonicalize(text, **options)
+
+
+def test_c14n2_of_a_document_without_root_element():
+    tree = etree.parse(io.BytesIO(b"<!-- one --><?p two?>"))
+    assert tree.getroot() is None
+    assert etree.tostring(tree, method="c14n2") == b"<!-- one -->\n<?p two?>"
+    assert etree.tostring(tree, method="c14n2", with_comments=False) == b"<?p two?>"
+    assert etree.tostring(tree, method="text") == b""

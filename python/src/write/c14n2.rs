@@ -118,28 +118,29 @@ pub(crate) fn canonicalize(start: Node<'_>, options: &C14n2Options) -> String {
 
 impl Writer<'_> {
     /// The children of the document: the root element's subtree, and the
-    /// comments and processing instructions around it on lines of their own.
+    /// comments and processing instructions around it, each on a line of
+    /// its own.
     fn document(&mut self, document: Node<'_>) {
-        let mut after_root = false;
+        let mut first = true;
         for child in document.children() {
-            match child.node_type() {
-                NodeType::Element => {
-                    self.subtree(child);
-                    after_root = true;
-                }
-                NodeType::Comment | NodeType::ProcessingInstruction => {
-                    if child.is_comment() && !self.options.with_comments {
-                        continue;
-                    }
-                    if after_root {
-                        self.out.push('\n');
-                    }
-                    self.leaf(child);
-                    if !after_root {
-                        self.out.push('\n');
-                    }
-                }
-                _ => {}
+            let written = match child.node_type() {
+                NodeType::Element => true,
+                NodeType::Comment => self.options.with_comments,
+                NodeType::ProcessingInstruction => true,
+                _ => false,
+            };
+            if !written {
+                continue;
+            }
+            // One node a line: a line break between each and the next.
+            if !first {
+                self.out.push('\n');
+            }
+            first = false;
+            if child.is_element() {
+                self.subtree(child);
+            } else {
+                self.leaf(child);
             }
         }
     }
