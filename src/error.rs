@@ -694,7 +694,7 @@ impl ErrorCode {
             ),
             UnboundNamespacePrefix => (
                 "unbound-namespace-prefix",
-                "namespace prefix not declared; the name keeps no namespace",
+                "namespace prefix not declared; the name is put in the placeholder namespace urn:xml5dom:undeclared:PREFIX",
             ),
             InvalidNamespaceDeclaration => (
                 "invalid-namespace-declaration",

@@ -6,9 +6,8 @@ use pyo3::types::{PyBytes, PyString};
 use xml5dom::Document;
 
 use crate::element::{Element, ElementIterator};
-use crate::log::{error_log, refuse_errors, ErrorLog};
+use crate::log::{log_of, parse_entries, refuse_errors, ErrorLog};
 use crate::query::xpath;
-use crate::write::{canonical_bytes, canonical_form, serialize_document, target};
 use crate::{read, share, Shared};
 
 /// A document: its root element, its declaration and DOCTYPE, its errors.
@@ -96,8 +95,8 @@ impl ElementTree {
     /// Every error and warning of the parse, with its position.
     #[getter]
     pub(crate) fn error_log(&self, py: Python<'_>) -> PyResult<ErrorLog> {
-        let doc = read(&self.doc)?;
-        error_log(py, &doc)
+        let entries = parse_entries(&*read(&self.doc)?);
+        log_of(py, entries)
     }
 
     /// Whether the input was well-formed XML (no error, no limit reached).
@@ -172,74 +171,6 @@ impl ElementTree {
         let context = doc.root_element().map_or(doc.root().id(), |root| root.id());
         drop(doc);
         xpath(py, &self.doc, context, expression, namespaces)
-    }
-
-    /// Writes the document to `file`, a path or an object with `write()`,
-    /// as `tostring(tree, ...)` serializes it.
-    #[pyo3(signature = (file, encoding=None, pretty_print=false, xml_declaration=None))]
-    pub(crate) fn write(
-        &self,
-        py: Python<'_>,
-        file: &Bound<'_, PyAny>,
-        encoding: Option<&Bound<'_, PyAny>>,
-        pretty_print: bool,
-        xml_declaration: Option<bool>,
-    ) -> PyResult<()> {
-        let data = serialize_document(
-            py,
-            &self.doc,
-            target(encoding)?,
-            pretty_print,
-            xml_declaration,
-        )?;
-        if file.hasattr("write")? {
-            file.call_method1("write", (data,))?;
-            return Ok(());
-        }
-        let path: std::path::PathBuf = file
-            .extract()
-            .map_err(|_| PyTypeError::new_err("write() needs a path or a file object"))?;
-        let data = data.bind(py);
-        let bytes: Vec<u8> = match data.cast::<PyString>() {
-            Ok(text) => text.extract::<String>()?.into_bytes(),
-            Err(_) => data.extract()?,
-        };
-        py.detach(move || std::fs::write(path, bytes))
-            .map_err(PyErr::from)
-    }
-
-    /// The document in Canonical XML 1.0 (`tostring(method="c14n")`).
-    #[pyo3(signature = (exclusive=false, with_comments=true))]
-    pub(crate) fn _canonical(
-        &self,
-        py: Python<'_>,
-        exclusive: bool,
-        with_comments: bool,
-    ) -> PyResult<Py<PyAny>> {
-        canonical_bytes(
-            py,
-            &self.doc,
-            None,
-            canonical_form(exclusive, with_comments),
-        )
-    }
-
-    /// The document serialized: see `tostring`.
-    #[pyo3(signature = (encoding=None, pretty_print=false, xml_declaration=None))]
-    pub(crate) fn _serialize(
-        &self,
-        py: Python<'_>,
-        encoding: Option<&Bound<'_, PyAny>>,
-        pretty_print: bool,
-        xml_declaration: Option<bool>,
-    ) -> PyResult<Py<PyAny>> {
-        serialize_document(
-            py,
-            &self.doc,
-            target(encoding)?,
-            pretty_print,
-            xml_declaration,
-        )
     }
 }
 

@@ -39,7 +39,7 @@ pub use options::{OutputEncoding, Repair, RepairKind, SerializeOptions, Serializ
 
 use crate::dom::{Document, Node};
 
-use writer::{document_text, subtree_text, write_document, write_subtree};
+use writer::{document_text, subtree_serialized, subtree_text, write_document, write_subtree};
 
 impl Document {
     /// The document as XML: the source itself where nothing changed, the
@@ -127,6 +127,26 @@ impl Node<'_> {
     /// ```
     pub fn to_xml(&self) -> String {
         subtree_text(*self)
+    }
+
+    /// The subtree as XML with `options`, as [`Node::to_xml`] writes it,
+    /// and the repairs made, in source order: pretty printing indents as
+    /// [`Document::serialize`] does, the node itself at depth 0 and without
+    /// a line break after it. (`options.encoding` says only what a subtree
+    /// of an XML 1.1 document declares; the text is the caller's to encode.)
+    ///
+    /// ```
+    /// use xml5dom::{Document, RepairKind, SerializeOptions};
+    /// let doc = Document::parse("<r><a><b>x</b><!-- -- --></a></r>");
+    /// let a = doc.root_element().unwrap().first_child().unwrap();
+    /// let pretty = SerializeOptions { pretty: Some(2), ..Default::default() };
+    /// let out = a.serialize(&pretty);
+    /// assert_eq!(out.text, "<a>\n  <b>x</b>\n  <!-- - - -->\n</a>");
+    /// assert_eq!(out.repairs[0].kind, RepairKind::CommentText);
+    /// assert_eq!(out.repairs[0].offset, Some(19)); // the `--`
+    /// ```
+    pub fn serialize(&self, options: &SerializeOptions) -> Serialized {
+        subtree_serialized(*self, options)
     }
 
     /// Writes [`Node::to_xml`]'s text to `writer`.

@@ -37,3 +37,17 @@ class XPathError(LxmlError):
 
 class XPathEvalError(XPathError):
     """An XPath expression that could not be compiled or evaluated."""
+
+
+class XMLRepairWarning(UserWarning):
+    """Issued by ``tostring`` and ``ElementTree.write`` when the output had
+    to differ from the source because XML cannot carry what the tree holds
+    as the source has it (a broken input written back, or a subtree of
+    one).
+
+    ``error_log`` lists the repairs: each entry's ``code`` is the kind of
+    repair (e.g. ``end-tag-added``), ``domain_name`` is ``OUTPUT``, and
+    ``line``, ``column`` and ``offset`` say where in the source the node
+    that needed it was. ``warnings.simplefilter("error", XMLRepairWarning)``
+    makes such a write raise instead.
+    """

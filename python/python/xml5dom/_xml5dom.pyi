@@ -22,12 +22,16 @@ _XPathResult = Union[bool, float, str, List[Union["_Element", str, Tuple[Optiona
 class _LogEntry:
     line: int
     column: int
-    offset: int
+    offset: Optional[int]
     code: str
     type_name: str
     severity: str
     level_name: str
+    level: int
+    domain_name: str
+    filename: Optional[str]
     message: str
+    repair: Optional[str]
 
 class _ErrorLog:
     def __len__(self) -> int: ...
@@ -140,13 +144,26 @@ class _Element:
     def findtext(self, path: str, default: Any = None, namespaces: _Namespaces = None) -> Any: ...
     def xpath(self, expression: str, namespaces: _Namespaces = None) -> _XPathResult: ...
     def _canonical(self, exclusive: bool = False, with_comments: bool = True) -> bytes: ...
+    def _c14n2(
+        self,
+        with_comments: bool = True,
+        strip_text: bool = False,
+        rewrite_prefixes: bool = False,
+        qname_aware_tags: Optional[Iterable[str]] = None,
+        qname_aware_attrs: Optional[Iterable[str]] = None,
+        exclude_tags: Optional[Iterable[str]] = None,
+        exclude_attrs: Optional[Iterable[str]] = None,
+    ) -> bytes: ...
+    def _text(self, with_tail: bool = True) -> str: ...
     def _serialize(
         self,
         encoding: Any = None,
         pretty_print: bool = False,
-        xml_declaration: Optional[bool] = None,
+        xml_declaration: bool = False,
         with_tail: bool = True,
-    ) -> Union[bytes, str]: ...
+        standalone: Optional[bool] = None,
+        doctype: Optional[str] = None,
+    ) -> Tuple[Union[bytes, str], _ErrorLog]: ...
 
 class _ElementTree:
     def getroot(self) -> Optional[_Element]: ...
@@ -165,13 +182,36 @@ class _ElementTree:
         self,
         file: Union[str, os.PathLike, IO[Any]],
         encoding: Any = None,
+        method: str = "xml",
         pretty_print: bool = False,
         xml_declaration: Optional[bool] = None,
+        with_tail: bool = True,
+        standalone: Optional[bool] = None,
+        doctype: Optional[str] = None,
+        exclusive: bool = False,
+        with_comments: bool = True,
+        strip_text: bool = False,
     ) -> None: ...
     def _canonical(self, exclusive: bool = False, with_comments: bool = True) -> bytes: ...
+    def _c14n2(
+        self,
+        with_comments: bool = True,
+        strip_text: bool = False,
+        rewrite_prefixes: bool = False,
+        qname_aware_tags: Optional[Iterable[str]] = None,
+        qname_aware_attrs: Optional[Iterable[str]] = None,
+        exclude_tags: Optional[Iterable[str]] = None,
+        exclude_attrs: Optional[Iterable[str]] = None,
+    ) -> bytes: ...
+    def _text(self) -> str: ...
     def _serialize(
-        self, encoding: Any = None, pretty_print: bool = False, xml_declaration: Optional[bool] = None
-    ) -> Union[bytes, str]: ...
+        self,
+        encoding: Any = None,
+        pretty_print: bool = False,
+        xml_declaration: Optional[bool] = None,
+        standalone: Optional[bool] = None,
+        doctype: Optional[str] = None,
+    ) -> Tuple[Union[bytes, str], _ErrorLog]: ...
 
 def SubElement(
     _parent: _Element,

@@ -19,6 +19,8 @@ read from several threads at once (the extension module's docs say how).
 
 import collections.abc
 import os
+import sys
+import warnings
 
 from . import _xml5dom
 from ._errors import (
@@ -26,6 +28,7 @@ from ._errors import (
     LxmlError,
     LxmlSyntaxError,
     ParseError,
+    XMLRepairWarning,
     XMLSyntaxError,
     XPathError,
     XPathEvalError,
@@ -44,14 +47,18 @@ __all__ = [
     "ProcessingInstruction",
     "XML",
     "XMLParser",
+    "XMLRepairWarning",
     "XMLSyntaxError",
     "XPathError",
     "XPathEvalError",
     "ElementTree",
+    "canonicalize",
+    "dump",
     "fromstring",
     "iselement",
     "parse",
     "tostring",
+    "tostringlist",
 ]
 
 _Element = _xml5dom._Element
@@ -143,6 +150,36 @@ def iselement(element):
     return isinstance(element, _Element)
 
 
+_TEXT_ENCODINGS = ("UNICODE",)
+_DECLARATION_FREE = ("ASCII", "US-ASCII", "UTF-8", "UTF8")
+
+
+def _is_text(encoding):
+    return encoding is str or (
+        isinstance(encoding, str) and encoding.upper() in _TEXT_ENCODINGS
+    )
+
+
+def _report_repairs(repairs):
+    """A write that had to change what the tree holds says so: an
+    ``XMLRepairWarning`` carrying the repairs as an error log."""
+    if len(repairs):
+        count = len(repairs)
+        warning = XMLRepairWarning(
+            "the output differs from the tree in %d place%s: %s"
+            % (count, "" if count == 1 else "s", repairs[0].message)
+        )
+        warning.error_log = repairs
+        warnings.warn(warning, stacklevel=3)
+
+
+def _check_serializable(element_or_tree):
+    if not isinstance(element_or_tree, (_Element, _ElementTree)):
+        raise TypeError(
+            "Type '%s' cannot be serialized." % type(element_or_tree).__name__
+        )
+
+
 def tostring(
     element_or_tree,
     *,
@@ -151,37 +188,151 @@ def tostring(
     xml_declaration=None,
     pretty_print=False,
     with_tail=True,
+    standalone=None,
+    doctype=None,
     exclusive=False,
+    inclusive_ns_prefixes=None,
     with_comments=True,
+    strip_text=False,
 ):
     """Serialize an element or a whole tree.
 
-    ``method="c14n"`` writes Canonical XML 1.0 (``exclusive=True``: the
-    Exclusive form; ``with_comments=False``: without comments) as UTF-8.
+    ``method``: ``"xml"`` (the default), ``"text"`` (the text content, and
+    the tail with ``with_tail``), ``"c14n"`` (Canonical XML 1.0;
+    ``exclusive=True``: the Exclusive form; ``with_comments=False``:
+    without comments) or ``"c14n2"`` (Canonical XML 2.0; ``with_comments``,
+    ``strip_text``), both as UTF-8 bytes. ``"html"`` raises ``ValueError``.
 
     ``encoding``: ``None`` (a tree in its own encoding, an element in
     UTF-8), an encoding label (bytes in it), or ``"unicode"``/``str`` (a
     ``str``). An unedited tree written with no encoding is the input, byte
-    for byte. ``xml_declaration=True`` adds a declaration where there is
-    none; ``False`` leaves the document's out.
+    for byte; an edited one has only its edits written anew.
+    ``xml_declaration=True`` adds a declaration where there is none,
+    ``False`` leaves the document's out; an element gets one by default
+    when the encoding is neither UTF-8 nor ASCII, as in lxml.
+    ``standalone`` writes a declaration saying it; ``doctype`` is written
+    as given before the tree. ``pretty_print`` indents element-only
+    content (a subtree as a tree).
+
+    Where XML cannot carry what the tree holds as the source has it (a
+    broken input written back), the output is repaired and an
+    ``XMLRepairWarning`` lists the repairs in its ``error_log``.
     """
-    if method == "c14n":
-        if not isinstance(element_or_tree, (_Element, _ElementTree)):
-            raise TypeError(
-                "Type '%s' cannot be serialized." % type(element_or_tree).__name__
-            )
-        return element_or_tree._canonical(exclusive, with_comments)
-    if method != "xml":
-        raise ValueError("unsupported serialization method: %r" % (method,))
-    if isinstance(element_or_tree, _ElementTree):
-        return element_or_tree._serialize(encoding, pretty_print, xml_declaration)
-    if isinstance(element_or_tree, _Element):
-        return element_or_tree._serialize(
-            encoding, pretty_print, xml_declaration, with_tail
+    _check_serializable(element_or_tree)
+    is_tree = isinstance(element_or_tree, _ElementTree)
+    if method in ("c14n", "c14n2"):
+        if encoding is not None:
+            raise ValueError("Cannot specify encoding with C14N")
+        if xml_declaration:
+            raise ValueError("Cannot enable XML declaration in C14N")
+        if method == "c14n":
+            if inclusive_ns_prefixes:
+                raise NotImplementedError(
+                    "inclusive_ns_prefixes is not supported yet"
+                )
+            return element_or_tree._canonical(exclusive, with_comments)
+        return element_or_tree._c14n2(with_comments, strip_text)
+    if method == "text":
+        text = element_or_tree._text() if is_tree else element_or_tree._text(with_tail)
+        if _is_text(encoding):
+            return text
+        return text.encode(encoding or "utf-8")
+    if method == "html":
+        raise ValueError(
+            "method='html' is not supported: xml5dom writes XML "
+            "(use method='xml', 'text', 'c14n' or 'c14n2')"
         )
-    raise TypeError(
-        "Type '%s' cannot be serialized." % type(element_or_tree).__name__
+    if method != "xml":
+        raise ValueError("unknown output method %r" % (method,))
+    if is_tree:
+        data, repairs = element_or_tree._serialize(
+            encoding, pretty_print, xml_declaration, standalone, doctype
+        )
+    else:
+        if xml_declaration is None:
+            xml_declaration = standalone is not None or (
+                encoding is not None
+                and not _is_text(encoding)
+                and str(encoding).upper() not in _DECLARATION_FREE
+            )
+        data, repairs = element_or_tree._serialize(
+            encoding,
+            pretty_print,
+            bool(xml_declaration),
+            with_tail,
+            standalone,
+            doctype,
+        )
+    _report_repairs(repairs)
+    return data
+
+
+def tostringlist(element_or_tree, *args, **kwargs):
+    """``tostring``'s output as a list of one string, as lxml's."""
+    return [tostring(element_or_tree, *args, **kwargs)]
+
+
+def dump(elem, *, pretty_print=True, with_tail=True):
+    """Writes an element to ``sys.stdout``, as lxml's ``dump`` (for
+    debugging): pretty printed, and ending with a line break."""
+    if not isinstance(elem, _Element):
+        raise TypeError("dump() needs an element, got %r" % type(elem).__name__)
+    text = tostring(
+        elem, encoding="unicode", pretty_print=pretty_print, with_tail=with_tail
     )
+    if not text.endswith("\n"):
+        text += "\n"
+    sys.stdout.write(text)
+
+
+def canonicalize(
+    xml_data=None,
+    *,
+    out=None,
+    from_file=None,
+    with_comments=False,
+    strip_text=False,
+    rewrite_prefixes=False,
+    qname_aware_tags=None,
+    qname_aware_attrs=None,
+    exclude_attrs=None,
+    exclude_tags=None,
+):
+    """Canonical XML 2.0 of ``xml_data`` (a ``str`` or ``bytes`` of XML, an
+    element or a tree) or of the file ``from_file``, as lxml's
+    ``canonicalize``: a ``str``, or written to ``out`` (an object with
+    ``write()``) and ``None`` returned.
+
+    ``with_comments``, ``strip_text`` (text stripped of surrounding
+    whitespace), ``rewrite_prefixes`` (prefixes renamed ``n0``, ``n1``,
+    ... in order of first use) and ``qname_aware_tags`` /
+    ``qname_aware_attrs`` (names, ``{uri}local`` or ``local``, of the
+    elements and attributes whose content is a QName, whose prefix then
+    counts as used and is rewritten too); ``exclude_tags`` (elements left
+    out with their content, not their tail) and ``exclude_attrs``
+    (attributes left out), names as for the QName-aware ones.
+    """
+    if (xml_data is None) == (from_file is None):
+        raise ValueError("Either 'xml_data' or 'from_file' must be provided")
+    if from_file is not None:
+        source = parse(from_file)
+    elif isinstance(xml_data, (_Element, _ElementTree)):
+        source = xml_data
+    else:
+        source = _parse_tree(xml_data)
+    data = source._c14n2(
+        with_comments,
+        strip_text,
+        rewrite_prefixes,
+        qname_aware_tags,
+        qname_aware_attrs,
+        exclude_tags,
+        exclude_attrs,
+    ).decode("utf-8")
+    if out is not None:
+        out.write(data)
+        return None
+    return data
 
 
 def Comment(text=None):

@@ -1,13 +1,14 @@
 """Types of xml5dom.etree, the lxml.etree API."""
 
 import os
-from typing import IO, Any, Callable, Dict, Mapping, Optional, Union
+from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, NoReturn, Optional, Union
 
 from ._errors import (
     Error as Error,
     LxmlError as LxmlError,
     LxmlSyntaxError as LxmlSyntaxError,
     ParseError as ParseError,
+    XMLRepairWarning as XMLRepairWarning,
     XMLSyntaxError as XMLSyntaxError,
     XPathError as XPathError,
     XPathEvalError as XPathEvalError,
@@ -72,9 +73,30 @@ def tostring(
     xml_declaration: Optional[bool] = None,
     pretty_print: bool = False,
     with_tail: bool = True,
+    standalone: Optional[bool] = None,
+    doctype: Optional[str] = None,
     exclusive: bool = False,
+    inclusive_ns_prefixes: Optional[Iterable[str]] = None,
     with_comments: bool = True,
+    strip_text: bool = False,
 ) -> Union[bytes, str]: ...
+def tostringlist(
+    element_or_tree: Union[_Element, _ElementTree], *args: Any, **kwargs: Any
+) -> List[Union[bytes, str]]: ...
+def dump(elem: _Element, *, pretty_print: bool = True, with_tail: bool = True) -> None: ...
+def canonicalize(
+    xml_data: Union[str, bytes, _Element, _ElementTree, None] = None,
+    *,
+    out: Optional[IO[str]] = None,
+    from_file: Optional[_Source] = None,
+    with_comments: bool = False,
+    strip_text: bool = False,
+    rewrite_prefixes: bool = False,
+    qname_aware_tags: Optional[Iterable[str]] = None,
+    qname_aware_attrs: Optional[Iterable[str]] = None,
+    exclude_attrs: Optional[Iterable[str]] = None,
+    exclude_tags: Optional[Iterable[str]] = None,
+) -> Optional[str]: ...
 def Comment(text: Optional[str] = None) -> _Element: ...
 def ProcessingInstruction(target: str, text: Optional[str] = None) -> _Element: ...
 

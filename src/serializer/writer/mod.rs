@@ -91,9 +91,21 @@ pub(super) fn write_document<W: std::io::Write>(
 /// The subtree at `node` as text, with the namespace declarations it needs
 /// to stand alone ([`Node::to_xml`]).
 pub(super) fn subtree_text(node: Node<'_>) -> String {
-    let mut writer = Writer::for_subtree(node);
+    subtree_serialized(node, &SerializeOptions::default()).text
+}
+
+/// The subtree at `node` as text with `options` (pretty printing), and the
+/// repairs made ([`Node::serialize`]).
+pub(super) fn subtree_serialized(node: Node<'_>, options: &SerializeOptions) -> Serialized {
+    let mut writer = Writer::for_subtree(node, options);
     writer.subtree(node);
-    writer.out
+    writer
+        .repairs
+        .sort_by_key(|r| r.offset.unwrap_or(usize::MAX));
+    Serialized {
+        text: writer.out,
+        repairs: writer.repairs,
+    }
 }
 
 /// Whether `doc`'s XML declaration says `version="1.1"`.
@@ -114,7 +126,7 @@ pub(super) fn write_subtree<W: std::io::Write>(
             failed = writer.write_all(text.as_bytes()).err();
         }
     };
-    let mut serializer = Writer::for_subtree(node);
+    let mut serializer = Writer::for_subtree(node, &SerializeOptions::default());
     serializer.sink = Some(&mut send);
     serializer.subtree(node);
     let rest = std::mem::take(&mut serializer.out);
@@ -237,12 +249,12 @@ impl<'d> Writer<'d> {
     /// document only whether it is well-formed (an answer the document
     /// keeps). Nothing is kept between calls: the serializer stores
     /// nothing in the document, which does not know it.
-    fn for_subtree(scope: Node<'d>) -> Writer<'d> {
+    fn for_subtree(scope: Node<'d>, options: &SerializeOptions) -> Writer<'d> {
         let doc = scope.document();
         let reach = source_reach(scope);
         let repair = doc.has_errors();
         let broken = repair::Broken::of_subtree(doc, &reach, !repair);
-        let mut writer = Writer::new(doc, &SerializeOptions::default(), broken, repair, true);
+        let mut writer = Writer::new(doc, options, broken, repair, true);
         writer.without_declarations(scope, &reach);
         if scope.is_element() && declares_xml11(doc) {
             // Its source and what is written anew read as they do in the
