@@ -165,8 +165,10 @@ class Kept:
 
 
 def characters_of(text, into):
+    # U+FFFD is what a parser puts where it lost characters: no character
+    # of the input, so not one kept.
     if text:
-        into.update(c for c in text if not c.isspace())
+        into.update(c for c in text if not c.isspace() and c != "\ufffd")
 
 
 def attribute_values(element, module):
