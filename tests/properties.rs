@@ -742,16 +742,16 @@ fn check_input(bytes: &[u8], options: &ParseOptions, cuts: &[usize]) -> Result<(
         ));
     }
 
-    let text = String::from_utf8_lossy(bytes);
+    let text = utf8_read_as_windows_1252(bytes);
     let from_text = Document::parse_with(&text, options);
     check_document(&from_text).map_err(|e| format!("parse: {e}"))?;
     check_limits(&from_text, &options.limits).map_err(|e| format!("parse: {e}"))?;
     check_output(&from_text, options).map_err(|e| format!("parse: {e}"))?;
     check_error_free_is_well_formed(&from_text)?;
 
-    // Bytes read as UTF-8 decode as the lossy text does (one U+FFFD per
-    // maximal ill-formed subsequence), so they give the same tree, and the
-    // same errors but for decoding's own.
+    // Bytes read as UTF-8 decode as that text does (each byte of a maximal
+    // ill-formed subsequence its windows-1252 character), so they give the
+    // same tree, and the same errors but for decoding's own.
     if doc.encoding() == encoding_rs::UTF_8 && !doc.had_byte_order_mark() {
         if doc.source() != text {
             return Err("UTF-8 bytes decoded otherwise than the lossy text".into());
@@ -766,6 +766,33 @@ fn check_input(bytes: &[u8], options: &ParseOptions, cuts: &[usize]) -> Result<(
         }
     }
     Ok(())
+}
+
+/// `bytes` read as UTF-8, each byte of a maximal ill-formed subsequence (as
+/// the standard library's `Utf8Error` finds them) read as its windows-1252
+/// character: the oracle of docs/encodings.md's "Bytes that are not UTF-8".
+fn utf8_read_as_windows_1252(bytes: &[u8]) -> String {
+    let mut text = String::new();
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(valid) => {
+                text.push_str(valid);
+                return text;
+            }
+            Err(error) => {
+                let (valid, after) = rest.split_at(error.valid_up_to());
+                text.push_str(std::str::from_utf8(valid).expect("valid up to here"));
+                let bad = error.error_len().unwrap_or(after.len());
+                for byte in after[..bad].chunks(1) {
+                    let (character, _) =
+                        encoding_rs::WINDOWS_1252.decode_without_bom_handling(byte);
+                    text.push_str(&character);
+                }
+                rest = &after[bad..];
+            }
+        }
+    }
 }
 
 /// Runs `check`, turning a panic or an `Err` into a failure that prints the
