@@ -147,7 +147,7 @@ impl Element {
         candidates: impl FnOnce(Node<'_>) -> Vec<Node<'_>>,
     ) -> PyResult<ElementIterator> {
         let mut filters: Vec<String> = Vec::new();
-        let given = tag.map(|t| t.clone()).into_iter().chain(tags.iter());
+        let given = tag.cloned().into_iter().chain(tags.iter());
         for given in given {
             if given.is_none() {
                 continue;
