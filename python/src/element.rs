@@ -8,7 +8,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyIterator, PyList, PySlice, PyString};
+use pyo3::types::{PyDict, PyIterator, PyList, PySlice, PyString, PyTuple};
 use xml5dom::{Document, Node, NodeId, NodeType};
 
 use crate::attrib::Attrib;
@@ -135,6 +135,44 @@ impl Element {
                 "the node was removed from its document",
             )),
         }
+    }
+
+    /// An iterator over the nodes `candidates` gives that match `tag` and
+    /// `tags` (any of them: a Clark name, `*`, `{uri}*`, `{*}local`), or are
+    /// items when no tag is given, read where the node is now.
+    fn select(
+        &self,
+        tag: Option<&Bound<'_, PyAny>>,
+        tags: &Bound<'_, PyTuple>,
+        candidates: impl FnOnce(Node<'_>) -> Vec<Node<'_>>,
+    ) -> PyResult<ElementIterator> {
+        let mut filters: Vec<String> = Vec::new();
+        let given = tag.cloned().into_iter().chain(tags.iter());
+        for given in given {
+            if given.is_none() {
+                continue;
+            }
+            filters.push(
+                given
+                    .extract()
+                    .map_err(|_| PyTypeError::new_err("tag must be a string or None"))?,
+            );
+        }
+        let here = self.here();
+        let ids = here.with(|node| {
+            Ok(candidates(node)
+                .into_iter()
+                .filter(|n| {
+                    if filters.is_empty() {
+                        is_item(*n)
+                    } else {
+                        filters.iter().any(|filter| tag_matches(*n, filter))
+                    }
+                })
+                .map(|n| n.id())
+                .collect())
+        })?;
+        Ok(ElementIterator::new(here.doc.clone(), ids))
     }
 
     /// Where the node is now if it moved into another document (following
@@ -536,7 +574,8 @@ impl Element {
             ),
             _ => None,
         };
-        let ids = self.with(|node| {
+        let here = self.here();
+        let ids = here.with(|node| {
             Ok(std::iter::once(node)
                 .chain(node.descendants())
                 .filter(|n| match &filter {
@@ -546,7 +585,68 @@ impl Element {
                 .map(|n| n.id())
                 .collect())
         })?;
-        Ok(ElementIterator::new(self.doc.clone(), ids))
+        Ok(ElementIterator::new(here.doc.clone(), ids))
+    }
+
+    /// The children (elements, comments, processing instructions) that
+    /// match the tags given (any of them; every item without one), last
+    /// first with `reversed=True`.
+    #[pyo3(signature = (tag=None, *tags, reversed=false))]
+    pub(crate) fn iterchildren(
+        &self,
+        tag: Option<&Bound<'_, PyAny>>,
+        tags: &Bound<'_, PyTuple>,
+        reversed: bool,
+    ) -> PyResult<ElementIterator> {
+        self.select(tag, tags, |node| {
+            let children = node.children();
+            if reversed {
+                children.rev().collect()
+            } else {
+                children.collect()
+            }
+        })
+    }
+
+    /// The siblings after this node (before it, nearest first, with
+    /// `preceding=True`) that match the tags given.
+    #[pyo3(signature = (tag=None, *tags, preceding=false))]
+    pub(crate) fn itersiblings(
+        &self,
+        tag: Option<&Bound<'_, PyAny>>,
+        tags: &Bound<'_, PyTuple>,
+        preceding: bool,
+    ) -> PyResult<ElementIterator> {
+        self.select(tag, tags, |node| {
+            if preceding {
+                node.preceding_siblings().collect()
+            } else {
+                node.following_siblings().collect()
+            }
+        })
+    }
+
+    /// The ancestor elements, parent first, that match the tags given.
+    #[pyo3(signature = (tag=None, *tags))]
+    pub(crate) fn iterancestors(
+        &self,
+        tag: Option<&Bound<'_, PyAny>>,
+        tags: &Bound<'_, PyTuple>,
+    ) -> PyResult<ElementIterator> {
+        self.select(tag, tags, |node| {
+            node.ancestors().take_while(|n| n.is_element()).collect()
+        })
+    }
+
+    /// The descendants (not this node) in document order that match the
+    /// tags given.
+    #[pyo3(signature = (tag=None, *tags))]
+    pub(crate) fn iterdescendants(
+        &self,
+        tag: Option<&Bound<'_, PyAny>>,
+        tags: &Bound<'_, PyTuple>,
+    ) -> PyResult<ElementIterator> {
+        self.select(tag, tags, |node| node.descendants().collect())
     }
 
     /// The text of the subtree (text and tails), in document order.

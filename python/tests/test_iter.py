@@ -7,6 +7,7 @@ import io
 import pytest
 from lxml import etree as lxml_etree
 
+from conftest import REPOSITORY
 from xml5dom import _xml5dom, etree
 
 TEXT = (
@@ -87,3 +88,67 @@ def test_a_tree_without_a_root_iterates_nothing():
     nodes = tree.iter()
     assert len(nodes) == 0
     assert list(nodes) == []
+
+
+AXES = [
+    ("iterchildren", {}),
+    ("iterchildren", {"reversed": True}),
+    ("itersiblings", {}),
+    ("itersiblings", {"preceding": True}),
+    ("iterancestors", {}),
+    ("iterdescendants", {}),
+]
+
+
+@pytest.mark.parametrize("tags", [(), ("x",), ("{urn:a}x",), ("{*}x",), ("*",), ("x", "y"), (None,)])
+@pytest.mark.parametrize("axis, options", AXES)
+def test_the_axes_yield_what_lxml_yields(axis, options, tags):
+    # From every node of the document, as lxml (elements, comments and
+    # processing instructions; a tag filters elements).
+    ours = etree.fromstring(TEXT)
+    theirs = lxml_etree.fromstring(TEXT)
+    for mine, other in zip(ours.iter(), theirs.iter()):
+        got = summary(getattr(mine, axis)(*tags, **options))
+        want = summary(getattr(other, axis)(*tags, **options))
+        assert got == want, (axis, options, tags, summary([other]))
+
+
+def test_the_axes_over_the_corpus_match_lxml():
+    compared = 0
+    for path in (REPOSITORY / "tests/corpus").rglob("*.xml"):
+        data = path.read_bytes()
+        try:
+            theirs = lxml_etree.fromstring(data, lxml_etree.XMLParser(load_dtd=False, no_network=True))
+        except lxml_etree.XMLSyntaxError:
+            continue
+        ours = etree.fromstring(data)
+        if not ours.getroottree().is_well_formed:
+            continue
+        compared += 1
+        # The first 200 elements of each: every axis from each is a walk
+        # of its own, quadratic over a whole wide document.
+        for mine, other, _ in zip(ours.iter("*"), theirs.iter("*"), range(200)):
+            for axis, options in AXES:
+                got = [n.tag for n in getattr(mine, axis)("*", **options)]
+                want = [n.tag for n in getattr(other, axis)("*", **options)]
+                assert got == want, (path, axis, options, other.tag)
+    assert compared > 100
+
+
+def test_iteration_follows_an_element_moved_into_another_document():
+    source = etree.fromstring("<s><m><k/><k/></m><n/></s>")
+    moved = source[0]
+    target = etree.fromstring("<t><u/></t>")
+    target.append(moved)
+    assert [n.tag for n in moved.iter()] == ["m", "k", "k"]
+    assert [n.tag for n in moved.iterchildren()] == ["k", "k"]
+    assert [n.tag for n in moved.iterancestors()] == ["t"]
+    assert [n.tag for n in moved.itersiblings(preceding=True)] == ["u"]
+    assert [n.getparent().tag for n in moved.iterdescendants()] == ["m", "m"]
+
+
+def test_a_tag_that_is_no_string_is_refused():
+    root = etree.fromstring(TEXT)
+    for axis, _ in AXES:
+        with pytest.raises(TypeError):
+            getattr(root, axis)(3)
