@@ -185,6 +185,17 @@ impl<'a> Checker<'a> {
         let Some(rest) = self.source.get(span.start + at + 1, span.end) else {
             return;
         };
+        // The predefined entities, most references, are well-formed as
+        // they stand.
+        if matches!(
+            rest.as_bytes(),
+            [b'a', b'm', b'p', b';', ..]
+                | [b'l' | b'g', b't', b';', ..]
+                | [b'q', b'u', b'o', b't', b';', ..]
+                | [b'a', b'p', b'o', b's', b';', ..]
+        ) {
+            return;
+        }
         if let Some(number) = rest.strip_prefix('#') {
             // Numeric: the tokenizer checked it, but for form feed, which
             // HTML takes as whitespace and XML does not allow, and `&#X`.
