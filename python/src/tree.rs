@@ -1,9 +1,9 @@
 //! `_ElementTree` and `DocInfo`, and the parse functions that make a tree.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyLookupError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use xml5dom::Document;
+use xml5dom::{Document, ParseOptions};
 
 use crate::element::{Element, ElementIterator};
 use crate::log::{log_of, parse_entries, refuse_errors, ErrorLog};
@@ -187,38 +187,56 @@ pub(crate) fn finish(py: Python<'_>, doc: Document, recover: bool) -> PyResult<E
     Ok(ElementTree { doc: share(doc) })
 }
 
-/// Parses `text` (a `str`, or `bytes` in any encoding) into an `ElementTree`.
+/// The options of a parse: the encoding the caller names (lxml's
+/// `XMLParser(encoding=...)`), which wins over what the bytes say.
+fn parse_options(encoding: Option<&str>) -> PyResult<ParseOptions> {
+    match encoding {
+        None => Ok(ParseOptions::default()),
+        Some(label) => ParseOptions::default()
+            .encoding_label(label.trim())
+            .map_err(|_| PyLookupError::new_err(format!("unknown encoding: {label:?}"))),
+    }
+}
+
+/// Parses `text` (a `str`, or `bytes` in any encoding, or in `encoding`
+/// if given) into an `ElementTree`.
 #[pyfunction]
-#[pyo3(signature = (text, recover=true))]
+#[pyo3(signature = (text, recover=true, encoding=None))]
 pub(crate) fn _parse_text(
     py: Python<'_>,
     text: &Bound<'_, PyAny>,
     recover: bool,
+    encoding: Option<&str>,
 ) -> PyResult<ElementTree> {
+    let options = parse_options(encoding)?;
     let doc = if let Ok(string) = text.cast::<PyString>() {
+        // Text is decoded already: no encoding applies.
         let owned: String = string.extract()?;
         py.detach(move || Document::parse_string(owned))
     } else if let Ok(bytes) = text.cast::<PyBytes>() {
         let owned = bytes.as_bytes().to_vec();
-        py.detach(move || Document::parse_vec(owned))
+        py.detach(move || Document::parse_vec_with(owned, &options))
     } else if let Ok(owned) = text.extract::<Vec<u8>>() {
-        py.detach(move || Document::parse_vec(owned))
+        py.detach(move || Document::parse_vec_with(owned, &options))
     } else {
         return Err(PyTypeError::new_err("can only parse strings or bytes"));
     };
     finish(py, doc, recover)
 }
 
-/// Parses the file at `path` into an `ElementTree`.
+/// Parses the file at `path` (in `encoding` if given) into an
+/// `ElementTree`.
 #[pyfunction]
-#[pyo3(signature = (path, recover=true))]
+#[pyo3(signature = (path, recover=true, encoding=None))]
 pub(crate) fn _parse_file(
     py: Python<'_>,
     path: std::path::PathBuf,
     recover: bool,
+    encoding: Option<&str>,
 ) -> PyResult<ElementTree> {
+    let options = parse_options(encoding)?;
     let doc = py
-        .detach(move || Document::from_file(&path))
+        .detach(move || Document::from_file_with(&path, &options))
         .map_err(|err| match err {
             xml5dom::Error::Read { source, .. } => PyErr::from(source),
             other => PyValueError::new_err(other.to_string()),

@@ -223,3 +223,26 @@ def test_the_readme_examples_run():
         test = parser.get_doctest(block, {}, f"README.md pycon block {number + 1}", "README.md", 0)
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+def test_the_callers_encoding_reads_a_mislabelled_file_as_lxml_does(tmp_path):
+    # A windows-1251 file that says UTF-8: read in the encoding the caller
+    # names (lxml's XMLParser(encoding=...)), from bytes and from a path.
+    data = '<?xml version="1.0" encoding="UTF-8"?>\n<p>Привет</p>'.encode("utf-8")
+    data = data.replace("Привет".encode("utf-8"), "Привет".encode("windows-1251"))
+    theirs = lxml_etree.fromstring(data, lxml_etree.XMLParser(encoding="windows-1251"))
+    parser = etree.XMLParser(encoding="windows-1251")
+    assert etree.fromstring(data, parser).text == theirs.text == "Привет"
+    path = tmp_path / "feed.xml"
+    path.write_bytes(data)
+    assert etree.parse(str(path), parser).getroot().text == "Привет"
+    assert etree.parse(io.BytesIO(data), parser).getroot().text == "Привет"
+    # Without it, each byte is read as windows-1252 and reported.
+    tree = ours(data)
+    assert tree.getroot().text == "Привет".encode("windows-1251").decode("windows-1252")
+    assert {e.code for e in tree.error_log} == {"windows-1252-in-utf-8"}
+    # An encoding nobody knows is refused, as lxml refuses it.
+    with pytest.raises(LookupError):
+        etree.fromstring(data, etree.XMLParser(encoding="klingon"))
+    with pytest.raises(LookupError):
+        lxml_etree.XMLParser(encoding="klingon")

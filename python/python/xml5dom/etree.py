@@ -70,14 +70,21 @@ DocInfo = _xml5dom.DocInfo
 
 
 class XMLParser:
-    """Parser options, as lxml's ``XMLParser``: only ``recover`` is read.
+    """Parser options, as lxml's ``XMLParser``: ``recover`` and
+    ``encoding`` are read.
 
     xml5dom always recovers (``recover=True``, the default here); with
     ``recover=False`` a parse raises ``XMLSyntaxError`` at the first
-    well-formedness error, as lxml's default parser does.
+    well-formedness error, as lxml's default parser does. ``encoding``
+    names the encoding of bytes whatever they say of themselves (a file
+    labelled UTF-8 that is really windows-1251); an unknown name raises
+    ``LookupError``, as in lxml.
     """
 
-    def __init__(self, recover=True, **options):
+    def __init__(self, encoding=None, recover=True, **options):
+        if encoding is not None and not isinstance(encoding, str):
+            raise TypeError("encoding must be a string or None")
+        self.encoding = encoding
         self.recover = bool(recover)
         self.options = options
 
@@ -90,8 +97,12 @@ def _recover(parser, recover):
     return True
 
 
+def _encoding(parser):
+    return getattr(parser, "encoding", None) if parser is not None else None
+
+
 def _parse_tree(text, parser=None, recover=None):
-    return _xml5dom._parse_text(text, _recover(parser, recover))
+    return _xml5dom._parse_text(text, _recover(parser, recover), _encoding(parser))
 
 
 def fromstring(text, parser=None, *, base_url=None, recover=None):
@@ -120,9 +131,9 @@ def parse(source, parser=None, *, base_url=None, recover=None):
     ``ElementTree``."""
     recovering = _recover(parser, recover)
     if hasattr(source, "read"):
-        return _xml5dom._parse_text(source.read(), recovering)
+        return _xml5dom._parse_text(source.read(), recovering, _encoding(parser))
     if isinstance(source, (str, bytes, os.PathLike)):
-        return _xml5dom._parse_file(os.fsdecode(source), recovering)
+        return _xml5dom._parse_file(os.fsdecode(source), recovering, _encoding(parser))
     raise TypeError(
         "cannot parse from %r: give a path or a file object" % type(source).__name__
     )

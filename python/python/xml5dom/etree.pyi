@@ -18,9 +18,12 @@ from ._xml5dom import DocInfo as DocInfo, _Attrib, _Element, _ElementTree
 _Source = Union[str, bytes, os.PathLike, IO[Any]]
 
 class XMLParser:
+    encoding: Optional[str]
     recover: bool
     options: dict
-    def __init__(self, recover: bool = True, **options: Any) -> None: ...
+    def __init__(
+        self, encoding: Optional[str] = None, recover: bool = True, **options: Any
+    ) -> None: ...
 
 def fromstring(
     text: Union[str, bytes],
