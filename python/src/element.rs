@@ -489,8 +489,9 @@ impl Element {
         py: Python<'_>,
         index: &Bound<'_, PyAny>,
     ) -> PyResult<Py<PyAny>> {
-        let children = self.children()?;
-        pick(py, &self.doc, &children, index)
+        let here = self.here();
+        let children = here.children()?;
+        pick(py, &here.doc, &children, index)
     }
 
     pub(crate) fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {

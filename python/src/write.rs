@@ -431,7 +431,8 @@ impl Element {
             exclude_attrs,
         };
         let options = c14n2_options(with_comments, strip_text, rewrite_prefixes, names)?;
-        c14n2_bytes(py, &self.doc, Some(self.id), options)
+        let here = self.here();
+        c14n2_bytes(py, &here.doc, Some(here.id), options)
     }
 
     /// The text content (`tostring(method="text")`): every text below the

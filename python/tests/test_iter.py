@@ -152,3 +152,13 @@ def test_a_tag_that_is_no_string_is_refused():
     for axis, _ in AXES:
         with pytest.raises(TypeError):
             getattr(root, axis)(3)
+
+
+def test_indexing_and_c14n2_follow_an_element_moved_into_another_document():
+    source = etree.fromstring("<s><m><k i='1'/><k i='2'/></m><n/></s>")
+    moved = source[0]
+    target = etree.fromstring("<t><u/></t>")
+    target.append(moved)
+    assert [k.get("i") for k in (moved[0], moved[-1])] == ["1", "2"]
+    assert [k.get("i") for k in moved[0:2]] == ["1", "2"]
+    assert etree.tostring(moved, method="c14n2") == b'<m><k i="1"></k><k i="2"></k></m>'
