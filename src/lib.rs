@@ -126,7 +126,7 @@ mod tree_builder;
 pub use decoding::{Encoding, EncodingSource, ParseOptions};
 pub use dom::{
     undeclared_namespace, Attribute, Attributes, Document, Edge, Node, NodeId, NodeMut, NodeType,
-    XmlDeclaration, UNDECLARED_NAMESPACE_BASE, XMLNS_NAMESPACE, XML_NAMESPACE,
+    SharedText, XmlDeclaration, UNDECLARED_NAMESPACE_BASE, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
 pub use error::{Diagnostic, ElementStart, Error, ErrorCode, ErrorContext, ParseError, Severity};
 pub use fragment::Fragment;

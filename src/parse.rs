@@ -9,17 +9,20 @@
 //! A document keeps its source text. Given a `&str` (or bytes it can only
 //! borrow), it copies it; given a `String`, or a `Vec<u8>` of valid UTF-8,
 //! it takes that buffer as it is, and text decoded from another encoding
-//! is moved in too: no second copy of the input.
+//! is moved in too: no second copy of the input. Given [`SharedText`]
+//! (text its caller owns, such as a Python `bytes` object), it keeps a
+//! reference to it.
 //!
 //! Every entry point ends in [`parse_text`], which takes at most
 //! `Limits::max_input_bytes` of the text (source offsets are 32-bit).
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::decoding::{
-    decode, decode_vec, ByteStream, Decoded, EncodingSource, InputMap, ParseOptions,
+    decode, decode_str, decode_vec, ByteStream, Decoded, EncodingSource, InputMap, ParseOptions,
 };
-use crate::dom::Document;
+use crate::dom::{Document, SharedText, SourceText};
 use crate::error::{Error, ErrorCode, ParseError};
 use crate::tokenizer::Tokenizer;
 use crate::tree_builder::{self, DocumentSink, Source, TreeBuilder};
@@ -51,7 +54,7 @@ impl Document {
     /// assert_eq!(doc.root_element().unwrap().attributes().count(), 1);
     /// ```
     pub fn parse_with(text: &str, options: &ParseOptions) -> Document {
-        parse_text(Cow::Borrowed(text), options)
+        parse_text(Input::Borrowed(text), options)
     }
 
     /// Parses `text` with the XML5 rules, taking it as the document's
@@ -85,7 +88,63 @@ impl Document {
     /// assert_eq!(doc.source(), "<a x='1' y='2'/>");
     /// ```
     pub fn parse_string_with(text: String, options: &ParseOptions) -> Document {
-        parse_text(Cow::Owned(text), options)
+        parse_text(Input::Owned(text), options)
+    }
+
+    /// Parses text its caller shares with the document (see
+    /// [`SharedText`]), as [`Document::parse_string_with`] parses a
+    /// `String`: the document keeps `text` as its source, without a copy
+    /// (unless the input-size limit cuts it, when it copies what it keeps).
+    /// For text whose owner is not a Rust `String` (a Python `str`, a
+    /// memory map), whose copy would cost time and memory. Never fails.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xml5dom::{Document, ParseOptions, SharedText};
+    /// let owner = String::from("<a><b>unclosed</a>"); // or any `AsRef<str>`
+    /// let buffer = owner.as_ptr();
+    /// let text: SharedText = Arc::new(owner);
+    /// let doc = Document::parse_shared_with(text, &ParseOptions::default());
+    /// assert_eq!(doc.errors().len(), 1);
+    /// assert_eq!(doc.source().as_ptr(), buffer); // not copied
+    /// ```
+    pub fn parse_shared_with(text: SharedText, options: &ParseOptions) -> Document {
+        parse_text(Input::Shared(text), options)
+    }
+
+    /// Parses bytes that are valid UTF-8, shared with the document as
+    /// [`SharedText`], as [`Document::parse_bytes_with`] parses bytes: the
+    /// encoding is sniffed (a byte-order mark, the declaration, the
+    /// options' encoding), and when it is UTF-8 the document keeps `text`
+    /// as its source without a copy (after a byte-order mark, or cut by the
+    /// input-size limit, it copies what it keeps); in another encoding the
+    /// bytes are decoded into new text. Same document, errors, encoding and
+    /// input offsets as `parse_bytes_with` gives. Never fails.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xml5dom::{Document, ParseOptions, SharedText};
+    /// let owner = String::from("<?xml version='1.0' encoding='UTF-8'?><a>caf\u{e9}</a>");
+    /// let buffer = owner.as_ptr();
+    /// let text: SharedText = Arc::new(owner);
+    /// let doc = Document::parse_shared_bytes_with(text, &ParseOptions::default());
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "caf\u{e9}");
+    /// assert_eq!(doc.source().as_ptr(), buffer); // not copied
+    ///
+    /// // Declared Latin-1: its bytes are read as Latin-1, as `parse_bytes` reads them.
+    /// let text: SharedText = Arc::new("<?xml version='1.0' encoding='ISO-8859-1'?><a>\u{e9}</a>");
+    /// let doc = Document::parse_shared_bytes_with(text, &ParseOptions::default());
+    /// assert_eq!(doc.root_element().unwrap().text_content(), "\u{c3}\u{a9}");
+    /// ```
+    pub fn parse_shared_bytes_with(text: SharedText, options: &ParseOptions) -> Document {
+        let shared: &str = (*text).as_ref();
+        let mut decoded = decode_str(shared, options);
+        let whole = matches!(&decoded.text, Cow::Borrowed(kept) if kept.len() == shared.len());
+        if !whole {
+            return build(decoded, options);
+        }
+        decoded.text = Cow::Borrowed("");
+        build_input(Input::Shared(Arc::clone(&text)), decoded, options)
     }
 
     /// Parses bytes in any encoding xml5dom reads ([`Encoding`](crate::decoding::Encoding)), found by
@@ -394,8 +453,17 @@ impl Parser {
 /// or detected UTF-16.
 fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
     let mut decoded = decoded;
-    let text = std::mem::take(&mut decoded.text);
-    let decoded_len = text.len();
+    let text = match std::mem::take(&mut decoded.text) {
+        Cow::Borrowed(text) => Input::Borrowed(text),
+        Cow::Owned(text) => Input::Owned(text),
+    };
+    build_input(text, decoded, options)
+}
+
+/// [`build`] of `text`, the text `decoded` stood for.
+fn build_input(text: Input<'_>, decoded: Decoded<'_>, options: &ParseOptions) -> Document {
+    let mut decoded = decoded;
+    let decoded_len = text.as_str().len();
     let mut doc = parse_text(text, options);
     // Decoding errors in text the input-size limit cut off are not the
     // document's.
@@ -454,15 +522,37 @@ fn add_decoding(doc: &mut Document, decoded: &Decoded<'_>) {
 /// character boundary; the document is built from what is kept, and
 /// `input-size-limit` is reported where the input was cut. A `String` is
 /// truncated in place, not copied.
-fn parse_text(text: Cow<'_, str>, options: &ParseOptions) -> Document {
-    let len = text.len();
-    let kept = options.limits.input_kept(&text);
-    let mut doc = match text {
-        Cow::Borrowed(text) => tree_builder::build(&text[..kept], options),
-        Cow::Owned(mut text) => {
-            text.truncate(kept);
-            tree_builder::build_owned(text, options)
+/// Text to parse: borrowed (the document copies it), handed over, or
+/// shared.
+enum Input<'a> {
+    Borrowed(&'a str),
+    Owned(String),
+    Shared(SharedText),
+}
+
+impl Input<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Input::Borrowed(text) => text,
+            Input::Owned(text) => text,
+            Input::Shared(text) => (**text).as_ref(),
         }
+    }
+}
+
+fn parse_text(text: Input<'_>, options: &ParseOptions) -> Document {
+    let len = text.as_str().len();
+    let kept = options.limits.input_kept(text.as_str());
+    let mut doc = match text {
+        Input::Borrowed(text) => tree_builder::build(&text[..kept], options),
+        Input::Owned(mut text) => {
+            text.truncate(kept);
+            tree_builder::build_owned(SourceText::Owned(text), options)
+        }
+        Input::Shared(text) if kept == len => {
+            tree_builder::build_owned(SourceText::Shared(text), options)
+        }
+        Input::Shared(text) => tree_builder::build(&(*text).as_ref()[..kept], options),
     };
     if kept < len {
         cut_at(&mut doc, kept);

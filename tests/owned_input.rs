@@ -1,14 +1,19 @@
 //! Issue 18, "no second copy of the input": a document handed its input
 //! (`Document::parse_string`, `Document::parse_vec`, and `from_file` /
-//! `from_reader`, which read into a `Vec`) is the very document the
-//! borrowing entry points make (tree, spans, errors and their positions,
-//! encoding, input offsets, what it writes back), and it keeps the
-//! buffer it was handed instead of a copy.
+//! `from_reader`, which read into a `Vec`) or sharing it
+//! (`Document::parse_shared_with`, `Document::parse_shared_bytes_with`,
+//! which the Python package uses for `str` and `bytes`) is the very
+//! document the borrowing entry points make (tree, spans, errors and their
+//! positions, encoding, input offsets, what it writes back), and it keeps
+//! the buffer it was handed instead of a copy.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use xml5dom::decoding::decode_text_with;
-use xml5dom::{Document, Encoding, EncodingSource, OutputEncoding, ParseOptions, SerializeOptions};
+use xml5dom::{
+    Document, Encoding, EncodingSource, OutputEncoding, ParseOptions, SerializeOptions, SharedText,
+};
 
 /// Everything a document says of itself that the way it was made could
 /// change.
@@ -107,6 +112,12 @@ fn check(what: &str, bytes: &[u8], options: &ParseOptions) {
     assert_same(&format!("{what}: parse_vec"), &borrowed, &owned);
     let read = Document::from_reader_with(bytes, options).expect("reading a slice");
     assert_same(&format!("{what}: from_reader"), &borrowed, &read);
+    // Bytes that are UTF-8, shared as text: read as bytes are.
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        let shared: SharedText = Arc::new(text.to_owned());
+        let doc = Document::parse_shared_bytes_with(shared, options);
+        assert_same(&format!("{what}: parse_shared_bytes"), &borrowed, &doc);
+    }
     // The text as text: parse_string against parse.
     let text = decode_text_with(bytes, options);
     let (borrowed, owned) = if default {
@@ -121,6 +132,9 @@ fn check(what: &str, bytes: &[u8], options: &ParseOptions) {
         )
     };
     assert_same(&format!("{what}: parse_string"), &borrowed, &owned);
+    let shared: SharedText = Arc::new(text.into_owned());
+    let doc = Document::parse_shared_with(shared, options);
+    assert_same(&format!("{what}: parse_shared"), &borrowed, &doc);
 }
 
 fn utf16le(text: &str, bom: bool) -> Vec<u8> {
@@ -306,6 +320,64 @@ fn parse_string_keeps_the_strings_buffer() {
     let doc = Document::parse_string_with(text, &ParseOptions::default());
     assert_eq!(doc.source().as_ptr(), buffer);
     assert_eq!(doc.errors().len(), 1);
+}
+
+#[test]
+fn shared_text_is_kept_not_copied() {
+    let owner = String::from("<a x='1'>caf\u{e9} &amp; <b/></a>");
+    let buffer = owner.as_ptr();
+    let shared: SharedText = Arc::new(owner);
+    let doc = Document::parse_shared_with(Arc::clone(&shared), &ParseOptions::default());
+    assert_eq!(doc.source().as_ptr(), buffer);
+    // The document holds the text: it outlives the caller's reference, and
+    // a copy of the document shares it too.
+    drop(shared);
+    let copy = doc.clone();
+    drop(doc);
+    assert_eq!(copy.source().as_ptr(), buffer);
+    assert_eq!(
+        copy.root_element().map(|a| a.text_content()).as_deref(),
+        Some("caf\u{e9} & ")
+    );
+    // As bytes: kept when read as UTF-8 from the first byte (sniffed,
+    // declared, or the caller's encoding)...
+    for (text, label) in [
+        ("<a>caf\u{e9}</a>", None),
+        ("<?xml version='1.0' encoding='utf-8'?><a/>", None),
+        ("<a/>", Some("utf-8")),
+    ] {
+        let options = match label {
+            Some(label) => ParseOptions::default()
+                .encoding_label(label)
+                .expect("a known label"),
+            None => ParseOptions::default(),
+        };
+        let owner = String::from(text);
+        let buffer = owner.as_ptr();
+        let doc = Document::parse_shared_bytes_with(Arc::new(owner), &options);
+        assert_eq!(doc.source().as_ptr(), buffer, "{text}");
+    }
+    // ...and read anew otherwise: after a byte-order mark (whose offsets
+    // into the input stay three bytes on), in another encoding, or cut by
+    // the input-size limit.
+    let doc =
+        Document::parse_shared_bytes_with(Arc::new("\u{feff}<a>x</a>"), &ParseOptions::default());
+    assert_eq!(doc.source(), "<a>x</a>");
+    assert!(doc.had_byte_order_mark());
+    assert_eq!(doc.input_offset(3), Some(6));
+    let doc = Document::parse_shared_bytes_with(
+        Arc::new("<?xml version='1.0' encoding='iso-8859-1'?><a>\u{e9}</a>"),
+        &ParseOptions::default(),
+    );
+    assert_eq!(
+        doc.root_element().map(|a| a.text_content()).as_deref(),
+        Some("\u{c3}\u{a9}")
+    );
+    let mut limited = ParseOptions::default();
+    limited.limits.max_input_bytes = 5;
+    let doc = Document::parse_shared_with(Arc::new("<a>xyz</a>"), &limited);
+    assert_eq!(doc.source(), "<a>xy");
+    assert_eq!(doc.errors()[0].code.as_str(), "input-size-limit");
 }
 
 #[test]

@@ -121,6 +121,39 @@ def test_large_document_parse_and_walk():
     gc.collect()
 
 
+def test_utf8_bytes_are_the_source_not_a_copy():
+    """UTF-8 bytes become the document's source as they are: the tree holds
+    the bytes object (one reference more) until the last proxy goes, and
+    reads it after the caller let go of it. Bytes read in another encoding
+    are decoded into text of the document's own, and nothing is held."""
+    import sys
+
+    data = ("<a>" + "caf\u00e9 &amp; " * 1000 + "</a>").encode("utf-8")
+    before = sys.getrefcount(data)
+    root = etree.fromstring(data)
+    assert sys.getrefcount(data) == before + 1
+    expected = "caf\u00e9 & " * 1000
+    copy = bytes(data)
+    del data
+    gc.collect()
+    assert root.text == expected
+    assert etree.tostring(root) == copy
+    held = root.getroottree()
+    del root
+    gc.collect()
+    assert held.getroot().text == expected
+    for other in (
+        b"<?xml version='1.0' encoding='iso-8859-1'?><a>caf\xe9</a>",  # not UTF-8
+        b"<?xml version='1.0' encoding='iso-8859-1'?><a>cafe</a>",  # UTF-8, said Latin-1
+        b"\xef\xbb\xbf<a>caf\xc3\xa9</a>",  # after a byte-order mark
+    ):
+        before = sys.getrefcount(other)
+        root = etree.fromstring(other)
+        assert sys.getrefcount(other) == before, other
+        assert root.text in ("caf\u00e9", "cafe")
+        assert etree.tostring(root.getroottree()) == other
+
+
 # ----- Threads ---------------------------------------------------------------------
 
 

@@ -596,6 +596,25 @@ pub(crate) fn decode<'a>(bytes: &'a [u8], options: &ParseOptions) -> Decoded<'a>
     decode_body(body, sniffed)
 }
 
+/// Decodes a whole input known to be valid UTF-8 (held as `str`), as
+/// [`decode`] does its bytes, without validating them again: read as UTF-8
+/// it is the text itself (after a UTF-8 byte-order mark), borrowed.
+pub(crate) fn decode_str<'a>(text: &'a str, options: &ParseOptions) -> Decoded<'a> {
+    let sniffed = sniff_whole(text.as_bytes(), options);
+    match text.get(sniffed.bom..) {
+        Some(body) if sniffed.encoding == Encoding::UTF_8 => finish_decoded(
+            Cow::Borrowed(body),
+            sniffed,
+            Vec::new(),
+            vec![(0, sniffed.bom)],
+        ),
+        _ => decode_body(
+            text.as_bytes().get(sniffed.bom..).unwrap_or_default(),
+            sniffed,
+        ),
+    }
+}
+
 /// Decodes a whole input handed over as a `Vec`, as [`decode`] does: valid
 /// UTF-8 becomes the text itself, without a copy (a UTF-8 byte-order mark
 /// is drained off in place, which moves the bytes but allocates nothing).

@@ -37,7 +37,7 @@ pub use handle::NodeMut;
 pub use node::{Attribute, Attributes, Edge, Node, NodeType};
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::decoding::{Encoding, EncodingSource, InputMap};
 
@@ -862,7 +862,7 @@ pub struct Document {
     pub(crate) arena: indextree::Arena<NodeData>,
     pub(crate) root: indextree::NodeId,
     /// The source text.
-    pub(crate) text: String,
+    pub(crate) text: SourceText,
     pub(crate) source_len: usize,
     /// Every string that differs from the source; a [`StrRange`] from
     /// `source_len` on points here. (Kept apart from the source so that
@@ -983,7 +983,7 @@ impl Document {
     /// builder fills it).
     pub(crate) fn with_source(source: &str) -> Document {
         let mut doc = Document::sized_for(source);
-        doc.text = source.to_owned();
+        doc.text = SourceText::Owned(source.to_owned());
         doc
     }
 
@@ -997,12 +997,7 @@ impl Document {
         // and the new arena at once): a node for each `<` that is not `</`,
         // and a text node before each `<` that does not follow a `>`.
         let bytes = source.as_bytes();
-        let mut estimate = 2;
-        for at in memchr::memchr_iter(b'<', bytes) {
-            estimate += usize::from(bytes.get(at + 1) != Some(&b'/'));
-            estimate += usize::from(at > 0 && bytes[at - 1] != b'>');
-        }
-        let mut arena = indextree::Arena::with_capacity(estimate);
+        let mut arena = indextree::Arena::with_capacity(node_estimate(bytes));
         // Likewise about one attribute per `=`.
         let attributes = Vec::with_capacity(memchr::memchr_iter(b'=', bytes).count());
         let root = arena.new_node(NodeData::parsed(
@@ -1012,7 +1007,7 @@ impl Document {
         Document {
             arena,
             root,
-            text: String::new(),
+            text: SourceText::Owned(String::new()),
             source_len: source.len(),
             stored: String::new(),
             names: Names::new(),
@@ -1041,7 +1036,7 @@ impl Document {
 
     /// Gives a document made by [`sized_for`](Self::sized_for) its source:
     /// the text it was sized for, taken as it is (no copy).
-    pub(crate) fn give_source(&mut self, text: String) {
+    pub(crate) fn give_source(&mut self, text: SourceText) {
         debug_assert!(self.text.is_empty() && text.len() == self.source_len);
         self.text = text;
     }
@@ -1056,7 +1051,7 @@ impl Document {
         // Grown by doubling as the input came: what is kept is what is
         // used.
         text.shrink_to_fit();
-        self.text = text;
+        self.text = SourceText::Owned(text);
         self.arena.shrink_to_fit();
         self.attributes.shrink_to_fit();
     }
@@ -1453,4 +1448,60 @@ pub(crate) fn kept_outside_root(text: &str) -> String {
             }
         })
         .collect()
+}
+
+/// Text a caller shares with a document instead of handing it over (see
+/// [`Document::parse_shared_with`]): the document keeps it, without a
+/// copy, as its source for as long as the document lives.
+pub type SharedText = Arc<dyn AsRef<str> + Send + Sync>;
+
+/// A document's source: its own string, or text it shares with its
+/// caller. Reads as a `str` either way.
+#[derive(Clone)]
+pub(crate) enum SourceText {
+    Owned(String),
+    Shared(SharedText),
+}
+
+impl std::ops::Deref for SourceText {
+    type Target = str;
+
+    #[inline]
+    fn deref(&self) -> &str {
+        match self {
+            SourceText::Owned(text) => text,
+            SourceText::Shared(text) => (**text).as_ref(),
+        }
+    }
+}
+
+/// How many nodes a parse of `bytes` makes, about: the document node and
+/// one to spare, a node for each `<` that is not `</`, and a text node
+/// before each `<` that does not follow a `>`. Counted over each pair of
+/// neighbouring bytes in blocks of 64 pairs, whose count fits a byte, so
+/// that the compiler makes vector code of it: a search for each `<` costs
+/// several times more on markup-dense input.
+fn node_estimate(bytes: &[u8]) -> usize {
+    let pairs = bytes.len().saturating_sub(1);
+    let (firsts, seconds) = (&bytes[..pairs], bytes.get(1..).unwrap_or_default());
+    let in_pair = |first: u8, second: u8| {
+        u8::from(first == b'<') & u8::from(second != b'/')
+            | u8::from(second == b'<') & u8::from(first != b'>') << 1
+    };
+    let mut estimate = 2 + usize::from(bytes.last() == Some(&b'<'));
+    let blocks = firsts.chunks_exact(64).zip(seconds.chunks_exact(64));
+    for (firsts, seconds) in blocks {
+        let mut block = 0u8;
+        for i in 0..64 {
+            let found = in_pair(firsts[i], seconds[i]);
+            block += (found & 1) + (found >> 1);
+        }
+        estimate += usize::from(block);
+    }
+    let done = pairs / 64 * 64;
+    for (&first, &second) in firsts[done..].iter().zip(&seconds[done..]) {
+        let found = in_pair(first, second);
+        estimate += usize::from((found & 1) + (found >> 1));
+    }
+    estimate
 }

@@ -13,7 +13,7 @@
 use std::io::Read;
 
 use crate::decoding::ParseOptions;
-use crate::dom::{Document, XMLNS_NAMESPACE};
+use crate::dom::{Document, SourceText, XMLNS_NAMESPACE};
 use crate::error::{Error, ParseError};
 use crate::tree_builder::{DocumentSink, TreeSink};
 
@@ -340,7 +340,7 @@ impl<R: Read> Subtrees<R> {
             replay(&mut sink, &source, queue.view(queued, names), start);
         }
         let mut document = sink.finish();
-        document.give_source(source);
+        document.give_source(SourceText::Owned(source));
         self.declare_ancestors_namespaces(&mut document, subtree_root.as_ref());
         Subtree {
             document,

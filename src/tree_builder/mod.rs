@@ -28,7 +28,9 @@ use std::collections::{HashMap, HashSet};
 
 use crate::chars::is_name;
 
-use crate::dom::{Document, NsId, QNameId, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS};
+use crate::dom::{
+    Document, NsId, QNameId, SourceText, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
+};
 use crate::dtd::AttributeType;
 use crate::error::{ElementStart, ErrorCode, ErrorContext, ParseError};
 use crate::span::Span;
@@ -78,7 +80,7 @@ pub(crate) struct FragmentDtd<'a> {
 
 /// Parses `text` into a document, which takes `text` itself as its source
 /// (no copy): the same document as [`build`] makes.
-pub(crate) fn build_owned(text: String, options: &crate::decoding::ParseOptions) -> Document {
+pub(crate) fn build_owned(text: SourceText, options: &crate::decoding::ParseOptions) -> Document {
     let builder = TreeBuilder::new(
         &text,
         options.limits.clone(),
