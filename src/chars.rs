@@ -87,6 +87,28 @@ pub(crate) fn is_predefined_entity(name: &str) -> bool {
     PREDEFINED_ENTITIES.iter().any(|&(n, _)| n == name)
 }
 
+/// Whether the bytes after a `&` start a reference to one of the
+/// [`PREDEFINED_ENTITIES`], `;` included (`amp;` and the rest): a
+/// reference well-formed in every document, that needs no further check.
+#[inline]
+pub(crate) fn starts_predefined_reference(after_amp: &[u8]) -> bool {
+    predefined_reference(after_amp).is_some()
+}
+
+/// The reference to a predefined entity the bytes after a `&` start: its
+/// length after the `&` (`;` included), and the text it stands for.
+#[inline]
+pub(crate) fn predefined_reference(after_amp: &[u8]) -> Option<(usize, &'static str)> {
+    match after_amp {
+        [b'a', b'm', b'p', b';', ..] => Some((4, "&")),
+        [b'l', b't', b';', ..] => Some((3, "<")),
+        [b'g', b't', b';', ..] => Some((3, ">")),
+        [b'q', b'u', b'o', b't', b';', ..] => Some((5, "\"")),
+        [b'a', b'p', b'o', b's', b';', ..] => Some((5, "'")),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1346,6 +1346,146 @@ fn char_refs_coalesce_in_suite_json() {
     assert_eq!(json("a&amp;b&#x43;"), r#"[["Character", "a&bC"]]"#);
 }
 
+/// A sink that takes references to the predefined entities inside runs of
+/// text (`TokenSink::REFERENCES_IN_TEXT`), as the tree builder does.
+#[derive(Default)]
+struct Joining(TokenList);
+
+impl TokenSink for Joining {
+    const REFERENCES_IN_TEXT: bool = true;
+
+    fn process_token(&mut self, token: Token<'_>) {
+        self.0.process_token(token);
+    }
+
+    fn parse_error(&mut self, error: ParseError) {
+        self.0.parse_error(error);
+    }
+}
+
+fn joined(input: &str) -> TokenList {
+    tokenize(input, Joining::default()).0
+}
+
+#[test]
+fn predefined_references_join_the_text_for_a_sink_that_asks() {
+    // <p> 0..3, "a " 3..5, &amp; 5..10, " b " 10..13, &lt; 13..17, "c"
+    // 17..18, &#233; 18..24, &nbsp; 24..30, "d" 30..31, </p> 31..35.
+    let input = "<p>a &amp; b &lt;c&#233;&nbsp;d</p>";
+    let end_tag = |start| OwnedToken::EndTag {
+        name: "p".to_owned(),
+        span: sp(start, start + 4),
+    };
+    assert_eq!(
+        joined(input).tokens().cloned().collect::<Vec<_>>(),
+        vec![
+            start_tag("p", vec![], 0, 3),
+            // The five predefined entities only: a numeric reference and
+            // an HTML name (which XML does not know) stay pieces of their
+            // own, for the tree builder to check.
+            text("a & b <c", TextKind::Plain, 3, 18),
+            text("\u{e9}", TextKind::CharRef, 18, 24),
+            text("\u{a0}", TextKind::CharRef, 24, 30),
+            text("d", TextKind::Plain, 30, 31),
+            end_tag(31),
+            eof(35),
+        ]
+    );
+    // Other sinks get every reference as a piece.
+    assert_eq!(
+        tokens(input),
+        vec![
+            start_tag("p", vec![], 0, 3),
+            text("a ", TextKind::Plain, 3, 5),
+            text("&", TextKind::CharRef, 5, 10),
+            text(" b ", TextKind::Plain, 10, 13),
+            text("<", TextKind::CharRef, 13, 17),
+            text("c", TextKind::Plain, 17, 18),
+            text("\u{e9}", TextKind::CharRef, 18, 24),
+            text("\u{a0}", TextKind::CharRef, 24, 30),
+            text("d", TextKind::Plain, 30, 31),
+            end_tag(31),
+            eof(35),
+        ]
+    );
+    // A reference with an error (no `;`) stays a piece, with its error.
+    let input = "<p>a &amp b</p>";
+    let list = joined(input);
+    assert_eq!(
+        list.tokens().nth(2),
+        Some(&text("&", TextKind::CharRef, 5, 9))
+    );
+    assert_eq!(
+        list.errors()
+            .map(|e| (e.code.as_str(), e.offset))
+            .collect::<Vec<_>>(),
+        errors(input)
+    );
+}
+
+#[test]
+fn long_text_with_references_goes_to_a_joining_sink_in_pieces() {
+    // 1.1 MB of one text node: the tokenizer's copy of text with references
+    // resolved in it is cut into pieces of about 64 KiB, which tile the
+    // text, whole or fed in chunks.
+    let line = "x &amp; y &lt;\n";
+    let body = line.repeat(75_000);
+    let input = format!("<p>{body}</p>");
+    let expected = "x & y <\n".repeat(75_000);
+    let whole = joined(&input);
+    let mut chunked = Tokenizer::new(Joining::default());
+    for chunk in input.as_bytes().chunks(8191) {
+        chunked.feed(std::str::from_utf8(chunk).expect("ASCII"));
+    }
+    let chunked = chunked.finish().0;
+    for list in [&whole, &chunked] {
+        let pieces: Vec<_> = list
+            .tokens()
+            .filter(|t| matches!(t, OwnedToken::Text { .. }))
+            .map(text_parts)
+            .collect();
+        assert!(pieces.len() >= 9, "{} pieces", pieces.len());
+        let mut at = 3;
+        let mut data = String::new();
+        for (piece, kind, span) in pieces {
+            assert_eq!((kind, span.start), (TextKind::Plain, at));
+            assert!(piece.len() <= 2 * 64 * 1024, "a piece of {}", piece.len());
+            at = span.end;
+            data.push_str(piece);
+        }
+        assert_eq!(at, 3 + body.len());
+        assert!(data == expected);
+        assert_eq!(list.errors().count(), 0);
+    }
+}
+
+#[test]
+fn predefined_references_in_attribute_values() {
+    // The fast path of attributes reads them too: the values, spans and
+    // errors (none) are the value states'. `href` 3..26 (its value 9..25:
+    // `?q=1` 9..13, `&amp;` 13..18, `n=2` 18..21, `&lt;` 21..25), `t`
+    // 27..44 (its value 30..43).
+    let input = r#"<a href="?q=1&amp;n=2&lt;" t='&quot;x&apos;'>"#;
+    assert_eq!(
+        events(input),
+        vec![
+            Ev::T(start_tag(
+                "a",
+                vec![
+                    attr("href", "?q=1&n=2<", sp(3, 26), Some(sp(9, 25))),
+                    attr("t", "\"x'", sp(27, 44), Some(sp(30, 43))),
+                ],
+                0,
+                45
+            )),
+            Ev::T(eof(45)),
+        ]
+    );
+    // A reference of another kind after one: the value state goes on.
+    assert_eq!(only_value("<a x='&amp;&#65;&nbsp;b'>"), "&A\u{a0}b");
+    assert_eq!(only_value("<a x='&amp;&amp'>"), "&&");
+}
+
 // ----- CDATA ---------------------------------------------------------------
 
 #[test]

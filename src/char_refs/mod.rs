@@ -55,6 +55,10 @@ impl Errors {
         }
     }
 
+    pub(crate) fn is_empty(self) -> bool {
+        self.list[0].is_none()
+    }
+
     pub(crate) fn iter(self) -> impl Iterator<Item = ErrorCode> {
         self.list.into_iter().flatten()
     }

@@ -9,6 +9,7 @@ use super::input::{scan, scan_long, stop_table, xml11_cut, Window};
 use super::states::State;
 use super::tags::NAME_STOP;
 use super::{TagKind, TokenSink, Tokenizer};
+use crate::chars::predefined_reference;
 use crate::span::Span;
 
 /// The fast path's value tables also stop at `<`, so that a value it reads
@@ -65,6 +66,48 @@ impl<S: TokenSink> Tokenizer<S> {
             }
             _ => {}
         }
+    }
+
+    /// The fast path of an attribute value `value` (starting at
+    /// `value_start`) at the `&` at `read`: references to the predefined
+    /// entities (`&amp;` in a URL) and the plain runs after them, resolved
+    /// as the value state would and needing no check. Returns how far it
+    /// read: to the quote, or to what the value state must read.
+    #[inline(never)]
+    fn value_references(
+        &mut self,
+        w: &Window<'_>,
+        value: &[u8],
+        mut read: usize,
+        table: &[bool; 256],
+        quote: u8,
+        value_start: usize,
+    ) -> usize {
+        // A declared entity may be named `amp` too (and must then stand for
+        // the same): the value states look declarations up first.
+        if self.declarations.as_ref().is_some_and(|d| d.has_entities()) {
+            return read;
+        }
+        let xml11 = self.xml11;
+        let attribute = self.current_attribute();
+        while value.get(read) == Some(&b'&') {
+            let after = value.get(read + 1..).unwrap_or_default();
+            let Some((len, text)) = predefined_reference(after) else {
+                break;
+            };
+            attribute.value.push_str(w, text);
+            read += 1 + len;
+            let rest = value.get(read..).unwrap_or_default();
+            let mut run = scan_long(rest, table, [quote, b'&', b'<']);
+            if xml11 {
+                run = xml11_cut(rest, run);
+            }
+            attribute
+                .value
+                .push_span(w, value_start + read, value_start + read + run);
+            read += run;
+        }
+        read
     }
 
     /// The usual case of the attribute states without a step per
@@ -132,21 +175,27 @@ impl<S: TokenSink> Tokenizer<S> {
                 .push_span(w, name_start, name_end);
             self.check_duplicate_attribute(w, name_end);
             let value_start = name_end + 2;
-            let value_end = value_start + value_len;
             let attribute = self.current_attribute();
             attribute.value_span = Some(Span::new(value_start, value_start));
-            attribute.value.push_span(w, value_start, value_end);
-            if bytes.get(name_len + 2 + value_len) == Some(&quote) {
-                self.pos = value_end + 1;
-                self.end_attribute_value(value_end, value_end + 1);
-                self.current_attribute().plain = true;
-            } else {
-                // A reference, a character to normalize or check, or the
-                // end of the window: the value state goes on from here.
+            attribute
+                .value
+                .push_span(w, value_start, value_start + value_len);
+            let mut read = value_len;
+            if value.get(read) == Some(&b'&') {
+                read = self.value_references(w, value, read, table, quote, value_start);
+            }
+            let value_end = value_start + read;
+            if value.get(read) != Some(&quote) {
+                // A reference of another kind, a character to normalize or
+                // check, or the end of the window: the value state goes on
+                // from here.
                 self.pos = value_end;
                 self.state = value_state;
                 return true;
             }
+            self.pos = value_end + 1;
+            self.end_attribute_value(value_end, value_end + 1);
+            self.current_attribute().plain = true;
         }
     }
 }

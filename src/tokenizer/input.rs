@@ -86,6 +86,22 @@ impl StrBuf {
         }
     }
 
+    /// The length of the text so far, in bytes.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        match self.mode {
+            Mode::Empty => 0,
+            Mode::Span => self.end - self.start,
+            Mode::Owned => self.owned.len(),
+        }
+    }
+
+    /// Whether the text is a copy (appending to it copies too).
+    #[inline]
+    pub(crate) fn is_owned(&self) -> bool {
+        self.mode == Mode::Owned
+    }
+
     /// Appends the source text `start..end`.
     #[inline]
     pub(crate) fn push_span(&mut self, w: &Window<'_>, start: usize, end: usize) {

@@ -86,6 +86,7 @@ pub use token::{
 };
 
 use crate::char_refs::Replacement;
+use crate::chars::starts_predefined_reference;
 use crate::dtd::Declarations;
 use crate::error::{ErrorCode, ParseError};
 use crate::limits::Limits;
@@ -101,12 +102,28 @@ use token::AttributeBuffer;
 const LINEAR_DUPLICATE_CHECK: usize = 32;
 use xml_declaration::DeclarationBuilder;
 
+/// How long a run of text with references resolved in it (a copy of the
+/// source) grows before it goes as a piece to a sink that takes references
+/// in text ([`TokenSink::REFERENCES_IN_TEXT`]), so that the tokenizer's
+/// copy stays small however long the text.
+const TEXT_PIECE: usize = 64 << 10;
+
 /// Receives the tokenizer's output, in order.
 ///
 /// Errors arrive at the point the spec raises them: a run of text before an
 /// error is delivered before it, and errors inside a tag, comment or other
 /// markup arrive before that token.
 pub trait TokenSink {
+    /// Whether a reference to one of XML's five predefined entities in
+    /// text (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`: well-formed
+    /// anywhere) may come resolved inside the run of [`TextKind::Plain`]
+    /// text around it, instead of as a [`TextKind::CharRef`] piece of its
+    /// own between two plain pieces. Off unless a sink asks for it: then a
+    /// plain piece's data may differ from its source (its span still covers
+    /// exactly what it was read from). The tree builder asks for it: a
+    /// paragraph with references in it is one token instead of several,
+    /// for the same node.
+    const REFERENCES_IN_TEXT: bool = false;
     /// One token. Its strings live only for this call.
     fn process_token(&mut self, token: Token<'_>);
     /// One parse error.
@@ -128,6 +145,8 @@ pub fn tokenize<S: TokenSink>(input: &str, sink: S) -> S {
 }
 
 impl<S: TokenSink + ?Sized> TokenSink for &mut S {
+    const REFERENCES_IN_TEXT: bool = S::REFERENCES_IN_TEXT;
+
     fn process_token(&mut self, token: Token<'_>) {
         (**self).process_token(token);
     }
@@ -659,6 +678,16 @@ impl<S: TokenSink> Tokenizer<S> {
     /// read in bulk (past none of the bytes `Text::needs_check` is about).
     #[inline]
     fn text_push_scanned(&mut self, w: &Window<'_>, start: usize, end: usize) {
+        if S::REFERENCES_IN_TEXT
+            && self.text.is_owned()
+            && self.text.len() + (end - start) > TEXT_PIECE
+            && self.text_kind == TextKind::Plain
+        {
+            // Text with references resolved in it is a copy: for a sink
+            // that joins pieces anyway, a long run goes on as a piece of
+            // its own instead of growing the copy.
+            self.emit_text(w);
+        }
         if self.text.is_empty() {
             self.text_start = start;
         }
@@ -691,6 +720,32 @@ impl<S: TokenSink> Tokenizer<S> {
         self.sink.process_token(token);
         self.text.clear();
         self.text_needs_check = false;
+    }
+
+    /// A character reference read without an error, `self.amp..end`,
+    /// resolved to `replacement`: one to a predefined entity into the text
+    /// run for a sink that takes them there
+    /// ([`TokenSink::REFERENCES_IN_TEXT`]; it needs no check, so the run
+    /// needs none for it), else a piece of its own.
+    fn char_ref(&mut self, w: &Window<'_>, replacement: Replacement, end: usize) {
+        let in_text = S::REFERENCES_IN_TEXT
+            && self.text_kind == TextKind::Plain
+            && starts_predefined_reference(w.bytes_from(self.amp + 1));
+        if !in_text {
+            self.emit_char_ref(w, replacement, end);
+            return;
+        }
+        if self.text.len() >= TEXT_PIECE {
+            self.emit_text(w);
+        }
+        if self.text.is_empty() {
+            self.text_start = self.amp;
+        }
+        match replacement {
+            Replacement::Char(c) => self.text.push_char(w, c),
+            Replacement::Str(s) => self.text.push_str(w, s),
+        }
+        self.text_end = end;
     }
 
     fn emit_char_ref(&mut self, w: &Window<'_>, replacement: Replacement, end: usize) {

@@ -43,7 +43,11 @@ impl<S: TokenSink> Tokenizer<S> {
                     self.error_at(w, code, self.amp);
                 }
                 self.pos += consumed;
-                self.emit_char_ref(w, text, self.pos);
+                if errors.is_empty() {
+                    self.char_ref(w, text, self.pos);
+                } else {
+                    self.emit_char_ref(w, text, self.pos);
+                }
             }
         }
         self.state = State::Data;

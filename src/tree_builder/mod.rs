@@ -1311,6 +1311,11 @@ fn at_reference(token: Token<'_>, reference: Span) -> Token<'_> {
 }
 
 impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
+    // Text is checked in the source (`well_formed::Checker::text`), and
+    // piece by piece made into one node: a reference needs no piece of
+    // its own.
+    const REFERENCES_IN_TEXT: bool = true;
+
     fn process_token(&mut self, token: Token<'_>) {
         let from_source = self.reference_span().is_none();
         self.process(token);

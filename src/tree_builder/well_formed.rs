@@ -8,7 +8,9 @@
 //! relies on: it copies such input byte for byte, and repairs the rest).
 //! Every check reads the source, so positions are exact.
 
-use crate::chars::{is_name, is_name_char, is_predefined_entity, is_pubid_char};
+use crate::chars::{
+    is_name, is_name_char, is_predefined_entity, is_pubid_char, starts_predefined_reference,
+};
 use crate::dom::{Names, QNameId};
 use crate::error::ErrorCode;
 use crate::span::Span;
@@ -187,13 +189,7 @@ impl<'a> Checker<'a> {
         };
         // The predefined entities, most references, are well-formed as
         // they stand.
-        if matches!(
-            rest.as_bytes(),
-            [b'a', b'm', b'p', b';', ..]
-                | [b'l' | b'g', b't', b';', ..]
-                | [b'q', b'u', b'o', b't', b';', ..]
-                | [b'a', b'p', b'o', b's', b';', ..]
-        ) {
+        if starts_predefined_reference(rest.as_bytes()) {
             return;
         }
         if let Some(number) = rest.strip_prefix('#') {
