@@ -238,9 +238,29 @@ pub(crate) fn _parse_text(
 /// copy of it (20 MB copied take some 15 ms and 20 MB more memory). Bytes
 /// that are not UTF-8 are copied and decoded.
 fn shared_utf8(bytes: &Bound<'_, PyBytes>) -> Option<SharedText> {
-    let backed = bytes::Bytes::from_owner(PyBackedBytes::from(bytes.clone()));
-    let text = bytestring::ByteString::try_from(backed).ok()?;
+    let text = Utf8Bytes::new(PyBackedBytes::from(bytes.clone()))?;
     Some(Arc::new(text))
+}
+
+/// The bytes of a Python `bytes` object, known to be valid UTF-8.
+struct Utf8Bytes(PyBackedBytes);
+
+impl Utf8Bytes {
+    /// The bytes, if they are valid UTF-8.
+    fn new(bytes: PyBackedBytes) -> Option<Utf8Bytes> {
+        simdutf8::basic::from_utf8(&bytes).ok()?;
+        Some(Utf8Bytes(bytes))
+    }
+}
+
+impl AsRef<str> for Utf8Bytes {
+    fn as_ref(&self) -> &str {
+        // SAFETY: `new` checked that the bytes are UTF-8, and they cannot
+        // change: a `bytes` object is immutable, and `PyBackedBytes` holds
+        // a reference to it, so its buffer lives (and stays put) as long
+        // as this does.
+        unsafe { std::str::from_utf8_unchecked(&self.0) }
+    }
 }
 
 /// Parses the file at `path` (in `encoding` if given) into an
