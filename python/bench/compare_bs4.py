@@ -74,11 +74,15 @@ class Row:
 
         root = etree.fromstring(data)
         self.name = name
-        self.tree_chars = _count("".join(root.xpath("//text()")) if root is not None else "")
-        self.tree_elements = sum(1 for e in root.iter() if isinstance(e.tag, str)) if root is not None else 0
+        elements = [e for e in root.iter() if isinstance(e.tag, str)] if root is not None else []
+        text = "".join(root.xpath("//text()")) if root is not None else ""
+        values = "".join(v for e in elements for v in e.attrib.values())
+        self.tree_chars = _count(text + values)
+        self.tree_elements = len(elements)
+        self.tree_attributes = sum(len(e.attrib) for e in elements)
         ours, theirs = BeautifulSoup(data, "xml5"), BeautifulSoup(data, "xml")
-        self.xml5_chars, self.xml5_elements = _soup_counts(ours)
-        self.xml_chars, self.xml_elements = _soup_counts(theirs)
+        self.xml5_chars, self.xml5_elements, self.xml5_attributes = _soup_counts(ours)
+        self.xml_chars, self.xml_elements, self.xml_attributes = _soup_counts(theirs)
 
 
 def _count(text):
@@ -89,7 +93,12 @@ def _soup_counts(soup):
     from bs4.element import NavigableString
 
     text = "".join(s for s in soup.find_all(string=True) if type(s) is NavigableString)
-    return _count(text), len(soup.find_all(True))
+    tags = soup.find_all(True)
+    # Namespace declarations are not attributes in xml5dom's tree.
+    values = [
+        v for tag in tags for k, v in tag.attrs.items() if k != "xmlns" and not k.startswith("xmlns:")
+    ]
+    return _count(text + "".join(values)), len(tags), len(values)
 
 
 def rows():
@@ -98,15 +107,22 @@ def rows():
 
 def main():
     table = rows()
-    print("| document | characters (tree) | \"xml5\" keeps | \"xml\" keeps | elements (tree) | \"xml5\" | \"xml\" |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    kinds = ("chars", "elements", "attributes")
+    print("| document | " + " | ".join(f"{k}: tree / xml5 / xml" for k in kinds) + " |")
+    print("|---|" + "---:|" * len(kinds))
+
+    def cells(source):
+        return " | ".join(
+            " / ".join(str(getattr(source, f"{who}_{k}")) for who in ("tree", "xml5", "xml")) for k in kinds
+        )
+
     for r in table:
-        print(f"| {r.name} | {r.tree_chars} | {r.xml5_chars} | {r.xml_chars} | {r.tree_elements} | {r.xml5_elements} | {r.xml_elements} |")
-    total = lambda attr: sum(getattr(r, attr) for r in table)  # noqa: E731
-    print(
-        f"| **all {len(table)}** | {total('tree_chars')} | {total('xml5_chars')} | {total('xml_chars')} "
-        f"| {total('tree_elements')} | {total('xml5_elements')} | {total('xml_elements')} |"
-    )
+        print(f"| {r.name} | {cells(r)} |")
+    total = Row.__new__(Row)
+    for who in ("tree", "xml5", "xml"):
+        for k in kinds:
+            setattr(total, f"{who}_{k}", sum(getattr(r, f"{who}_{k}") for r in table))
+    print(f"| **all {len(table)}** | {cells(total)} |")
 
 
 if __name__ == "__main__":
