@@ -562,6 +562,47 @@ fn doctype_fields_are_none_on_other_nodes() {
 }
 
 #[test]
+fn a_doctype_name_as_written_keeps_its_case() {
+    // (source, name, name as written)
+    let cases = [
+        ("<!DOCTYPE ROOT><ROOT/>", "root", "ROOT"),
+        (
+            "<!DOCTYPE Mixed-Case SYSTEM 'm.dtd'><Mixed-Case/>",
+            "mixed-case",
+            "Mixed-Case",
+        ),
+        (
+            "<!DOCTYPE\n\t  Spaced [<!ENTITY e 'v'>]><Spaced/>",
+            "spaced",
+            "Spaced",
+        ),
+        // Only ASCII letters are lowercased: the rest is as written.
+        (
+            "<!DOCTYPE \u{c9}T\u{c9}><\u{c9}T\u{c9}/>",
+            "\u{c9}t\u{c9}",
+            "\u{c9}T\u{c9}",
+        ),
+        // A NUL in the name is U+FFFD in the name, which the source does not
+        // hold: the name as the DOCTYPE node has it.
+        ("<!DOCTYPE A\u{0}B><a/>", "a\u{fffd}b", "a\u{fffd}b"),
+    ];
+    for (source, name, written) in cases {
+        let doc = Document::parse(source);
+        let doctype = doc.root().first_child().unwrap();
+        assert!(doctype.is_doctype(), "{source:?}");
+        assert_eq!(doctype.name(), name, "{source:?}");
+        assert_eq!(
+            doctype.doctype_name_as_written(),
+            Some(written),
+            "{source:?}"
+        );
+    }
+    let doc = Document::parse("<a/>");
+    assert_eq!(doc.root_element().unwrap().doctype_name_as_written(), None);
+    assert_eq!(doc.root().doctype_name_as_written(), None);
+}
+
+#[test]
 fn xml_declaration_fields_and_span() {
     let doc =
         Document::parse("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<a/>");

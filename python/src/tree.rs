@@ -53,7 +53,11 @@ pub(crate) fn doc_info(doc: &Document) -> DocInfo {
     let (mut text, mut root_name, mut public_id, mut system_url) =
         (String::new(), None, None, None);
     if let Some(node) = doctype {
-        let name = node.name().to_string();
+        // As written: XML5 lowercases the DOCTYPE's name, lxml (XML) keeps it.
+        let name = node
+            .doctype_name_as_written()
+            .unwrap_or_default()
+            .to_string();
         public_id = node.public_id().map(str::to_string);
         system_url = node.system_id().map(str::to_string);
         text = match (&public_id, &system_url) {

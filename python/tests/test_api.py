@@ -217,6 +217,19 @@ def test_docinfo_matches_lxml():
         assert getattr(ours, field) == getattr(theirs, field), field
 
 
+def test_docinfo_keeps_the_doctype_name_as_written():
+    # XML5 lowercases the DOCTYPE's name (the library's `Node::name`); lxml,
+    # like XML, keeps it as written, and so does docinfo.
+    for data in (
+        b'<!DOCTYPE ROOT SYSTEM "r.dtd"><ROOT/>',
+        b"<!DOCTYPE Mixed-Case><Mixed-Case/>",
+        b'<!DOCTYPE\n  Spaced PUBLIC "-//P//EN" "s.dtd"><Spaced/>',
+    ):
+        ours = etree.fromstring(data).getroottree().docinfo
+        theirs = lxml_etree.fromstring(data).getroottree().docinfo
+        assert (ours.root_name, ours.doctype) == (theirs.root_name, theirs.doctype), data
+
+
 def test_sourceline_counts_every_line_end():
     # libxml2 counts only LF; xml5dom counts CR and CR LF too (XML 1.0 §2.11).
     root = etree.fromstring("<a>\r<b/>\r\n<c\r/></a>")

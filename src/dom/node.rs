@@ -475,6 +475,39 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// A DOCTYPE's name as its source writes it: XML5 lowercases the name
+    /// ([`name`](Self::name) gives `root` for `<!DOCTYPE ROOT>`), XML
+    /// keeps it, and so do the APIs that report what XML reports (lxml's
+    /// `docinfo.root_name`). The lowercased name where the source does not
+    /// hold it as written (a NUL in it became U+FFFD); `None` for other
+    /// nodes.
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let doc = Document::parse("<!DOCTYPE ROOT SYSTEM 'r.dtd'><ROOT/>");
+    /// let doctype = doc.root().first_child().unwrap();
+    /// assert_eq!(doctype.name(), "root");
+    /// assert_eq!(doctype.doctype_name_as_written(), Some("ROOT"));
+    /// ```
+    pub fn doctype_name_as_written(&self) -> Option<&'a str> {
+        if !self.is_doctype() {
+            return None;
+        }
+        let name = self.name();
+        let written = self.span().and_then(|span| {
+            let markup = self.doc.source().get(span.range())?;
+            let keyword = markup.get(..9)?;
+            if !keyword.eq_ignore_ascii_case("<!DOCTYPE") {
+                return None;
+            }
+            let after = markup[9..].trim_start_matches([' ', '\t', '\n', '\r']);
+            after
+                .get(..name.len())
+                .filter(|written| written.eq_ignore_ascii_case(name))
+        });
+        Some(written.unwrap_or(name))
+    }
+
     /// A DOCTYPE's public identifier.
     ///
     /// ```
