@@ -265,9 +265,10 @@ def check_tree(
     one per file, in the order of ``find_xml_files``.
 
     ``client`` is a ``distributed.Client`` (the work goes to its cluster);
-    without one, Dask's default scheduler runs it (a client created before
-    is the default). An XPath expression that does not compile raises
-    here, before any work is sent."""
+    without one, the client made last in this process if there is one,
+    else Dask's local scheduler (threads, in this process). An XPath
+    expression that does not compile raises here, before any work is
+    sent."""
     import dask.bag
 
     if xpath is not None:
@@ -283,10 +284,21 @@ def check_tree(
         xpath=xpath,
         keep_log=keep_log,
     )
-    if client is not None:
-        _ship_this_module(client)
-        return client.compute(rows).result()
-    return rows.compute()
+    if client is None:
+        client = _default_client()
+    if client is None:
+        return rows.compute()
+    _ship_this_module(client)
+    return client.compute(rows).result()
+
+
+def _default_client():
+    try:
+        from distributed import default_client
+
+        return default_client()
+    except (ImportError, ValueError):
+        return None
 
 
 def _compile_check(xpath):
@@ -309,7 +321,7 @@ def _ship_this_module(client):
     # Run as a script, the functions of this module are pickled by value
     # (they live in __main__); imported, they are pickled by reference,
     # and workers that do not have this module could not load them.
-    if client is not None and __name__ != "__main__":
+    if __name__ != "__main__":
         client.upload_file(__file__)
 
 

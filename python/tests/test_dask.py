@@ -253,6 +253,13 @@ def test_repair_and_xpath(tmp_path, client):
     assert rows[0]["xpath"] == ["<b>text</b>"]
 
 
+def test_without_a_client(tmp_path, client):
+    # No client given: the one made last (the fixture's) does the work.
+    (tmp_path / "bad.xml").write_bytes(b"<a>&</a>")
+    rows = dask_check.check_tree(str(tmp_path))
+    assert [(row["first_code"], row["first_column"]) for row in rows] == [("bare-ampersand", 4)]
+
+
 def test_table_without_and_with_pandas(rows):
     try:
         import pandas  # noqa: F401
