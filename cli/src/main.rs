@@ -1857,7 +1857,8 @@ const XML_EXTENSIONS: &[&str] = &[
 ];
 
 /// The files `paths` name, in order: files as given, the XML files of
-/// directories (with `-r`) in name order, depth first, without recursion.
+/// directories (with `-r`) in name order, depth first, without recursion,
+/// following links to directories and reading each directory once.
 /// A directory without `-r` is a hint in the subcommand's own words.
 fn expand_paths(paths: &[PathBuf], settings: &Settings) -> Vec<Input> {
     let mut inputs = Vec::new();
@@ -1877,7 +1878,16 @@ fn expand_paths(paths: &[PathBuf], settings: &Settings) -> Vec<Input> {
         }
         // Directories still to read, the next one last.
         let mut pending = vec![path.clone()];
+        // Each directory is read once, where the walk first meets it: links
+        // to directories are followed, and two links to a parent would
+        // otherwise double the walk at every level (a hang).
+        let mut read = std::collections::HashSet::new();
         while let Some(directory) = pending.pop() {
+            if let Ok(canonical) = std::fs::canonicalize(&directory) {
+                if !read.insert(canonical) {
+                    continue;
+                }
+            }
             let entries = match std::fs::read_dir(&directory) {
                 Ok(entries) => entries,
                 Err(error) => {

@@ -691,6 +691,37 @@ fn check_walks_a_directory_tree_with_r() {
     assert_eq!(stderr(&output), "");
 }
 
+#[cfg(unix)]
+#[test]
+fn check_r_reads_each_directory_once_through_links() {
+    // Two links to the parent in a directory: followed without a guard, the
+    // walk doubles at each level, up to the kernel's 40 links (a hang).
+    let dir = TempDir::new("check-link-loop");
+    std::fs::create_dir_all(dir.path.join("a")).unwrap();
+    dir.write("a/x.xml", "<x>");
+    for link in ["a/up", "a/up2"] {
+        std::os::unix::fs::symlink("..", dir.path.join(link)).unwrap();
+    }
+    // A link to a directory outside the tree is still followed.
+    let outside = TempDir::new("check-link-target");
+    outside.write("y.xml", "<y>");
+    std::os::unix::fs::symlink(&outside.path, dir.path.join("b")).unwrap();
+    let output = run_paths(&["check", "-r", "--format", "json"], &[&dir.path]);
+    assert_eq!(output.status.code(), Some(1));
+    let files: Vec<String> = stdout(&output)
+        .lines()
+        .map(|l| {
+            let path = l.split('"').nth(3).unwrap_or("");
+            Path::new(path)
+                .strip_prefix(&dir.path)
+                .unwrap()
+                .display()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(files, ["a/x.xml", "b/y.xml"]);
+}
+
 #[test]
 fn check_exits_0_and_prints_nothing_for_a_clean_file() {
     let dir = TempDir::new("check-clean");

@@ -106,13 +106,21 @@ def find_xml_files(directory):
     """The XML files under ``directory``, in the order ``xml5dom check -r``
     takes them: the files of a directory in name order (by bytes), then its
     subdirectories, depth first, in name order. Links to directories are
-    followed; a link named ``*.xml`` that leads nowhere is listed (its row
+    followed, each directory read once; a link named ``*.xml`` that leads nowhere is listed (its row
     will say it cannot be read), and so is a directory that cannot be
     listed (the CLI reports it too)."""
     found = []
     pending = [os.fspath(directory)]
+    # Each directory once, where the walk first meets it (by its real
+    # path): two links to a parent would otherwise double the walk at every
+    # level.
+    read = set()
     while pending:
         current = pending.pop()
+        real = os.path.realpath(current)
+        if real in read:
+            continue
+        read.add(real)
         try:
             with os.scandir(current) as listing:
                 entries = list(listing)

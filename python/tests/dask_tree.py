@@ -120,6 +120,10 @@ def write_tree(root, count=300, seed=33):
     unreadable = os.path.join(root, "a", "unreadable.xml")
     os.symlink("missing-target.xml", unreadable)
     taken.append(unreadable)
+    # Two links to a parent: each directory is read once (without that, the
+    # walk would double at every level).
+    for link in ("up", "up-again"):
+        os.symlink("..", os.path.join(root, "a", link))
     return taken
 
 
