@@ -88,7 +88,7 @@ impl Document {
     /// assert_eq!(doc.source(), "<a x='1' y='2'/>");
     /// ```
     pub fn parse_string_with(text: String, options: &ParseOptions) -> Document {
-        parse_text(Input::Owned(text), options)
+        parse_text(Input::Given(SourceText::Owned(text)), options)
     }
 
     /// Parses text its caller shares with the document (see
@@ -109,7 +109,7 @@ impl Document {
     /// assert_eq!(doc.source().as_ptr(), buffer); // not copied
     /// ```
     pub fn parse_shared_with(text: SharedText, options: &ParseOptions) -> Document {
-        parse_text(Input::Shared(text), options)
+        parse_text(Input::Given(SourceText::Shared(text)), options)
     }
 
     /// Parses bytes that are valid UTF-8, shared with the document as
@@ -144,7 +144,11 @@ impl Document {
             return build(decoded, options);
         }
         decoded.text = Cow::Borrowed("");
-        build_input(Input::Shared(Arc::clone(&text)), decoded, options)
+        build_input(
+            Input::Given(SourceText::Shared(Arc::clone(&text))),
+            decoded,
+            options,
+        )
     }
 
     /// Parses bytes in any encoding xml5dom reads ([`Encoding`](crate::decoding::Encoding)), found by
@@ -455,7 +459,7 @@ fn build(decoded: Decoded<'_>, options: &ParseOptions) -> Document {
     let mut decoded = decoded;
     let text = match std::mem::take(&mut decoded.text) {
         Cow::Borrowed(text) => Input::Borrowed(text),
-        Cow::Owned(text) => Input::Owned(text),
+        Cow::Owned(text) => Input::Given(SourceText::Owned(text)),
     };
     build_input(text, decoded, options)
 }
@@ -526,16 +530,14 @@ fn add_decoding(doc: &mut Document, decoded: &Decoded<'_>) {
 /// shared.
 enum Input<'a> {
     Borrowed(&'a str),
-    Owned(String),
-    Shared(SharedText),
+    Given(SourceText),
 }
 
 impl Input<'_> {
     fn as_str(&self) -> &str {
         match self {
             Input::Borrowed(text) => text,
-            Input::Owned(text) => text,
-            Input::Shared(text) => (**text).as_ref(),
+            Input::Given(text) => text,
         }
     }
 }
@@ -545,14 +547,13 @@ fn parse_text(text: Input<'_>, options: &ParseOptions) -> Document {
     let kept = options.limits.input_kept(text.as_str());
     let mut doc = match text {
         Input::Borrowed(text) => tree_builder::build(&text[..kept], options),
-        Input::Owned(mut text) => {
+        Input::Given(SourceText::Owned(mut text)) => {
             text.truncate(kept);
             tree_builder::build_owned(SourceText::Owned(text), options)
         }
-        Input::Shared(text) if kept == len => {
-            tree_builder::build_owned(SourceText::Shared(text), options)
-        }
-        Input::Shared(text) => tree_builder::build(&(*text).as_ref()[..kept], options),
+        Input::Given(text) if kept == len => tree_builder::build_owned(text, options),
+        // Shared text is not cut in place: what is kept is copied.
+        Input::Given(text) => tree_builder::build(&text[..kept], options),
     };
     if kept < len {
         cut_at(&mut doc, kept);
