@@ -9,6 +9,7 @@ python/bench/compare_bs4.py prints for docs/python.md.
 """
 
 import collections
+import pathlib
 import subprocess
 import sys
 
@@ -28,6 +29,9 @@ sys.path.insert(0, str(REPOSITORY / "python" / "bench"))
 import compare_bs4  # noqa: E402
 
 DOCUMENTS = compare_bs4.well_formed_documents()
+# The subprocesses import the xml5dom this process imported (installed, or
+# the source tree with a built extension), not the source tree as such.
+THIS_XML5DOM = str(pathlib.Path(xml5dom.__file__).resolve().parent.parent)
 BROKEN = compare_bs4.broken_documents()
 
 
@@ -151,7 +155,7 @@ def test_importing_xml5dom_works_without_bs4():
         "except ModuleNotFoundError:\n"
         "    print('ok')\n"
     )
-    env = {"PYTHONPATH": str(REPOSITORY / "python" / "python")}
+    env = {"PYTHONPATH": THIS_XML5DOM}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.stdout.strip() == "ok", result.stderr
 
@@ -164,6 +168,6 @@ def test_importing_xml5dom_does_not_import_bs4_and_registers_when_bs4_loads():
         "from bs4 import BeautifulSoup\n"
         "print(BeautifulSoup('<a>AT&T</a>', 'xml5').a.string)\n"
     )
-    env = {"PYTHONPATH": str(REPOSITORY / "python" / "python")}
+    env = {"PYTHONPATH": THIS_XML5DOM}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.stdout.strip() == "AT&T", result.stderr
