@@ -50,6 +50,7 @@ impl Clone for Document {
             text: self.text.clone(),
             source_len: self.source_len,
             stored: self.stored.clone(),
+            compacted_size: self.compacted_size,
             names: self.names.clone(),
             attributes: self.attributes.clone(),
             cdata: self.cdata.clone(),

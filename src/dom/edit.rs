@@ -1126,6 +1126,7 @@ impl Document {
             self.mark_dirty(parent, DIRTY_CHILDREN);
         }
         node.remove_subtree(&mut self.arena);
+        self.compact_if_wasteful();
         Ok(())
     }
 
@@ -1617,7 +1618,7 @@ impl Document {
         let ends_storage = range.end == self.attributes.len();
         let moved = if ends_storage { 0 } else { range.len() };
         if self.attributes.len() + moved >= limit {
-            self.compact_attributes(element);
+            self.compact(Some(element));
         } else if !ends_storage {
             let start = self.attributes.len();
             self.attributes.extend_from_within(range.clone());
@@ -1628,35 +1629,6 @@ impl Document {
             return Err(refused(FULL));
         }
         Ok(self.attribute_range(element))
-    }
-
-    /// Rebuilds the attribute storage from the ranges of the elements
-    /// there are (removed ones have none), `last`'s at the end.
-    fn compact_attributes(&mut self, last: indextree::NodeId) {
-        let last_range = self.attribute_range(last);
-        self.set_attribute_range(last, ItemRange::default());
-        let in_use = |node: &indextree::Node<NodeData>| match node.get().kind {
-            NodeKind::Element { attributes, .. } if !node.is_removed() => attributes.len as usize,
-            _ => 0,
-        };
-        let count = self.arena.iter().map(in_use).sum::<usize>() + last_range.len as usize;
-        let mut kept = Vec::with_capacity(count);
-        let keep = |kept: &mut Vec<AttributeData>, range: ItemRange| {
-            let start = kept.len();
-            kept.extend_from_slice(self.attributes.get(range.range()).unwrap_or_default());
-            // Fits: the ranges (disjoint) hold no more attributes than the
-            // storage they are in, which never passes `u32::MAX` (a parse
-            // keeps to it, and so does every append).
-            ItemRange::new(start, range.range().len()).unwrap_or_default()
-        };
-        for node in self.arena.iter_mut().filter(|n| !n.is_removed()) {
-            if let NodeKind::Element { attributes, .. } = &mut node.get_mut().kind {
-                *attributes = keep(&mut kept, *attributes);
-            }
-        }
-        let last_range = keep(&mut kept, last_range);
-        self.attributes = kept;
-        self.set_attribute_range(last, last_range);
     }
 
     /// Removes the attribute with the qualified name `name`; returns its

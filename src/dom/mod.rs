@@ -22,6 +22,7 @@
 //! ```
 
 mod axes;
+mod compact;
 mod copy;
 mod dump;
 mod edit;
@@ -868,6 +869,8 @@ pub struct Document {
     /// `source_len` on points here. (Kept apart from the source so that
     /// storing the first string does not copy the whole source to grow it.)
     stored: String,
+    /// The side storage's size after the last compaction (`compact.rs`).
+    compacted_size: usize,
     pub(crate) names: Names,
     /// Every element's attributes, each element's in one range.
     pub(crate) attributes: Vec<AttributeData>,
@@ -1010,6 +1013,7 @@ impl Document {
             text: SourceText::Owned(String::new()),
             source_len: source.len(),
             stored: String::new(),
+            compacted_size: 0,
             names: Names::new(),
             attributes,
             cdata: Vec::new(),

@@ -31,6 +31,7 @@
 //!
 //! [`Document::parse`]: crate::dom::Document::parse
 
+mod builder;
 mod canonical;
 mod parser;
 mod reader;
@@ -48,6 +49,7 @@ use crate::span::Span;
 use crate::tokenizer::{self, Doctype, XmlDecl};
 use crate::tree_builder::{ParsedAttribute, TreeBuilder};
 
+pub use builder::DocumentBuilder;
 pub use canonical::{
     write_canonical_reader, write_canonical_reader_reporting, write_canonical_reader_with,
 };

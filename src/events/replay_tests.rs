@@ -595,3 +595,91 @@ fn decoding_errors_come_in_order_among_the_parse_errors() {
     latin.extend(std::iter::repeat_n(b'&', 3000));
     check_bytes(&latin, "UTF-16 declared in 8-bit bytes");
 }
+
+/// What [`super::DocumentBuilder`] builds of `input` read in pieces, and
+/// the errors as the events gave them.
+fn built(input: &[u8], text: bool, seed: u64) -> (Document, Vec<ParseError>) {
+    let mut builder = super::DocumentBuilder::new();
+    let mut errors = Vec::new();
+    let options = ParseOptions::default();
+    let mut reader = Reader::make(Chunked::new(input, seed), &options, text);
+    while let Some(event) = reader.next_event().expect("reading a slice") {
+        if let Event::Error(error) = event {
+            errors.push(error);
+        }
+        builder.push(event);
+    }
+    (builder.finish(), errors)
+}
+
+/// The document builder builds the tree the parse builds (with no source:
+/// no spans, and written anew from the tree, which reads back as the same
+/// tree) from every tree case and corpus document, read in pieces.
+#[test]
+fn the_document_builder_builds_the_tree_of_every_input() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut paths = Vec::new();
+    files(&root, &mut paths);
+    let corpus = paths
+        .iter()
+        .filter_map(|path| Some((path.clone(), std::fs::read(path).ok()?)));
+    let cases = tree_case_inputs()
+        .into_iter()
+        .map(|(path, text)| (path, text.into_bytes()));
+    let mut documents = 0;
+    for (path, bytes) in cases.chain(corpus) {
+        let what = path.display().to_string();
+        let expected = Document::parse_bytes(&bytes);
+        let (got, errors) = built(&bytes, false, bytes.len() as u64);
+        assert_eq!(errors, expected.errors(), "{what}: error events");
+        assert_eq!(got.errors(), expected.errors(), "{what}: errors");
+        assert_eq!(got.to_tree_dump(), expected.to_tree_dump(), "{what}: tree");
+        assert!(
+            got.root().descendants().all(|n| n.span().is_none()),
+            "{what}"
+        );
+        if expected.root_element().is_some() && expected.is_well_formed() {
+            let written = got.to_xml();
+            let again = Document::parse(&written);
+            assert_eq!(
+                again.to_tree_dump(),
+                expected.to_tree_dump(),
+                "{what}: written"
+            );
+        }
+        documents += 1;
+    }
+    assert!(documents > 500, "only {documents} inputs");
+}
+
+/// Edits between events: each element read is removed (lxml's `iterparse`
+/// idiom), an open element is removed (what it would have held is lost
+/// with it, and the elements still pair up), and nothing panics.
+#[test]
+fn the_document_builder_takes_edits_between_events() {
+    let text = "<r><a><b>x</b><c/>y</a><d>z<e></e></d></r>";
+    let mut builder = super::DocumentBuilder::new();
+    let mut ends = Vec::new();
+    super::parse(text, |event| {
+        let start_of_b = matches!(&event, Event::StartElement(s) if s.name.local == "b");
+        let end = matches!(event, Event::EndElement(_));
+        let made = builder.push(event);
+        let doc = builder.document_mut();
+        if start_of_b {
+            // `a`, open, goes with `b` in it: `x` goes into a stand-in
+            // for `b`, `c` and `y` into one for `a`.
+            let a = doc.root_element().unwrap().first_child().unwrap().id();
+            doc.remove(a).unwrap();
+        }
+        if let Some(element) = made.filter(|_| end) {
+            let node = doc.node(element).unwrap();
+            ends.push(node.local_name().to_owned());
+            if node.local_name() == "e" {
+                doc.remove(element).unwrap();
+            }
+        }
+    });
+    assert_eq!(ends, ["e", "d", "r"], "the stand-ins are not handed out");
+    let doc = builder.finish();
+    assert_eq!(doc.to_xml(), "<r><d>z</d></r>");
+}

@@ -34,6 +34,11 @@ pub(crate) struct DocumentSink<'i> {
     /// The document is built as its source arrives: the positions of
     /// error contexts are counted once it has all of it.
     growing: bool,
+    /// The document will never have its source: its nodes are made as
+    /// edits make them (no spans into a source), and what only a source
+    /// can say (the XML declaration as written, dropped markup, where
+    /// entity expansions were) is left out.
+    sourceless: bool,
 }
 
 /// An expansion while it runs: where its nodes go, and the last child there
@@ -67,6 +72,15 @@ impl<'i> DocumentSink<'i> {
         sink
     }
 
+    /// A sink whose document is built from a stream that lets its text go:
+    /// it never has a source (see `sourceless`).
+    pub(crate) fn sourceless() -> DocumentSink<'static> {
+        let mut sink = DocumentSink::growing();
+        sink.sourceless = true;
+        sink.doc.edited = true;
+        sink
+    }
+
     /// A sink for a fragment of `input`: its nodes go into an element
     /// (named `fragment`, made for them) that stands for the element the
     /// fragment is the content of.
@@ -96,6 +110,7 @@ impl<'i> DocumentSink<'i> {
             expansion: None,
             mark: 0,
             growing: false,
+            sourceless: false,
         }
     }
 
@@ -103,6 +118,49 @@ impl<'i> DocumentSink<'i> {
     #[cfg(test)]
     pub(crate) fn nodes_so_far(&self) -> usize {
         self.doc.arena.len()
+    }
+
+    /// The document built so far.
+    pub(crate) fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    /// The document built so far, to edit between events (see
+    /// [`mend_parent`](Self::mend_parent)).
+    pub(crate) fn document_mut(&mut self) -> &mut Document {
+        &mut self.doc
+    }
+
+    /// The element opened last and not closed.
+    pub(crate) fn current(&self) -> Option<indextree::NodeId> {
+        self.open.last().copied()
+    }
+
+    /// The last child of where nodes go now.
+    pub(crate) fn last_child(&self) -> Option<indextree::NodeId> {
+        self.doc.arena.get(self.parent())?.last_child()
+    }
+
+    /// For a document edited between events: if the element nodes go into
+    /// now is no longer in the document (moved into another), puts a new
+    /// element, detached, in its place, so that what it would have held
+    /// goes there and the elements it closes still pair up. Returns that
+    /// element.
+    pub(crate) fn mend_parent(&mut self) -> Option<indextree::NodeId> {
+        let last = self.open.last_mut()?;
+        if !last.is_removed(&self.doc.arena) {
+            return None;
+        }
+        let qname = self.doc.names.qname("removed");
+        let name = self.doc.names.name(qname, None);
+        let kind = NodeKind::Element {
+            name,
+            attributes: ItemRange::default(),
+            tag_end: 0,
+            end_tag: crate::dom::NO_END_TAG,
+        };
+        *last = self.doc.arena.new_node(NodeData::created(kind));
+        Some(*last)
     }
 
     /// Gives the error last reported its context (a replayed stream's,
@@ -122,7 +180,10 @@ impl<'i> DocumentSink<'i> {
     #[inline]
     fn append(&mut self, kind: NodeKind, span: Span) -> indextree::NodeId {
         let parent = self.parent();
-        let mut data = NodeData::parsed(kind, span);
+        let mut data = match self.sourceless {
+            true => NodeData::created(kind),
+            false => NodeData::parsed(kind, span),
+        };
         data.expansion = self.mark;
         parent.append_value(data, &mut self.doc.arena)
     }
@@ -159,6 +220,9 @@ impl TreeSink for DocumentSink<'_> {
     }
 
     fn xml_declaration(&mut self, declaration: &XmlDecl<'_>) {
+        if self.sourceless {
+            return;
+        }
         let owned = |s: Option<&str>| s.map(str::to_owned);
         self.doc.declaration = Some(crate::dom::XmlDeclaration {
             version: owned(declaration.version),
@@ -172,14 +236,18 @@ impl TreeSink for DocumentSink<'_> {
         if let Some(declarations) = doctype.declarations {
             self.doc.attribute_defaults = declarations.defaulted_attributes();
         }
+        let sourceless = self.sourceless;
         let mut field = |s: Option<&str>| s.map(|s| self.string(s));
         let data = DoctypeData {
             name: field(doctype.name),
             public_id: field(doctype.public_id),
             system_id: field(doctype.system_id),
             internal_subset: field(doctype.internal_subset),
-            subset_span: doctype.subset_span,
-            subset_items: doctype.subset_items.into(),
+            subset_span: doctype.subset_span.filter(|_| !sourceless),
+            subset_items: match sourceless {
+                true => Box::default(),
+                false => doctype.subset_items.into(),
+            },
             subset_entities: doctype.subset_entities.into(),
             notations: doctype
                 .declarations
@@ -207,6 +275,7 @@ impl TreeSink for DocumentSink<'_> {
                 None => self.string(&attribute.value),
             };
             let mut data = match attribute.span {
+                _ if self.sourceless => AttributeData::created(attribute.name, value),
                 Some(span) => {
                     AttributeData::parsed(attribute.name, value, span, attribute.value_span)
                 }
@@ -235,7 +304,8 @@ impl TreeSink for DocumentSink<'_> {
             });
             ItemRange::default()
         });
-        let kind = NodeKind::parsed_element(element.name, attributes, element.span.end);
+        let tag_end = if self.sourceless { 0 } else { element.span.end };
+        let kind = NodeKind::parsed_element(element.name, attributes, tag_end);
         let id = self.append(kind, element.span);
         if !element.empty {
             self.open.push(id);
@@ -244,7 +314,9 @@ impl TreeSink for DocumentSink<'_> {
 
     #[inline]
     fn end_element(&mut self, end: usize, end_tag: Option<Span>) {
-        if let Some(id) = self.open.pop() {
+        // (A document edited between events may have lost the element.)
+        let id = self.open.pop().filter(|id| !id.is_removed(&self.doc.arena));
+        if let Some(id) = id.filter(|_| !self.sourceless) {
             self.doc.close_parsed(id, end, end_tag);
         }
     }
@@ -277,6 +349,9 @@ impl TreeSink for DocumentSink<'_> {
     }
 
     fn begin_expansion(&mut self, name: &str, reference: Span) {
+        if self.sourceless {
+            return;
+        }
         let index = self.doc.entity_expansions.len();
         self.doc.entity_expansions.push(EntityExpansion {
             name: name.into(),
@@ -286,7 +361,7 @@ impl TreeSink for DocumentSink<'_> {
             balanced: true,
         });
         let parent = self.parent();
-        let last_before = self.doc.arena[parent].last_child();
+        let last_before = self.last_child();
         self.expansion = Some(Expansion {
             index,
             parent,
@@ -300,16 +375,18 @@ impl TreeSink for DocumentSink<'_> {
         let Some(active) = self.expansion.take() else {
             return;
         };
+        // `get`, not indexing: a document edited between events may have
+        // lost the nodes the expansion began after.
         let arena = &self.doc.arena;
         let first = match active.last_before {
-            Some(last) => arena[last].next_sibling(),
-            None => arena[active.parent].first_child(),
+            Some(last) => arena.get(last).and_then(|n| n.next_sibling()),
+            None => arena.get(active.parent).and_then(|n| n.first_child()),
         };
         let mut count = 0;
         let mut node = first;
         while let Some(id) = node {
             count += 1;
-            node = arena[id].next_sibling();
+            node = arena.get(id).and_then(|n| n.next_sibling());
         }
         if let Some(record) = self.doc.entity_expansions.get_mut(active.index) {
             record.first = first;
@@ -319,10 +396,15 @@ impl TreeSink for DocumentSink<'_> {
     }
 
     fn dropped(&mut self, span: Span) {
-        self.doc.dropped.push(span);
+        if !self.sourceless {
+            self.doc.dropped.push(span);
+        }
     }
 
     fn depth_dropped(&mut self, span: Span, continues: bool) {
+        if self.sourceless {
+            return;
+        }
         match self.doc.depth_dropped.last_mut() {
             Some(last) if continues => last.end = span.end,
             _ => self.doc.depth_dropped.push(span),
