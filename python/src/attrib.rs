@@ -25,10 +25,7 @@ pub(crate) struct Attrib {
 impl Attrib {
     pub(crate) fn of(element: &Element) -> Attrib {
         Attrib {
-            element: Element {
-                doc: element.doc.clone(),
-                id: element.id,
-            },
+            element: Element::new(element.doc.clone(), element.id),
         }
     }
 

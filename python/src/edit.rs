@@ -18,7 +18,7 @@ use crate::element::Element;
 
 const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
 use crate::nodes::{is_item, replace_text_run, split_clark, text_nodes};
-use crate::{edit_error, share, EditResult};
+use crate::{edit_error, let_go, share, DocCell, EditResult};
 
 fn refused(why: impl Into<String>) -> xml5dom::Error {
     xml5dom::Error::InvalidEdit(why.into())
@@ -45,13 +45,14 @@ fn tail_of(node: Node<'_>) -> Vec<NodeId> {
 
 /// Takes `child` out of its parent, keeping it (detached) for the proxies
 /// that hold it, and removes its tail, as `remove` does.
-fn take_out(doc: &mut Document, child: NodeId) -> EditResult<()> {
+fn take_out(cell: &DocCell, doc: &mut Document, child: NodeId) -> EditResult<()> {
     let node = doc.node(child).ok_or_else(removed)?;
     let tail = tail_of(node);
     doc.detach(child)?;
     for text in tail {
         doc.remove(text)?;
     }
+    let_go(cell, doc, child);
     Ok(())
 }
 
@@ -176,32 +177,18 @@ pub(crate) fn remove_attribute(
 /// out and kept for their proxies), and no tail unless `keep_tail`. The
 /// attributes go first: they are what the library may refuse (one a DTD
 /// default would bring back).
-fn clear_node(doc: &mut Document, id: NodeId, keep_tail: bool) -> EditResult<()> {
+fn clear_node(cell: &DocCell, doc: &mut Document, id: NodeId, keep_tail: bool) -> EditResult<()> {
     let node = doc.node(id).ok_or_else(removed)?;
     if !node.is_element() {
         return doc.set_text(id, "");
     }
-    let attributes: Vec<(String, String)> = node
-        .attributes()
-        .filter(|a| a.declared_prefix().is_none())
-        .map(|a| (a.name().to_string(), a.value().to_string()))
-        .collect();
     let children: Vec<(NodeId, bool)> = node.children().map(|c| (c.id(), is_item(c))).collect();
     let tail = if keep_tail { Vec::new() } else { tail_of(node) };
-    // Last first: if one is refused, those removed were the last ones, and
-    // putting them back (appended, their prefixes still bound) gives the
-    // same attributes in the same order.
-    for (at, (name, _)) in attributes.iter().enumerate().rev() {
-        if let Err(error) = doc.remove_attribute(id, name) {
-            for (name, value) in &attributes[at + 1..] {
-                let _ = doc.set_attribute(id, name, value);
-            }
-            return Err(error);
-        }
-    }
+    doc.clear_attributes(id)?;
     for (child, item) in children {
         if item {
             doc.detach(child)?;
+            let_go(cell, doc, child);
         } else {
             doc.remove(child)?;
         }
@@ -337,7 +324,7 @@ impl Element {
         let child = element_arg(child, "remove()")?.get().here();
         let here = self.here();
         let child = here.child_id(&child)?;
-        here.edit(|doc| take_out(doc, child))
+        here.edit(|doc| take_out(&here.doc, doc, child))
     }
 
     /// Removes the attributes, the text, the children (they stay usable,
@@ -347,7 +334,7 @@ impl Element {
     pub(crate) fn clear(&self, keep_tail: bool) -> PyResult<()> {
         let here = self.here();
         let id = here.id;
-        here.edit(|doc| clear_node(doc, id, keep_tail))
+        here.edit(|doc| clear_node(&here.doc, doc, id, keep_tail))
     }
 
     /// Puts `element` (with its tail) right after this node's tail. At the
@@ -392,7 +379,9 @@ impl Element {
             let tail = tail_of(doc.node(old).ok_or_else(removed)?);
             doc.insert_before(old, node)?;
             doc.detach(old)?;
-            tail.into_iter().try_for_each(|text| doc.remove(text))
+            tail.into_iter().try_for_each(|text| doc.remove(text))?;
+            let_go(&here.doc, doc, old);
+            Ok(())
         })
     }
 
@@ -479,7 +468,7 @@ impl Element {
                 .find(|id| !picked.contains(id) && !moving.contains(id))
                 .copied();
             for old in picked {
-                here.edit(|doc| take_out(doc, old))?;
+                here.edit(|doc| take_out(&here.doc, doc, old))?;
             }
             let parent = here.id;
             for child in new {
@@ -503,12 +492,20 @@ impl Element {
     /// with their tails (their proxies stay usable, detached).
     pub(crate) fn __delitem__(&self, index: &Bound<'_, PyAny>) -> PyResult<()> {
         let here = self.here();
-        let children = here.children()?;
         let picked = match index.cast::<PySlice>() {
-            Ok(slice) => slice_ids(slice, &children)?,
-            Err(_) => vec![children[item_index(index, children.len())?]],
+            Ok(slice) => slice_ids(slice, &here.children()?)?,
+            Err(_) => {
+                let index: isize = index.extract().map_err(|_| {
+                    PyTypeError::new_err("element indices must be integers or slices")
+                })?;
+                vec![here.child_at(index)?]
+            }
         };
-        here.edit(|doc| picked.into_iter().try_for_each(|id| take_out(doc, id)))
+        here.edit(|doc| {
+            picked
+                .into_iter()
+                .try_for_each(|id| take_out(&here.doc, doc, id))
+        })
     }
 }
 
@@ -739,7 +736,7 @@ fn new_document(
     let doc = share(doc);
     doc.fresh_prefixes
         .store(prefixes.load(Ordering::Relaxed), Ordering::Relaxed);
-    Ok(Element { doc, id: node })
+    Ok(Element::new(doc, node))
 }
 
 /// A new document: with the root element `<_/>` (to be replaced), or

@@ -26,6 +26,43 @@ pub(crate) type AttributePair<'py> = (Bound<'py, PyString>, Bound<'py, PyString>
 pub(crate) struct Element {
     pub(crate) doc: Shared,
     pub(crate) id: NodeId,
+    /// It counts in its (streamed) document's `Held`.
+    counted: bool,
+}
+
+impl Element {
+    /// The proxy of `id` in `doc` (which, if streamed, counts it as held).
+    pub(crate) fn new(doc: Shared, id: NodeId) -> Element {
+        let counted = match doc.held.as_ref().map(|h| h.lock()) {
+            Some(Ok(mut held)) => {
+                held.hold(id);
+                true
+            }
+            _ => false,
+        };
+        Element { doc, id, counted }
+    }
+
+    /// A stand-in for this proxy for the length of one call (`here`):
+    /// the proxy holds the node meanwhile, so it need not count.
+    fn transient(&self) -> Element {
+        Element {
+            doc: self.doc.clone(),
+            id: self.id,
+            counted: false,
+        }
+    }
+}
+
+impl Drop for Element {
+    fn drop(&mut self) {
+        if !self.counted {
+            return;
+        }
+        if let Some(Ok(mut held)) = self.doc.held.as_ref().map(|h| h.lock()) {
+            held.release(self.id);
+        }
+    }
 }
 
 /// `ids[index]` as a proxy, or `ids[slice]` as a list of proxies, with
@@ -36,10 +73,7 @@ fn pick(
     ids: &[NodeId],
     index: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    let proxy = |id: NodeId| Element {
-        doc: doc.clone(),
-        id,
-    };
+    let proxy = |id: NodeId| Element::new(doc.clone(), id);
     if let Ok(slice) = index.cast::<PySlice>() {
         let indices = slice.indices(ids.len() as isize)?;
         let mut picked = Vec::new();
@@ -102,10 +136,7 @@ impl ElementIterator {
                 (at < len).then_some(at + 1)
             })
             .ok()?;
-        Some(Element {
-            doc: self.doc.clone(),
-            id: self.ids[at],
-        })
+        Some(Element::new(self.doc.clone(), self.ids[at]))
     }
 
     /// How many nodes `iter()` found (those already handed out included).
@@ -195,15 +226,12 @@ impl Element {
                 None => break,
             }
         }
-        now.map(|(doc, id)| Element { doc, id })
+        now.map(|(doc, id)| Element::new(doc, id))
     }
 
     /// This proxy at the node's place now: itself, or where it moved.
     pub(crate) fn here(&self) -> Element {
-        self.moved().unwrap_or_else(|| Element {
-            doc: self.doc.clone(),
-            id: self.id,
-        })
+        self.moved().unwrap_or_else(|| self.transient())
     }
 
     /// Runs an edit under the write lock; a refused edit is a `ValueError`.
@@ -249,10 +277,30 @@ impl Element {
     /// A proxy of the node `id` of this proxy's document (where it is now).
     pub(crate) fn proxy(&self, id: NodeId) -> Element {
         let doc = match self.moved() {
-            Some(moved) => moved.doc,
+            Some(moved) => moved.doc.clone(),
             None => self.doc.clone(),
         };
-        Element { doc, id }
+        Element::new(doc, id)
+    }
+
+    /// The child (element, comment or PI) at `index`, counted from the
+    /// end if negative: a walk from that end to it, as lxml's (reading
+    /// the first child of an element with many is as quick as of one
+    /// with few).
+    pub(crate) fn child_at(&self, index: isize) -> PyResult<NodeId> {
+        let found = self.with(|node| {
+            Ok(match usize::try_from(index) {
+                Ok(at) => node.children().filter(|n| is_item(*n)).nth(at),
+                Err(_) => {
+                    let back = index.unsigned_abs() - 1;
+                    let last = node.last_child();
+                    let before = std::iter::successors(last, |n| n.prev_sibling());
+                    before.filter(|n| is_item(*n)).nth(back)
+                }
+            }
+            .map(|n| n.id()))
+        })?;
+        found.ok_or_else(|| PyIndexError::new_err("list index out of range"))
     }
 
     pub(crate) fn children(&self) -> PyResult<Vec<NodeId>> {
@@ -280,11 +328,11 @@ impl Element {
 
     pub(crate) fn proxies(&self, py: Python<'_>, ids: Vec<NodeId>) -> PyResult<Vec<Py<PyAny>>> {
         // Where this node is now, once for all of them.
-        let doc = self.here().doc;
+        let doc = self.here().doc.clone();
         ids.into_iter()
             .map(|id| {
                 let doc = doc.clone();
-                Ok(Py::new(py, Element { doc, id })?.into_any())
+                Ok(Py::new(py, Element::new(doc, id))?.into_any())
             })
             .collect()
     }
@@ -490,6 +538,10 @@ impl Element {
         index: &Bound<'_, PyAny>,
     ) -> PyResult<Py<PyAny>> {
         let here = self.here();
+        if let Ok(at) = index.extract::<isize>() {
+            let id = here.child_at(at)?;
+            return Ok(Py::new(py, here.proxy(id))?.into_any());
+        }
         let children = here.children()?;
         pick(py, &here.doc, &children, index)
     }
@@ -519,6 +571,21 @@ impl Element {
     }
 
     pub(crate) fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        // Comments and processing instructions as lxml shows them: as
+        // written.
+        let written = self.with(|node| {
+            Ok(match node.node_type() {
+                NodeType::Comment => Some(format!("<!--{}-->", node.text().unwrap_or(""))),
+                NodeType::ProcessingInstruction => match node.text().unwrap_or("") {
+                    "" => Some(format!("<?{}?>", node.name())),
+                    data => Some(format!("<?{} {}?>", node.name(), data)),
+                },
+                _ => None,
+            })
+        })?;
+        if let Some(written) = written {
+            return Ok(written);
+        }
         let tag = self.tag(py)?;
         Ok(format!(
             "<Element {} at {:#x}>",
@@ -559,7 +626,7 @@ impl Element {
     /// The tree this element belongs to.
     pub(crate) fn getroottree(&self) -> ElementTree {
         ElementTree {
-            doc: self.here().doc,
+            doc: self.here().doc.clone(),
         }
     }
 

@@ -32,6 +32,7 @@ mod element;
 mod log;
 mod nodes;
 mod query;
+mod stream;
 mod transfer;
 mod tree;
 mod write;
@@ -40,9 +41,11 @@ use attrib::Attrib;
 use edit::{new_comment, new_element, new_processing_instruction, sub_element};
 use element::{Element, ElementIterator};
 use log::{ErrorLog, LogEntry};
+use stream::EventStream;
 use tree::{_parse_file, _parse_text, DocInfo, ElementTree};
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
@@ -68,6 +71,120 @@ pub(crate) struct DocCell {
     /// The number of the next `nsN` prefix made up for a namespace no
     /// prefix is bound to, counted per document as lxml counts them.
     pub(crate) fresh_prefixes: AtomicUsize,
+    /// For a document built as a stream arrives (`stream`): what holds its
+    /// nodes, so that what the caller takes out and nothing holds is freed.
+    pub(crate) held: Option<Mutex<Held>>,
+}
+
+/// What holds the nodes of a streamed document: proxies and events not yet
+/// handed out, counted by node; and the subtrees taken out while something
+/// held a node in them, to free once nothing does
+/// (docs/python.md, "Streaming").
+#[derive(Default)]
+pub(crate) struct Held {
+    counts: HashMap<NodeId, u32, BuildHasherDefault<IdHasher>>,
+    /// Detached subtrees kept because something held a node in them.
+    pub(crate) kept: Vec<NodeId>,
+}
+
+impl Held {
+    pub(crate) fn hold(&mut self, id: NodeId) {
+        *self.counts.entry(id).or_default() += 1;
+    }
+
+    pub(crate) fn release(&mut self, id: NodeId) {
+        if let Some(count) = self.counts.get_mut(&id) {
+            *count -= 1;
+            if *count == 0 {
+                self.counts.remove(&id);
+            }
+        }
+    }
+
+    /// Whether anything holds a node of the subtree of `id`.
+    fn holds_any(&self, doc: &Document, id: NodeId) -> bool {
+        !self.counts.is_empty()
+            && doc.node(id).is_some_and(|node| {
+                node.descendants()
+                    .any(|n| self.counts.contains_key(&n.id()))
+            })
+    }
+
+    /// The nodes the kept subtrees hold now (what a sweep walks).
+    pub(crate) fn kept_size(&self, doc: &Document) -> usize {
+        self.kept
+            .iter()
+            .filter_map(|&id| doc.node(id))
+            .map(|node| node.descendants().count())
+            .sum()
+    }
+
+    /// Frees each kept subtree nothing holds now (and forgets those put
+    /// back in a tree or gone).
+    pub(crate) fn sweep(&mut self, doc: &mut Document) {
+        let kept = std::mem::take(&mut self.kept);
+        for id in kept {
+            match doc.node(id) {
+                Some(node) if node.parent().is_none() => {
+                    if self.holds_any(doc, id) {
+                        self.kept.push(id);
+                    } else {
+                        let _ = doc.remove(id);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Hashes node ids for [`Held`]: arena indices the library hands out, not
+/// input an attacker picks, so a multiply-and-fold (a few cycles) stands in
+/// for the keyed hasher (most of a streamed element's cost otherwise).
+#[derive(Default)]
+pub(crate) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+/// After the binding took `id` out of its parent in `doc`: in a streamed
+/// document, frees it unless something holds a node in it.
+pub(crate) fn let_go(cell: &DocCell, doc: &mut Document, id: NodeId) {
+    let Some(held) = &cell.held else {
+        return;
+    };
+    let Ok(mut held) = held.lock() else {
+        return;
+    };
+    if doc.node(id).is_none_or(|node| node.parent().is_some()) {
+        return;
+    }
+    if held.holds_any(doc, id) {
+        held.kept.push(id);
+    } else {
+        let _ = doc.remove(id);
+    }
 }
 
 /// A new document for Python to hold.
@@ -77,6 +194,19 @@ pub(crate) fn share(document: Document) -> Shared {
         moved_out: AtomicBool::new(false),
         moves: Mutex::new(HashMap::new()),
         fresh_prefixes: AtomicUsize::new(0),
+        held: None,
+    })
+}
+
+/// A new document, built as a stream arrives, for Python to hold (see
+/// [`Held`]).
+pub(crate) fn share_streamed(document: Document) -> Shared {
+    Arc::new(DocCell {
+        document: RwLock::new(document),
+        moved_out: AtomicBool::new(false),
+        moves: Mutex::new(HashMap::new()),
+        fresh_prefixes: AtomicUsize::new(0),
+        held: Some(Mutex::new(Held::default())),
     })
 }
 
@@ -109,6 +239,7 @@ pub(crate) fn _xml5dom(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<DocInfo>()?;
     module.add_class::<ErrorLog>()?;
     module.add_class::<LogEntry>()?;
+    module.add_class::<EventStream>()?;
     module.add_function(wrap_pyfunction!(_parse_text, module)?)?;
     module.add_function(wrap_pyfunction!(_parse_file, module)?)?;
     module.add_function(wrap_pyfunction!(sub_element, module)?)?;

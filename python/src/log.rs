@@ -127,37 +127,40 @@ pub(crate) fn error_log(py: Python<'_>, doc: &Document) -> PyResult<ErrorLog> {
 
 /// The entries of the parse's errors and warnings, in document order.
 pub(crate) fn parse_entries(doc: &Document) -> Vec<LogEntry> {
-    let mut entries = Vec::with_capacity(doc.errors().len());
-    for (index, error) in doc.errors().iter().enumerate() {
-        let message = doc
-            .diagnostic(index)
-            .map(|d| d.message().into_owned())
-            .unwrap_or_else(|| error.code.message().to_string());
-        let severity = error.severity().as_str();
-        let (level_name, level) = if error.is_limit() {
-            ("FATAL", 3)
-        } else if error.is_error() {
-            ("ERROR", 2)
-        } else {
-            ("WARNING", 1)
-        };
-        let entry = LogEntry {
-            line: error.line,
-            column: error.column,
-            offset: Some(error.offset),
-            code: error.code.as_str(),
-            type_name: error.code.as_str(),
-            severity,
-            level_name,
-            level,
-            domain_name: "PARSER",
-            filename: None,
-            repair: recovery(&message),
-            message,
-        };
-        entries.push(entry);
-    }
-    entries
+    (0..doc.errors().len())
+        .filter_map(|index| parse_entry(doc, index))
+        .collect()
+}
+
+/// The entry of the parse's error `index`.
+pub(crate) fn parse_entry(doc: &Document, index: usize) -> Option<LogEntry> {
+    let error = *doc.errors().get(index)?;
+    let message = doc
+        .diagnostic(index)
+        .map(|d| d.message().into_owned())
+        .unwrap_or_else(|| error.code.message().to_string());
+    let severity = error.severity().as_str();
+    let (level_name, level) = if error.is_limit() {
+        ("FATAL", 3)
+    } else if error.is_error() {
+        ("ERROR", 2)
+    } else {
+        ("WARNING", 1)
+    };
+    Some(LogEntry {
+        line: error.line,
+        column: error.column,
+        offset: Some(error.offset),
+        code: error.code.as_str(),
+        type_name: error.code.as_str(),
+        severity,
+        level_name,
+        level,
+        domain_name: "PARSER",
+        filename: None,
+        repair: recovery(&message),
+        message,
+    })
 }
 
 /// What a repair of a write changed, for people (docs/serialization.md

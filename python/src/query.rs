@@ -78,13 +78,7 @@ pub(crate) fn xpath(
             for found in nodes {
                 match found {
                     XNode::Node(node) if is_item(node) => {
-                        list.append(Py::new(
-                            py,
-                            Element {
-                                doc: shared.clone(),
-                                id: node.id(),
-                            },
-                        )?)?;
+                        list.append(Py::new(py, Element::new(shared.clone(), node.id()))?)?;
                     }
                     // lxml leaves the document node out of results.
                     XNode::Node(node) if node.is_document() => {}

@@ -86,10 +86,9 @@ impl ElementTree {
     /// The root element, or `None` if the document has none.
     pub(crate) fn getroot(&self) -> PyResult<Option<Element>> {
         let doc = read(&self.doc)?;
-        Ok(doc.root_element().map(|root| Element {
-            doc: self.doc.clone(),
-            id: root.id(),
-        }))
+        Ok(doc
+            .root_element()
+            .map(|root| Element::new(self.doc.clone(), root.id())))
     }
 
     /// The XML declaration's and the DOCTYPE's information.

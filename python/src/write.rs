@@ -477,7 +477,8 @@ impl Element {
         if matches!(target, Target::Text) {
             prolog.check_text()?;
         }
-        let Element { doc: shared, id } = self.here();
+        let here = self.here();
+        let (shared, id) = (here.doc.clone(), here.id);
         let pretty = pretty_print.then_some(2);
         let (text, repairs, version) = py.detach(move || -> PyResult<_> {
             let doc = read(&shared)?;

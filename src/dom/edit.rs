@@ -1673,6 +1673,54 @@ impl Document {
         Ok(value)
     }
 
+    /// Removes every attribute of `element` but its namespace declarations
+    /// (which names in its subtree may use), as lxml's `attrib.clear()`.
+    /// Refused, changing nothing, if the DTD gives one of them a default
+    /// (it would come back).
+    ///
+    /// ```
+    /// use xml5dom::Document;
+    /// let mut doc = Document::parse("<p:a xmlns:p='urn:p' x='1' p:y='2'><p:b/></p:a>");
+    /// let a = doc.root_element().unwrap().id();
+    /// doc.clear_attributes(a).unwrap();
+    /// assert_eq!(doc.to_xml(), "<p:a xmlns:p='urn:p'><p:b/></p:a>");
+    /// ```
+    pub fn clear_attributes(&mut self, element: NodeId) -> Result<()> {
+        let node = self
+            .node(element)
+            .filter(|n| n.is_element())
+            .ok_or_else(|| refused("only elements have attributes"))?;
+        let mut names = node
+            .attributes()
+            .filter(|a| a.declared_prefix().is_none())
+            .map(|a| a.name());
+        if let Some(name) = names.find(|name| self.defaults_for(node.name()).any(|d| d == *name)) {
+            return Err(refused(format!(
+                "the DTD gives {name:?} a default, which would come back: set a value instead"
+            )));
+        }
+        let NodeKind::Element { attributes, .. } = self.kind_mut(element)? else {
+            return Err(refused("only elements have attributes"));
+        };
+        let range = *attributes;
+        let mut kept = range.range().start;
+        for at in range.range() {
+            let attribute = self.attributes[at];
+            if self.names.name_data(attribute.name).namespace == Some(XMLNS_NS) {
+                self.attributes[kept] = attribute;
+                kept += 1;
+            }
+        }
+        let left = kept - range.range().start;
+        if left != range.range().len() {
+            if let NodeKind::Element { attributes, .. } = self.kind_mut(element)? {
+                attributes.len = left as u32;
+            }
+            self.mark_dirty(element.0, DIRTY_SELF);
+        }
+        Ok(())
+    }
+
     /// Renames an element (its prefix resolved in scope at the element, no
     /// prefix taking the default namespace in scope) or changes a PI's
     /// target. A name whose prefix the element's own declarations or

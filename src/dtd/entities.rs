@@ -20,9 +20,9 @@
 //!
 //! [`internal_subset`]: super::internal_subset
 
-use std::cell::Cell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
 
 use super::internal_subset::{
     self, AttributeDefinition, DefaultValue, EntityValue, InternalSubset,
@@ -35,7 +35,7 @@ use crate::notation::Notation;
 /// The declarations of a document's internal subset, shared (cheaply
 /// cloned) by the tokenizer and the tree builder.
 #[derive(Clone)]
-pub struct Declarations(Rc<Inner>);
+pub struct Declarations(Arc<Inner>);
 
 struct Inner {
     subset: InternalSubset,
@@ -55,11 +55,11 @@ struct Inner {
     /// How far into the input the parse had read when expansion was last
     /// asked for (the end of the reference, or of the tag whose defaults
     /// are supplied): the expansion budget is counted against it.
-    read: Cell<usize>,
+    read: AtomicUsize,
     /// Bytes produced by expansion so far.
-    used: Cell<usize>,
+    used: AtomicUsize,
     /// The budget ran out (`entity-expansion-limit` was reported).
-    exhausted: Cell<bool>,
+    exhausted: AtomicBool,
 }
 
 impl std::fmt::Debug for Declarations {
@@ -167,7 +167,7 @@ impl Declarations {
                 (element.clone(), by_name)
             })
             .collect();
-        Declarations(Rc::new(Inner {
+        Declarations(Arc::new(Inner {
             subset,
             doctype_name: doctype_name.into(),
             with_markup,
@@ -175,9 +175,9 @@ impl Declarations {
             positions,
             longest_name,
             limits: limits.clone(),
-            read: Cell::new(read),
-            used: Cell::new(used),
-            exhausted: Cell::new(false),
+            read: AtomicUsize::new(read),
+            used: AtomicUsize::new(used),
+            exhausted: AtomicBool::new(false),
         }))
     }
 
@@ -199,7 +199,7 @@ impl Declarations {
     /// input run out of it at the same place. Offsets only move it on (a
     /// replacement text's own offsets start again at 0).
     pub(crate) fn read_up_to(&self, offset: usize) {
-        self.0.read.set(self.0.read.get().max(offset));
+        self.0.read.fetch_max(offset, Relaxed);
     }
 
     /// The limits the declarations were read with.
@@ -326,7 +326,7 @@ impl Declarations {
 
     /// Whether the budget ran out.
     pub(crate) fn exhausted(&self) -> bool {
-        self.0.exhausted.get()
+        self.0.exhausted.load(Relaxed)
     }
 
     /// Whether any attribute list was declared.
@@ -372,15 +372,19 @@ impl Declarations {
     /// report (once) when they do not fit, after which nothing fits.
     pub(crate) fn spend(&self, bytes: usize) -> Result<(), Option<ErrorCode>> {
         let inner = &self.0;
-        if inner.exhausted.get() {
+        if inner.exhausted.load(Relaxed) {
             return Err(None);
         }
-        let used = inner.used.get().saturating_add(bytes);
-        if used > inner.limits.entity_expansion_budget(inner.read.get()) {
-            inner.exhausted.set(true);
+        let used = inner.used.load(Relaxed).saturating_add(bytes);
+        if used
+            > inner
+                .limits
+                .entity_expansion_budget(inner.read.load(Relaxed))
+        {
+            inner.exhausted.store(true, Relaxed);
             return Err(Some(ErrorCode::EntityExpansionLimit));
         }
-        inner.used.set(used);
+        inner.used.store(used, Relaxed);
         Ok(())
     }
 

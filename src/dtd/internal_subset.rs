@@ -30,7 +30,7 @@
 //! parameter entity can refer to itself, which is reported and cut.
 
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use memchr::{memchr, memchr2, memmem};
 
@@ -170,15 +170,15 @@ pub(crate) fn parse(subset: &str, base: usize, limits: &Limits, xml11: bool) -> 
 enum ParameterEntity {
     /// Its replacement text, and whether it is being read right now (a
     /// reference to it from inside its own text is recursion).
-    Internal { text: Rc<str>, open: bool },
+    Internal { text: Arc<str>, open: bool },
     /// Never read: a non-validating processor need not (XML 1.0 §5.1).
     External,
 }
 
 /// A parameter entity whose text is being read as declarations.
 struct Frame {
-    name: Rc<str>,
-    text: Rc<str>,
+    name: Arc<str>,
+    text: Arc<str>,
     pos: usize,
     /// Offset in the subset of the outermost reference: where errors inside go.
     anchor: usize,
@@ -186,8 +186,8 @@ struct Frame {
 
 /// A parameter entity whose text is being read inside an entity value.
 struct Inclusion {
-    name: Rc<str>,
-    text: Rc<str>,
+    name: Arc<str>,
+    text: Arc<str>,
     pos: usize,
 }
 
@@ -223,7 +223,7 @@ struct Reader<'s> {
     xml11: bool,
     budget: usize,
     out: InternalSubset,
-    parameter_entities: HashMap<Rc<str>, ParameterEntity>,
+    parameter_entities: HashMap<Arc<str>, ParameterEntity>,
     /// Attribute names defined so far per element, so that "first wins" is
     /// a lookup rather than a scan of the list.
     defined_attributes: HashMap<Box<str>, HashSet<Box<str>>>,
@@ -245,7 +245,7 @@ impl Reader<'_> {
         let mut subset_pos = 0;
         loop {
             let (entity_text, pos, anchor) = match self.frames.last() {
-                Some(frame) => (Some(Rc::clone(&frame.text)), frame.pos, Some(frame.anchor)),
+                Some(frame) => (Some(Arc::clone(&frame.text)), frame.pos, Some(frame.anchor)),
                 None => (None, subset_pos, None),
             };
             let text = entity_text.as_deref().unwrap_or(subset);
@@ -510,7 +510,7 @@ impl Reader<'_> {
         at: usize,
         depth: usize,
         declaring: Option<&str>,
-    ) -> Option<(Rc<str>, Rc<str>)> {
+    ) -> Option<(Arc<str>, Arc<str>)> {
         self.out.parameter_references = true;
         if name.len() > self.limits.max_name_length {
             self.error(ErrorCode::NameLengthLimit, at);
@@ -518,7 +518,7 @@ impl Reader<'_> {
         }
         let (key, text) = match self.parameter_entities.get_key_value(name) {
             Some((key, ParameterEntity::Internal { text, open: false })) => {
-                (Rc::clone(key), Rc::clone(text))
+                (Arc::clone(key), Arc::clone(text))
             }
             Some((_, ParameterEntity::Internal { open: true, .. })) => {
                 self.error(ErrorCode::RecursiveEntityReference, at);
@@ -649,7 +649,7 @@ impl Reader<'_> {
         // Where errors inside `included` go: the outermost `%` reference.
         let mut inclusion_anchor = 0;
         let result = loop {
-            let entity_text = included.last().map(|inc| (Rc::clone(&inc.text), inc.pos));
+            let entity_text = included.last().map(|inc| (Arc::clone(&inc.text), inc.pos));
             let (text, pos, in_literal) = match &entity_text {
                 Some((text, pos)) => (&**text, *pos, false),
                 None => (cur.text, cur.pos, true),

@@ -94,6 +94,10 @@ impl DocumentBuilder {
                 }
                 closed
             }
+            Event::StartElement(start) if !start.empty => {
+                replay(&mut self.sink, "", event, 0);
+                self.sink.current().map(NodeId)
+            }
             Event::StartElement(_)
             | Event::Text { .. }
             | Event::Comment { .. }

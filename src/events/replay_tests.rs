@@ -683,3 +683,22 @@ fn the_document_builder_takes_edits_between_events() {
     let doc = builder.finish();
     assert_eq!(doc.to_xml(), "<r><d>z</d></r>");
 }
+
+/// What the builder says each event made: the element a start tag opened
+/// (empty or not), the node a text, comment or PI made, the element an
+/// end tag closed.
+#[test]
+fn the_document_builder_names_what_each_event_made() {
+    let mut builder = super::DocumentBuilder::new();
+    let mut made = Vec::new();
+    super::parse("<r><a/><b>t<!--c--><?p d?></b></r>", |event| {
+        let id = builder.push(event);
+        let doc = builder.document();
+        made.push(id.and_then(|id| doc.node(id)).map(|n| match n.node_type() {
+            crate::NodeType::Element => n.local_name().to_owned(),
+            _ => n.text().unwrap_or_default().to_owned(),
+        }));
+    });
+    let made: Vec<_> = made.iter().map(|m| m.as_deref().unwrap_or("-")).collect();
+    assert_eq!(made, ["r", "a", "b", "t", "c", "d", "b", "r"]);
+}

@@ -47,6 +47,7 @@ __all__ = [
     "ProcessingInstruction",
     "XML",
     "XMLParser",
+    "XMLPullParser",
     "XMLRepairWarning",
     "XMLSyntaxError",
     "XPathError",
@@ -56,6 +57,7 @@ __all__ = [
     "dump",
     "fromstring",
     "iselement",
+    "iterparse",
     "parse",
     "tostring",
     "tostringlist",
@@ -137,6 +139,161 @@ def parse(source, parser=None, *, base_url=None, recover=None):
     raise TypeError(
         "cannot parse from %r: give a path or a file object" % type(source).__name__
     )
+
+
+# Streaming (issue 33): ``iterparse`` and ``XMLPullParser`` over the
+# extension's ``_EventStream`` (python/src/stream.rs).
+
+_EVENTS = ("start", "end", "start-ns", "end-ns", "comment", "pi", "error")
+
+# How much ``iterparse`` reads at a time.
+_CHUNK = 64 * 1024
+
+
+def _tags(tag):
+    """``tag=`` as a list of patterns (or ``None``: every element)."""
+    if tag is None:
+        return None
+    if isinstance(tag, (str, bytes)):
+        tag = [tag]
+    patterns = []
+    for one in tag:
+        if isinstance(one, bytes):
+            one = one.decode("utf-8")
+        if not isinstance(one, str):
+            raise TypeError("tag must be a string or a sequence of strings")
+        patterns.append(one)
+    return patterns
+
+
+def _stream(events, tag, recover):
+    events = tuple(events)
+    for name in events:
+        if name not in _EVENTS:
+            raise ValueError("invalid event name '%s'" % (name,))
+    return _xml5dom._EventStream(list(events), _tags(tag), recover)
+
+
+class iterparse:
+    """Parses ``source`` (a path or a binary file object) as it reads it,
+    handing out ``(event, value)`` pairs as lxml's ``iterparse`` does.
+
+    ``events`` are lxml's: ``"start"`` and ``"end"`` (the element),
+    ``"start-ns"`` (``(prefix, uri)``, ``""`` for the default namespace),
+    ``"end-ns"`` (``None``), ``"comment"`` and ``"pi"`` (the node); and
+    ``"error"``, ours: each parse error as it is met, in source order, as an
+    entry of ``error_log`` (line, column, offset, code, message). ``tag``
+    (a name, or a list of names; ``*`` wildcards) keeps the ``start`` and
+    ``end`` events of the elements it names.
+
+    The elements make one tree, built as the input is read; an element
+    handed out at ``"end"`` is complete and may be cleared
+    (``elem.clear()``, and its earlier siblings deleted) so that memory
+    stays bounded whatever the input's size. Broken input is recovered as
+    ``fromstring`` recovers it; ``recover=False`` raises ``XMLSyntaxError``
+    at the first error.
+    """
+
+    def __init__(self, source, events=("end",), tag=None, *, recover=True, **_options):
+        self._stream = _stream(events, tag, recover)
+        self._close_source = False
+        if hasattr(source, "read"):
+            self._source = source
+        elif isinstance(source, (str, bytes, os.PathLike)):
+            self._source = open(os.fsdecode(source), "rb")
+            self._close_source = True
+        else:
+            raise TypeError(
+                "cannot parse from %r: give a path or a file object" % type(source).__name__
+            )
+        self._done = False
+
+    @property
+    def root(self):
+        """The root element, once it started (``None`` before)."""
+        return self._stream.root
+
+    @property
+    def error_log(self):
+        """Every error and warning so far, in source order."""
+        return self._stream.error_log
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        stream = self._stream
+        while True:
+            event = stream.next_event()
+            if event is not None:
+                return event
+            if self._done:
+                raise StopIteration
+            try:
+                data = self._source.read(_CHUNK)
+                if data:
+                    stream.feed(data)
+                else:
+                    self._finish()
+                    stream.close()
+            except BaseException:
+                self._finish()
+                raise
+
+    def _finish(self):
+        self._done = True
+        if self._close_source:
+            self._close_source = False
+            self._source.close()
+
+
+class XMLPullParser:
+    """A parser fed input in pieces, as lxml's ``XMLPullParser``:
+    ``feed(data)`` as it arrives (``bytes``, or ``str``), ``read_events()``
+    for the ``(event, value)`` pairs the input so far completed,
+    ``close()`` at the end (it returns the root element). ``events`` and
+    ``tag`` are ``iterparse``'s (``("end",)`` by default). Broken input is
+    recovered; ``recover=False`` raises ``XMLSyntaxError`` at the first
+    error. After ``close()``, ``feed`` starts a new document.
+    """
+
+    def __init__(self, events=None, *, tag=None, recover=True, **_options):
+        self._arguments = (("end",) if events is None else tuple(events), tag, recover)
+        self._stream = _stream(*self._arguments)
+        self._closed = False
+
+    def feed(self, data):
+        """Parses the next piece of the input."""
+        if self._closed:
+            self._stream = _stream(*self._arguments)
+            self._closed = False
+        self._stream.feed(data)
+
+    def read_events(self):
+        """The events the input so far completed, each handed out once."""
+        stream = self._stream
+        while True:
+            event = stream.next_event()
+            if event is None:
+                return
+            yield event
+
+    def close(self):
+        """Ends the input (what it leaves open is closed) and returns the
+        root element (``None`` if there is none)."""
+        self._stream.close()
+        self._closed = True
+        return self._stream.root
+
+    @property
+    def root(self):
+        """The root element, once it started."""
+        return self._stream.root
+
+    @property
+    def error_log(self):
+        """Every error and warning so far, in source order."""
+        return self._stream.error_log
 
 
 def ElementTree(element=None, file=None, parser=None):

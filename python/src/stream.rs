@@ -1,0 +1,455 @@
+//! Streaming (issue 33): the engine of `iterparse` and `XMLPullParser`
+//! (`xml5dom/etree.py`), over the library's push parser of events and its
+//! document builder.
+//!
+//! Bytes are fed to an `events::Parser`; each event it hands on is added
+//! to the document by an `events::DocumentBuilder` and, if the caller asked
+//! for its kind, queued as the node it made. The queue is turned into
+//! Python objects only as it is read. The document lives in the `DocCell`
+//! Python's proxies share, and is lent to the builder for each feed (under
+//! the write lock, so no proxy reads it meanwhile). The document is a
+//! streamed one (`share_streamed`): what the caller takes out of the tree
+//! and nothing holds is freed, so lxml's idiom (clear each element once
+//! read) keeps memory bounded.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+use xml5dom::events::{DocumentBuilder, Event, Parser};
+use xml5dom::{Document, Encoding, NodeId, ParseOptions, XMLNS_NAMESPACE};
+
+use crate::element::Element;
+use crate::log::{log_of, parse_entries, parse_entry, refuse_errors, ErrorLog, LogEntry};
+use crate::{read, share_streamed, write, Shared};
+
+const START: u8 = 1;
+const END: u8 = 2;
+const START_NS: u8 = 4;
+const END_NS: u8 = 8;
+const COMMENT: u8 = 16;
+const PI: u8 = 32;
+const ERROR: u8 = 64;
+
+/// The flag of an event name lxml knows (and `error`, ours).
+fn event_flag(name: &str) -> Option<u8> {
+    Some(match name {
+        "start" => START,
+        "end" => END,
+        "start-ns" => START_NS,
+        "end-ns" => END_NS,
+        "comment" => COMMENT,
+        "pi" => PI,
+        "error" => ERROR,
+        _ => return None,
+    })
+}
+
+/// One pattern of `tag=`, as lxml reads it: `*` any element, `{uri}local`,
+/// `{uri}*`, `{*}local`, and `local` or `{}local` an element in no
+/// namespace.
+struct TagPattern {
+    /// `None`: any namespace; `Some(None)`: no namespace.
+    namespace: Option<Option<String>>,
+    /// `None`: any local name.
+    local: Option<String>,
+}
+
+impl TagPattern {
+    fn new(text: &str) -> TagPattern {
+        if text == "*" {
+            return TagPattern {
+                namespace: None,
+                local: None,
+            };
+        }
+        let (namespace, local) = match text.strip_prefix('{').and_then(|r| r.split_once('}')) {
+            Some(("*", local)) => (None, local),
+            Some(("", local)) => (Some(None), local),
+            Some((uri, local)) => (Some(Some(uri.to_string())), local),
+            None => (Some(None), text),
+        };
+        TagPattern {
+            namespace,
+            local: (local != "*").then(|| local.to_string()),
+        }
+    }
+
+    fn matches(&self, namespace: Option<&str>, local: &str) -> bool {
+        self.namespace
+            .as_ref()
+            .is_none_or(|wanted| wanted.as_deref() == namespace)
+            && self.local.as_deref().is_none_or(|wanted| wanted == local)
+    }
+}
+
+/// An event waiting to be read.
+enum Queued {
+    Start(NodeId),
+    End(NodeId),
+    StartNs(String, String),
+    EndNs,
+    Comment(NodeId),
+    Pi(NodeId),
+    /// The index of the error in the document's errors.
+    Error(usize),
+}
+
+impl Queued {
+    fn node(&self) -> Option<NodeId> {
+        match *self {
+            Queued::Start(id) | Queued::End(id) | Queued::Comment(id) | Queued::Pi(id) => Some(id),
+            _ => None,
+        }
+    }
+}
+
+/// What the event handler keeps: the builder and what it queued.
+struct State {
+    builder: DocumentBuilder,
+    wanted: u8,
+    tags: Option<Vec<TagPattern>>,
+    queue: VecDeque<Queued>,
+    /// Each open element: whether it was selected, and how many namespace
+    /// declarations it made (an `end-ns` each when it closes).
+    open: Vec<(bool, u32)>,
+    root: Option<NodeId>,
+    /// The errors the document holds.
+    errors: usize,
+    /// The proxies' cell, whose `Held` counts queued nodes.
+    cell: Shared,
+    /// Events since the kept subtrees were last swept, and what the sweep
+    /// walked then (a sweep waits until as many events came).
+    since_sweep: usize,
+    sweep_cost: usize,
+}
+
+impl State {
+    fn push(&mut self, item: Queued) {
+        if let (Some(id), Some(Ok(mut held))) =
+            (item.node(), self.cell.held.as_ref().map(|h| h.lock()))
+        {
+            held.hold(id);
+        }
+        self.queue.push_back(item);
+    }
+
+    fn selects(&self, namespace: Option<&str>, local: &str) -> bool {
+        self.tags
+            .as_ref()
+            .is_none_or(|tags| tags.iter().any(|t| t.matches(namespace, local)))
+    }
+
+    /// Builds what `event` makes and queues what the caller asked for.
+    fn take(&mut self, event: Event<'_>) {
+        self.since_sweep += 1;
+        match event {
+            Event::StartElement(start) => {
+                let mut declared = 0;
+                if self.wanted & (START_NS | END_NS) != 0 {
+                    for attribute in start.attributes.iter() {
+                        if attribute.name.namespace != Some(XMLNS_NAMESPACE) {
+                            continue;
+                        }
+                        declared += 1;
+                        if self.wanted & START_NS != 0 {
+                            let qualified = attribute.name.qualified;
+                            let prefix = qualified.strip_prefix("xmlns:").unwrap_or("");
+                            self.push(Queued::StartNs(
+                                prefix.to_string(),
+                                attribute.value.to_string(),
+                            ));
+                        }
+                    }
+                }
+                let selected = self.selects(start.name.namespace, start.name.local);
+                let top = self.open.is_empty();
+                let made = self.builder.push(event);
+                if let Some(id) = made {
+                    if top && self.root.is_none() {
+                        self.root = Some(id);
+                    }
+                    if selected && self.wanted & START != 0 {
+                        self.push(Queued::Start(id));
+                    }
+                }
+                if start.empty {
+                    self.close(made, selected, declared);
+                } else {
+                    self.open.push((selected, declared));
+                }
+            }
+            Event::EndElement(_) => {
+                let closed = self.builder.push(event);
+                if let Some((selected, declared)) = self.open.pop() {
+                    self.close(closed, selected, declared);
+                }
+            }
+            Event::Comment { .. } => {
+                let made = self.builder.push(event);
+                if let Some(id) = made.filter(|_| self.wanted & COMMENT != 0) {
+                    self.push(Queued::Comment(id));
+                }
+            }
+            Event::ProcessingInstruction { .. } => {
+                let made = self.builder.push(event);
+                if let Some(id) = made.filter(|_| self.wanted & PI != 0) {
+                    self.push(Queued::Pi(id));
+                }
+            }
+            Event::Error(_) => {
+                self.builder.push(event);
+                if self.wanted & ERROR != 0 {
+                    self.push(Queued::Error(self.errors));
+                }
+                self.errors += 1;
+            }
+            _ => {
+                self.builder.push(event);
+            }
+        }
+    }
+
+    /// An element closes: its `end`, then an `end-ns` for each namespace
+    /// it declared.
+    fn close(&mut self, element: Option<NodeId>, selected: bool, declared: u32) {
+        if let Some(id) = element.filter(|_| selected && self.wanted & END != 0) {
+            self.push(Queued::End(id));
+        }
+        if self.wanted & END_NS != 0 {
+            for _ in 0..declared {
+                self.push(Queued::EndNs);
+            }
+        }
+    }
+}
+
+type Handler = Box<dyn FnMut(Event<'_>) + Send>;
+
+/// The engine of one streamed parse: the parser (made at the first feed,
+/// when it is known whether text or bytes come), the handler's state, the
+/// document's cell.
+struct Engine {
+    parser: Option<Parser<Handler>>,
+    closed: bool,
+    /// A `recover=False` parse met an error: it stops there.
+    failed: bool,
+    recover: bool,
+    state: Arc<Mutex<State>>,
+    cell: Shared,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> PyResult<MutexGuard<'_, T>> {
+    mutex
+        .lock()
+        .map_err(|_| PyRuntimeError::new_err("the parser's lock was poisoned"))
+}
+
+impl Engine {
+    /// Runs `f` on the parser with the document lent to the builder, then
+    /// frees what the caller took out and nothing holds now.
+    fn run(&mut self, f: impl FnOnce(&mut Parser<Handler>)) -> PyResult<()> {
+        let Some(parser) = self.parser.as_mut() else {
+            return Ok(());
+        };
+        let mut doc = write(&self.cell)?;
+        std::mem::swap(&mut *doc, lock(&self.state)?.builder.document_mut());
+        f(parser);
+        let mut state = lock(&self.state)?;
+        std::mem::swap(&mut *doc, state.builder.document_mut());
+        if let Some(held) = &self.cell.held {
+            let mut held = lock(held)?;
+            if !held.kept.is_empty() && state.since_sweep > 4096 + state.sweep_cost {
+                held.sweep(&mut doc);
+                state.sweep_cost = held.kept_size(&doc);
+                state.since_sweep = 0;
+            }
+        }
+        Ok(())
+    }
+
+    /// With `recover=False`, the first error stops the parse.
+    fn check(&mut self, py: Python<'_>) -> PyResult<()> {
+        if self.recover {
+            return Ok(());
+        }
+        let doc = read(&self.cell)?;
+        let result = refuse_errors(py, &doc);
+        self.failed = result.is_err();
+        result
+    }
+}
+
+/// A streamed parse, read as events: `iterparse` and `XMLPullParser` are
+/// this in Python.
+#[pyclass(module = "xml5dom._xml5dom", name = "_EventStream")]
+pub(crate) struct EventStream {
+    engine: Mutex<Engine>,
+}
+
+#[pymethods]
+impl EventStream {
+    /// A parse handing out `events` (lxml's names, and `error`), `start`
+    /// and `end` only for elements `tag` selects.
+    #[new]
+    #[pyo3(signature = (events, tag=None, recover=true))]
+    fn new(events: Vec<String>, tag: Option<Vec<String>>, recover: bool) -> PyResult<EventStream> {
+        let mut wanted = 0;
+        for name in &events {
+            wanted |= event_flag(name)
+                .ok_or_else(|| PyValueError::new_err(format!("invalid event name '{name}'")))?;
+        }
+        // The document goes to the proxies' cell; the builder holds a
+        // stand-in between feeds (see `Engine::run`).
+        let mut builder = DocumentBuilder::new();
+        let document = std::mem::replace(builder.document_mut(), Document::parse(""));
+        let cell = share_streamed(document);
+        let state = State {
+            builder,
+            wanted,
+            tags: tag.map(|tags| tags.iter().map(|t| TagPattern::new(t)).collect()),
+            queue: VecDeque::new(),
+            open: Vec::new(),
+            root: None,
+            errors: 0,
+            cell: cell.clone(),
+            since_sweep: 0,
+            sweep_cost: 0,
+        };
+        Ok(EventStream {
+            engine: Mutex::new(Engine {
+                parser: None,
+                closed: false,
+                failed: false,
+                recover,
+                state: Arc::new(Mutex::new(state)),
+                cell,
+            }),
+        })
+    }
+
+    /// Parses the next piece of input: `bytes` (the encoding sniffed from
+    /// the first) or `str` (then all of it is text).
+    fn feed(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text;
+        let owned;
+        let (bytes, is_text): (&[u8], bool) = if let Ok(string) = data.cast::<PyString>() {
+            text = string.extract::<String>()?;
+            (text.as_bytes(), true)
+        } else if let Ok(bytes) = data.cast::<PyBytes>() {
+            (bytes.as_bytes(), false)
+        } else if let Ok(bytes) = data.extract::<Vec<u8>>() {
+            owned = bytes;
+            (&owned, false)
+        } else {
+            return Err(PyTypeError::new_err("can only parse strings or bytes"));
+        };
+        let mut engine = lock(&self.engine)?;
+        if engine.closed {
+            return Err(PyValueError::new_err("the parser was closed"));
+        }
+        if engine.failed {
+            return engine.check(py);
+        }
+        if engine.parser.is_none() {
+            let mut options = ParseOptions::default();
+            if is_text {
+                // Decoded already: what a declaration says does not apply.
+                options.encoding = Some(Encoding::UTF_8);
+            }
+            let state = engine.state.clone();
+            let handler: Handler = Box::new(move |event| {
+                if let Ok(mut state) = state.lock() {
+                    state.take(event);
+                }
+            });
+            engine.parser = Some(Parser::with_options(&options, handler));
+        }
+        engine.run(|parser| parser.feed(bytes))?;
+        engine.check(py)
+    }
+
+    /// Ends the input: what it leaves open is closed.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        let mut engine = lock(&self.engine)?;
+        if engine.closed || engine.failed {
+            return Ok(());
+        }
+        if engine.parser.is_none() {
+            // No input at all: the events of an empty document.
+            let state = engine.state.clone();
+            let handler: Handler = Box::new(move |event| {
+                if let Ok(mut state) = state.lock() {
+                    state.take(event);
+                }
+            });
+            engine.parser = Some(Parser::new(handler));
+        }
+        engine.run(|parser| parser.end())?;
+        engine.closed = true;
+        engine.check(py)
+    }
+
+    /// The next event as `(name, value)`, or `None` if none is waiting.
+    fn next_event(&self, py: Python<'_>) -> PyResult<Option<(Py<PyAny>, Py<PyAny>)>> {
+        // No lock of ours is held while Python objects are made.
+        let (item, cell) = {
+            let engine = lock(&self.engine)?;
+            let item = lock(&engine.state)?.queue.pop_front();
+            (item, engine.cell.clone())
+        };
+        let Some(item) = item else {
+            return Ok(None);
+        };
+        let cell = &cell;
+        let name = |n: &str| PyString::intern(py, n).into_any().unbind();
+        let proxy = |id: NodeId| -> PyResult<Py<PyAny>> {
+            let element = Py::new(py, Element::new(cell.clone(), id))?.into_any();
+            // The proxy holds the node now, not the queue.
+            if let Some(held) = &cell.held {
+                lock(held)?.release(id);
+            }
+            Ok(element)
+        };
+        Ok(Some(match item {
+            Queued::Start(id) => (name("start"), proxy(id)?),
+            Queued::End(id) => (name("end"), proxy(id)?),
+            Queued::Comment(id) => (name("comment"), proxy(id)?),
+            Queued::Pi(id) => (name("pi"), proxy(id)?),
+            Queued::StartNs(prefix, uri) => (
+                name("start-ns"),
+                (prefix, uri).into_pyobject(py)?.into_any().unbind(),
+            ),
+            Queued::EndNs => (name("end-ns"), py.None()),
+            Queued::Error(index) => {
+                let entry: Option<LogEntry> = parse_entry(&*read(cell)?, index);
+                let value = match entry {
+                    Some(entry) => Py::new(py, entry)?.into_any(),
+                    None => py.None(),
+                };
+                (name("error"), value)
+            }
+        }))
+    }
+
+    /// The root element, once it started.
+    #[getter]
+    fn root(&self) -> PyResult<Option<Element>> {
+        let engine = lock(&self.engine)?;
+        let root = lock(&engine.state)?.root;
+        let doc = read(&engine.cell)?;
+        Ok(root
+            .filter(|&id| doc.node(id).is_some())
+            .map(|id| Element::new(engine.cell.clone(), id)))
+    }
+
+    /// Every error and warning so far, in source order.
+    #[getter]
+    fn error_log(&self, py: Python<'_>) -> PyResult<ErrorLog> {
+        let cell = lock(&self.engine)?.cell.clone();
+        let entries = parse_entries(&*read(&cell)?);
+        log_of(py, entries)
+    }
+}
