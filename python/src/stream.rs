@@ -247,6 +247,18 @@ fn lock<T>(mutex: &Mutex<T>) -> PyResult<MutexGuard<'_, T>> {
         .map_err(|_| PyRuntimeError::new_err("the parser's lock was poisoned"))
 }
 
+impl EventStream {
+    /// The input read to its end: lets the file go (closing it if the
+    /// stream opened it).
+    fn end_source(&self, py: Python<'_>) -> PyResult<()> {
+        let source = lock(&self.source)?.take();
+        match source {
+            Some(Source { file, close: true }) => file.call_method0(py, "close").map(drop),
+            _ => Ok(()),
+        }
+    }
+}
+
 impl Engine {
     /// Runs `f` on the parser with the document lent to the builder, then
     /// frees what the caller took out and nothing holds now.
@@ -287,7 +299,19 @@ impl Engine {
 #[pyclass(module = "xml5dom._xml5dom", name = "_EventStream")]
 pub(crate) struct EventStream {
     engine: Mutex<Engine>,
+    /// What `iterparse` reads from, when the stream reads its input
+    /// itself (`read_from`).
+    source: Mutex<Option<Source>>,
 }
+
+/// A file object the stream reads, and whether to close it at the end.
+struct Source {
+    file: Py<PyAny>,
+    close: bool,
+}
+
+/// How much the stream reads from a file object at a time.
+const CHUNK: usize = 16 * 1024;
 
 #[pymethods]
 impl EventStream {
@@ -319,6 +343,7 @@ impl EventStream {
             sweep_cost: 0,
         };
         Ok(EventStream {
+            source: Mutex::new(None),
             engine: Mutex::new(Engine {
                 parser: None,
                 closed: false,
@@ -432,6 +457,46 @@ impl EventStream {
                 (name("error"), value)
             }
         }))
+    }
+
+    /// Reads the input from `file` (an object with `read(size)`) as the
+    /// events are asked for (`__next__`); closes it at the end if `close`.
+    fn read_from(&self, file: Py<PyAny>, close: bool) -> PyResult<()> {
+        *lock(&self.source)? = Some(Source { file, close });
+        Ok(())
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next event, reading more of the input as needed (`iterparse`'s
+    /// loop, here so that no Python frame runs per event).
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<(Py<PyAny>, Py<PyAny>)>> {
+        loop {
+            if let Some(event) = self.next_event(py)? {
+                return Ok(Some(event));
+            }
+            let Some(file) = lock(&self.source)?.as_ref().map(|s| s.file.clone_ref(py)) else {
+                return Ok(None);
+            };
+            let read = file.call_method1(py, "read", (CHUNK,)).and_then(|data| {
+                let data = data.into_bound(py);
+                match data.len()? {
+                    0 => self.close(py),
+                    _ => self.feed(py, &data),
+                }
+                .map(|()| data.len().unwrap_or(0) == 0)
+            });
+            match read {
+                Ok(false) => {}
+                Ok(true) => self.end_source(py)?,
+                Err(error) => {
+                    let _ = self.end_source(py);
+                    return Err(error);
+                }
+            }
+        }
     }
 
     /// The root element, once it started.

@@ -18,7 +18,7 @@ use super::{AttributeData, Document, ItemRange, NodeKind, StrRange, STORED};
 
 /// What storage may grow by past twice the live size before it is
 /// compacted: small documents never compact.
-const COMPACT_SLACK: usize = 1 << 20;
+const COMPACT_SLACK: usize = 64 << 10;
 
 impl Document {
     /// Bytes of side storage: stored strings, attributes, CDATA parts.

@@ -146,10 +146,6 @@ def parse(source, parser=None, *, base_url=None, recover=None):
 
 _EVENTS = ("start", "end", "start-ns", "end-ns", "comment", "pi", "error")
 
-# How much ``iterparse`` reads at a time.
-_CHUNK = 64 * 1024
-
-
 def _tags(tag):
     """``tag=`` as a list of patterns (or ``None``: every element)."""
     if tag is None:
@@ -196,17 +192,14 @@ class iterparse:
 
     def __init__(self, source, events=("end",), tag=None, *, recover=True, **_options):
         self._stream = _stream(events, tag, recover)
-        self._close_source = False
         if hasattr(source, "read"):
-            self._source = source
+            self._stream.read_from(source, False)
         elif isinstance(source, (str, bytes, os.PathLike)):
-            self._source = open(os.fsdecode(source), "rb")
-            self._close_source = True
+            self._stream.read_from(open(os.fsdecode(source), "rb"), True)
         else:
             raise TypeError(
                 "cannot parse from %r: give a path or a file object" % type(source).__name__
             )
-        self._done = False
 
     @property
     def root(self):
@@ -219,32 +212,12 @@ class iterparse:
         return self._stream.error_log
 
     def __iter__(self):
-        return self
+        # The stream reads and hands out the events itself: no Python
+        # frame per event.
+        return self._stream
 
     def __next__(self):
-        stream = self._stream
-        while True:
-            event = stream.next_event()
-            if event is not None:
-                return event
-            if self._done:
-                raise StopIteration
-            try:
-                data = self._source.read(_CHUNK)
-                if data:
-                    stream.feed(data)
-                else:
-                    self._finish()
-                    stream.close()
-            except BaseException:
-                self._finish()
-                raise
-
-    def _finish(self):
-        self._done = True
-        if self._close_source:
-            self._close_source = False
-            self._source.close()
+        return next(self._stream)
 
 
 class XMLPullParser:
