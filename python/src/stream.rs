@@ -111,7 +111,10 @@ struct State {
     builder: DocumentBuilder,
     wanted: u8,
     tags: Option<Vec<TagPattern>>,
-    queue: VecDeque<Queued>,
+    /// Each waiting event with where it is in the source.
+    queue: VecDeque<(usize, Queued)>,
+    /// Where the event being taken is in the source.
+    at: usize,
     /// Each open element: whether it was selected, and how many namespace
     /// declarations it made (an `end-ns` each when it closes).
     open: Vec<(bool, u32)>,
@@ -133,7 +136,19 @@ impl State {
         {
             held.hold(id);
         }
-        self.queue.push_back(item);
+        self.queue.push_back((self.at, item));
+    }
+
+    /// Queues an error before the waiting events from where it is on: the
+    /// stream settles an error a little after the events around it (once
+    /// no earlier one can come), and the caller sees it where it occurred,
+    /// before the `end` of the element whose end tag it is about.
+    fn push_error(&mut self, offset: usize, index: usize) {
+        let mut at = self.queue.len();
+        while at > 0 && self.queue[at - 1].0 >= offset {
+            at -= 1;
+        }
+        self.queue.insert(at, (offset, Queued::Error(index)));
     }
 
     fn selects(&self, namespace: Option<&str>, local: &str) -> bool {
@@ -147,6 +162,7 @@ impl State {
         self.since_sweep += 1;
         match event {
             Event::StartElement(start) => {
+                self.at = start.span.start;
                 let mut declared = 0;
                 if self.wanted & (START_NS | END_NS) != 0 {
                     for attribute in start.attributes.iter() {
@@ -181,28 +197,31 @@ impl State {
                     self.open.push((selected, declared));
                 }
             }
-            Event::EndElement(_) => {
+            Event::EndElement(end) => {
+                self.at = end.end_tag.map_or(end.end, |tag| tag.start);
                 let closed = self.builder.push(event);
                 if let Some((selected, declared)) = self.open.pop() {
                     self.close(closed, selected, declared);
                 }
             }
-            Event::Comment { .. } => {
+            Event::Comment { span, .. } => {
+                self.at = span.start;
                 let made = self.builder.push(event);
                 if let Some(id) = made.filter(|_| self.wanted & COMMENT != 0) {
                     self.push(Queued::Comment(id));
                 }
             }
-            Event::ProcessingInstruction { .. } => {
+            Event::ProcessingInstruction { span, .. } => {
+                self.at = span.start;
                 let made = self.builder.push(event);
                 if let Some(id) = made.filter(|_| self.wanted & PI != 0) {
                     self.push(Queued::Pi(id));
                 }
             }
-            Event::Error(_) => {
+            Event::Error(error) => {
                 self.builder.push(event);
                 if self.wanted & ERROR != 0 {
-                    self.push(Queued::Error(self.errors));
+                    self.push_error(error.offset, self.errors);
                 }
                 self.errors += 1;
             }
@@ -335,6 +354,7 @@ impl EventStream {
             wanted,
             tags: tag.map(|tags| tags.iter().map(|t| TagPattern::new(t)).collect()),
             queue: VecDeque::new(),
+            at: 0,
             open: Vec::new(),
             root: None,
             errors: 0,
@@ -422,7 +442,7 @@ impl EventStream {
         // No lock of ours is held while Python objects are made.
         let (item, cell) = {
             let engine = lock(&self.engine)?;
-            let item = lock(&engine.state)?.queue.pop_front();
+            let item = lock(&engine.state)?.queue.pop_front().map(|(_, item)| item);
             (item, engine.cell.clone())
         };
         let Some(item) = item else {

@@ -1,7 +1,7 @@
 """Types of xml5dom.etree, the lxml.etree API."""
 
 import os
-from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, NoReturn, Optional, Union
+from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Mapping, NoReturn, Optional, Tuple, Union
 
 from ._errors import (
     Error as Error,
@@ -13,7 +13,7 @@ from ._errors import (
     XPathError as XPathError,
     XPathEvalError as XPathEvalError,
 )
-from ._xml5dom import DocInfo as DocInfo, _Attrib, _Element, _ElementTree
+from ._xml5dom import DocInfo as DocInfo, _Attrib, _Element, _ElementTree, _ErrorLog
 
 _Source = Union[str, bytes, os.PathLike, IO[Any]]
 
@@ -104,3 +104,42 @@ def Comment(text: Optional[str] = None) -> _Element: ...
 def ProcessingInstruction(target: str, text: Optional[str] = None) -> _Element: ...
 
 PI: Callable[..., _Element]
+
+_Tag = Optional[Union[str, Iterable[str]]]
+# ("start" | "end" | "comment" | "pi", element), ("start-ns", (prefix, uri)),
+# ("end-ns", None), ("error", log entry)
+_Event = Tuple[str, Any]
+
+class iterparse(Iterator[_Event]):
+    def __init__(
+        self,
+        source: _Source,
+        events: Iterable[str] = ...,
+        tag: _Tag = None,
+        *,
+        recover: bool = True,
+        **_options: Any,
+    ) -> None: ...
+    @property
+    def root(self) -> Optional[_Element]: ...
+    @property
+    def error_log(self) -> _ErrorLog: ...
+    def __iter__(self) -> Iterator[_Event]: ...
+    def __next__(self) -> _Event: ...
+
+class XMLPullParser:
+    def __init__(
+        self,
+        events: Optional[Iterable[str]] = None,
+        *,
+        tag: _Tag = None,
+        recover: bool = True,
+        **_options: Any,
+    ) -> None: ...
+    def feed(self, data: Union[str, bytes]) -> None: ...
+    def read_events(self) -> Iterator[_Event]: ...
+    def close(self) -> Optional[_Element]: ...
+    @property
+    def root(self) -> Optional[_Element]: ...
+    @property
+    def error_log(self) -> _ErrorLog: ...
