@@ -156,23 +156,22 @@ def node_row(node, module, left_out=NOTHING):
 
 
 def subtree(element, module, left_out=NOTHING):
-    """The element and everything under it, as it is now: each node's row,
-    the index of its parent and its tail (not the element's own tail,
-    which the parser has not read yet at its end)."""
-    nodes = list(element.iter())
-    index = {node: n for n, node in enumerate(nodes)}
-    rows = []
-    for n, node in enumerate(nodes):
-        parent = -1 if n == 0 else index[node.getparent()]
-        tail = None if n == 0 else no_empty(node.tail, module)
-        rows.append((parent, node_row(node, module, left_out), tail))
+    """The element and everything under it, as it is now, in document
+    order: each node's depth, row and tail (not the element's own tail,
+    which the parser need not have read at its end)."""
+    rows, stack = [], [(element, 0)]
+    while stack:
+        node, depth = stack.pop()
+        tail = no_empty(node.tail, module) if depth else None
+        rows.append((depth, node_row(node, module, left_out), tail))
+        stack.extend((child, depth + 1) for child in reversed(list(node)))
     return rows
 
 
 def start_row(element, module, left_out=NOTHING):
-    nsmap = dict(element.nsmap)
-    nsmap.pop("xml", None)
-    nsmap = None if "nsmap" in left_out else sorted(nsmap.items(), key=repr)
+    # The default namespace's key None as '' (no prefix is ''), to sort.
+    nsmap = sorted((prefix or "", uri) for prefix, uri in element.nsmap.items() if prefix != "xml")
+    nsmap = None if "nsmap" in left_out else nsmap
     attrib = None if "attrib" in left_out else sorted(element.attrib.items())
     return (element.tag, element.prefix, attrib, nsmap)
 
@@ -203,7 +202,8 @@ def entry_row(entry):
 
 class PieceReader:
     """A binary file whose ``read(n)`` returns 1 to ``min(n, limit)``
-    bytes, at random."""
+    bytes, at random, as a pipe or a socket may (``read()`` returns the
+    rest, as a file's does)."""
 
     def __init__(self, data, seed, limit):
         self.data, self.at = data, 0
@@ -211,9 +211,10 @@ class PieceReader:
 
     def read(self, size=-1):
         if size is None or size < 0:
-            size = len(self.data)
-        size = max(1, min(size, self.limit))
-        piece = self.data[self.at : self.at + self.random.randint(1, size)]
+            size = len(self.data) - self.at
+        else:
+            size = self.random.randint(1, max(1, min(size, self.limit)))
+        piece = self.data[self.at : self.at + size]
         self.at += len(piece)
         return piece
 
@@ -230,7 +231,7 @@ def pieces(data, seed, limit):
 
 # (seed, largest piece): pieces of a few bytes cut every token and every
 # UTF-8 sequence somewhere; larger ones cut fewer.
-CHUNKINGS = [(1, 7), (2, 300), (3, 40000)]
+CHUNKINGS = [(1, 7), (2, 300)]
 
 
 def iterator_snapshots(iterator, module, left_out=NOTHING):
@@ -377,10 +378,8 @@ def test_events_equal_lxml_on_a_well_formed_document(path):
     last_end = [value for what, value in handed if what[0] == "end"][-1]
     assert iterator.root is not None and iterator.root == last_end
     assert iterator.root.getparent() is None
-    from_path_object = IMPL.iterparse(pathlib.Path(path), events=LXML_EVENTS)
-    assert stream_events(from_path_object, module, left_out) == expected, "from a pathlib.Path"
 
-    for seed, limit in CHUNKINGS[:2]:
+    for seed, limit in CHUNKINGS[:1]:
         reader = PieceReader(data, seed, limit)
         found = stream_events(IMPL.iterparse(reader, events=LXML_EVENTS), module, left_out)
         assert found == expected, "from a file read in pieces of 1..%d bytes (seed %d)" % (limit, seed)
@@ -388,6 +387,19 @@ def test_events_equal_lxml_on_a_well_formed_document(path):
         found, root, _ = pull_events(data, seed, limit, module, left_out=left_out, events=LXML_EVENTS)
         assert found == expected, "XMLPullParser fed 1..%d bytes at a time (seed %d)" % (limit, seed)
         assert root is not None and root.tag == last_end.tag
+
+
+@streaming
+def test_a_source_is_a_path_a_path_object_or_a_binary_file():
+    path = REPOSITORY / "tests" / "corpus" / "odd" / "080-everything-together.xml"
+    left_out = differs(path)
+    expected = lxml_events(path, left_out=left_out)
+    module = IMPL.module
+    with open(path, "rb") as file:
+        sources = [str(path), pathlib.Path(path), file, io.BytesIO(path.read_bytes())]
+        for source in sources:
+            found = stream_events(IMPL.iterparse(source, events=LXML_EVENTS), module, left_out)
+            assert found == expected, type(source).__name__
 
 
 @xml5dom_only
@@ -469,7 +481,7 @@ def test_a_tag_filter_leaves_comments_pis_and_namespaces_alone():
         ("comment", ("comment", "c")),
         ("start-ns", ("a", "u:a")),
         ("start", ("x", None, [], [("a", "u:a")])),
-        ("end", [(-1, ("element", "x", [], None), None)]),
+        ("end", [(0, ("element", "x", [], None), None)]),
         ("start-ns", ("", "u:d")),
         ("comment", ("comment", "in")),
         ("pi", ("pi", "p", "d")),
