@@ -101,13 +101,15 @@ impl Held {
         }
     }
 
-    /// Whether anything holds a node of the subtree of `id`.
+    /// Whether anything holds a node of the subtree of `id` (itself
+    /// included).
     fn holds_any(&self, doc: &Document, id: NodeId) -> bool {
         !self.counts.is_empty()
-            && doc.node(id).is_some_and(|node| {
-                node.descendants()
-                    .any(|n| self.counts.contains_key(&n.id()))
-            })
+            && (self.counts.contains_key(&id)
+                || doc.node(id).is_some_and(|node| {
+                    node.descendants()
+                        .any(|n| self.counts.contains_key(&n.id()))
+                }))
     }
 
     /// The nodes the kept subtrees hold now (what a sweep walks).
@@ -115,7 +117,7 @@ impl Held {
         self.kept
             .iter()
             .filter_map(|&id| doc.node(id))
-            .map(|node| node.descendants().count())
+            .map(|node| 1 + node.descendants().count())
             .sum()
     }
 

@@ -115,6 +115,10 @@ struct State {
     queue: VecDeque<(usize, Queued)>,
     /// Where the event being taken is in the source.
     at: usize,
+    /// What `__next__` may hand out: the events before this offset (where
+    /// the piece fed last began), so that the errors the stream settles a
+    /// little after their events still come before them.
+    release_before: usize,
     /// Each open element: whether it was selected, and how many namespace
     /// declarations it made (an `end-ns` each when it closes).
     open: Vec<(bool, u32)>,
@@ -145,7 +149,11 @@ impl State {
     /// before the `end` of the element whose end tag it is about.
     fn push_error(&mut self, offset: usize, index: usize) {
         let mut at = self.queue.len();
-        while at > 0 && self.queue[at - 1].0 >= offset {
+        // (Errors stay in the order they came: source order.)
+        while at > 0
+            && self.queue[at - 1].0 >= offset
+            && !matches!(self.queue[at - 1].1, Queued::Error(_))
+        {
             at -= 1;
         }
         self.queue.insert(at, (offset, Queued::Error(index)));
@@ -166,13 +174,15 @@ impl State {
                 let mut declared = 0;
                 if self.wanted & (START_NS | END_NS) != 0 {
                     for attribute in start.attributes.iter() {
-                        if attribute.name.namespace != Some(XMLNS_NAMESPACE) {
+                        let qualified = attribute.name.qualified;
+                        let prefix = qualified.strip_prefix("xmlns:").unwrap_or("");
+                        // `xmlns:xml` binds what is bound anyway: lxml
+                        // hands out nothing for it.
+                        if attribute.name.namespace != Some(XMLNS_NAMESPACE) || prefix == "xml" {
                             continue;
                         }
                         declared += 1;
                         if self.wanted & START_NS != 0 {
-                            let qualified = attribute.name.qualified;
-                            let prefix = qualified.strip_prefix("xmlns:").unwrap_or("");
                             self.push(Queued::StartNs(
                                 prefix.to_string(),
                                 attribute.value.to_string(),
@@ -267,6 +277,61 @@ fn lock<T>(mutex: &Mutex<T>) -> PyResult<MutexGuard<'_, T>> {
 }
 
 impl EventStream {
+    /// The next waiting event as `(name, value)`; with `released_only`,
+    /// only one `__next__` may hand out yet (see `State::release_before`).
+    fn pop_event(
+        &self,
+        py: Python<'_>,
+        released_only: bool,
+    ) -> PyResult<Option<(Py<PyAny>, Py<PyAny>)>> {
+        // No lock of ours is held while Python objects are made.
+        let (item, cell) = {
+            let engine = lock(&self.engine)?;
+            let mut state = lock(&engine.state)?;
+            let limit = match released_only && !engine.closed {
+                true => state.release_before,
+                false => usize::MAX,
+            };
+            let item = match state.queue.front() {
+                Some(&(at, _)) if at < limit => state.queue.pop_front().map(|(_, item)| item),
+                _ => None,
+            };
+            (item, engine.cell.clone())
+        };
+        let Some(item) = item else {
+            return Ok(None);
+        };
+        let cell = &cell;
+        let name = |n: &str| PyString::intern(py, n).into_any().unbind();
+        let proxy = |id: NodeId| -> PyResult<Py<PyAny>> {
+            let element = Py::new(py, Element::new(cell.clone(), id))?.into_any();
+            // The proxy holds the node now, not the queue.
+            if let Some(held) = &cell.held {
+                lock(held)?.release(id);
+            }
+            Ok(element)
+        };
+        Ok(Some(match item {
+            Queued::Start(id) => (name("start"), proxy(id)?),
+            Queued::End(id) => (name("end"), proxy(id)?),
+            Queued::Comment(id) => (name("comment"), proxy(id)?),
+            Queued::Pi(id) => (name("pi"), proxy(id)?),
+            Queued::StartNs(prefix, uri) => (
+                name("start-ns"),
+                (prefix, uri).into_pyobject(py)?.into_any().unbind(),
+            ),
+            Queued::EndNs => (name("end-ns"), py.None()),
+            Queued::Error(index) => {
+                let entry: Option<LogEntry> = parse_entry(&*read(cell)?, index);
+                let value = match entry {
+                    Some(entry) => Py::new(py, entry)?.into_any(),
+                    None => py.None(),
+                };
+                (name("error"), value)
+            }
+        }))
+    }
+
     /// The input read to its end: lets the file go (closing it if the
     /// stream opened it).
     fn end_source(&self, py: Python<'_>) -> PyResult<()> {
@@ -355,6 +420,7 @@ impl EventStream {
             tags: tag.map(|tags| tags.iter().map(|t| TagPattern::new(t)).collect()),
             queue: VecDeque::new(),
             at: 0,
+            release_before: 0,
             open: Vec::new(),
             root: None,
             errors: 0,
@@ -439,44 +505,7 @@ impl EventStream {
 
     /// The next event as `(name, value)`, or `None` if none is waiting.
     fn next_event(&self, py: Python<'_>) -> PyResult<Option<(Py<PyAny>, Py<PyAny>)>> {
-        // No lock of ours is held while Python objects are made.
-        let (item, cell) = {
-            let engine = lock(&self.engine)?;
-            let item = lock(&engine.state)?.queue.pop_front().map(|(_, item)| item);
-            (item, engine.cell.clone())
-        };
-        let Some(item) = item else {
-            return Ok(None);
-        };
-        let cell = &cell;
-        let name = |n: &str| PyString::intern(py, n).into_any().unbind();
-        let proxy = |id: NodeId| -> PyResult<Py<PyAny>> {
-            let element = Py::new(py, Element::new(cell.clone(), id))?.into_any();
-            // The proxy holds the node now, not the queue.
-            if let Some(held) = &cell.held {
-                lock(held)?.release(id);
-            }
-            Ok(element)
-        };
-        Ok(Some(match item {
-            Queued::Start(id) => (name("start"), proxy(id)?),
-            Queued::End(id) => (name("end"), proxy(id)?),
-            Queued::Comment(id) => (name("comment"), proxy(id)?),
-            Queued::Pi(id) => (name("pi"), proxy(id)?),
-            Queued::StartNs(prefix, uri) => (
-                name("start-ns"),
-                (prefix, uri).into_pyobject(py)?.into_any().unbind(),
-            ),
-            Queued::EndNs => (name("end-ns"), py.None()),
-            Queued::Error(index) => {
-                let entry: Option<LogEntry> = parse_entry(&*read(cell)?, index);
-                let value = match entry {
-                    Some(entry) => Py::new(py, entry)?.into_any(),
-                    None => py.None(),
-                };
-                (name("error"), value)
-            }
-        }))
+        self.pop_event(py, false)
     }
 
     /// Reads the input from `file` (an object with `read(size)`) as the
@@ -494,12 +523,19 @@ impl EventStream {
     /// loop, here so that no Python frame runs per event).
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<(Py<PyAny>, Py<PyAny>)>> {
         loop {
-            if let Some(event) = self.next_event(py)? {
+            if let Some(event) = self.pop_event(py, true)? {
                 return Ok(Some(event));
             }
             let Some(file) = lock(&self.source)?.as_ref().map(|s| s.file.clone_ref(py)) else {
-                return Ok(None);
+                return self.pop_event(py, false);
             };
+            {
+                // What comes before the piece read now may be handed out
+                // once it is fed.
+                let engine = lock(&self.engine)?;
+                let fed = engine.parser.as_ref().map_or(0, |p| p.text_read());
+                lock(&engine.state)?.release_before = fed;
+            }
             let read = file.call_method1(py, "read", (CHUNK,)).and_then(|data| {
                 let data = data.into_bound(py);
                 match data.len()? {
@@ -519,9 +555,22 @@ impl EventStream {
         }
     }
 
-    /// The root element, once it started.
+    /// The root element once the input is read and its events handed out
+    /// (as lxml's `iterparse` says it: `None` until then).
     #[getter]
     fn root(&self) -> PyResult<Option<Element>> {
+        let done = {
+            let engine = lock(&self.engine)?;
+            engine.closed && lock(&engine.state)?.queue.is_empty()
+        };
+        match done {
+            true => self.root_element(),
+            false => Ok(None),
+        }
+    }
+
+    /// The root element, once its start tag was read.
+    fn root_element(&self) -> PyResult<Option<Element>> {
         let engine = lock(&self.engine)?;
         let root = lock(&engine.state)?.root;
         let doc = read(&engine.cell)?;

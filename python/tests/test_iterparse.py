@@ -80,9 +80,11 @@ class Xml5dom:
 
     @staticmethod
     def whole_tree(data):
-        """The tree of the whole input: its root (or None) and its log."""
+        """The tree of the whole input: its root (or None), its log, and
+        its top-level nodes (comments and PIs without a root element too)."""
         tree = etree.parse(io.BytesIO(data))
-        return tree.getroot(), list(tree.error_log)
+        top = [n for n in tree.xpath("/node()") if not isinstance(n, str)]
+        return tree.getroot(), list(tree.error_log), top
 
 
 class LxmlSelfCheck:
@@ -102,7 +104,8 @@ class LxmlSelfCheck:
     @staticmethod
     def whole_tree(data):
         parser = lxml_etree.XMLParser(recover=True, **LXML_OPTIONS)
-        return lxml_etree.fromstring(data, parser), list(parser.error_log)
+        root = lxml_etree.fromstring(data, parser)
+        return root, list(parser.error_log), top_level(root)
 
 
 IMPL = LxmlSelfCheck if SELF_CHECK else Xml5dom
@@ -407,7 +410,7 @@ def test_a_source_is_a_path_a_path_object_or_a_binary_file():
 def test_error_events_of_a_well_formed_document_are_its_log(path):
     # Only warnings, if anything; the other events are lxml's as above.
     data = path.read_bytes()
-    _, log = IMPL.whole_tree(data)
+    _, log, _ = IMPL.whole_tree(data)
     events = list(IMPL.iterparse(str(path), events=LXML_EVENTS + ("error",)))
     assert [entry_row(v) for e, v in events if e == "error"] == [entry_row(e) for e in log]
     assert all(entry.severity == "warning" for e, entry in events if e == "error")
@@ -509,9 +512,8 @@ def postorder(root):
     return order
 
 
-def other_nodes(root, module):
-    """The comments and processing instructions of the document, in
-    document order."""
+def top_level(root):
+    """The root element and its siblings, in document order."""
     if root is None:
         return []
     first = root
@@ -519,8 +521,17 @@ def other_nodes(root, module):
         first = first.getprevious()
     nodes = []
     while first is not None:
-        nodes.extend(n for n in first.iter() if not isinstance(n.tag, str))
+        nodes.append(first)
         first = first.getnext()
+    return nodes
+
+
+def other_nodes(top, module):
+    """The comments and processing instructions of the document (whose
+    top-level nodes are ``top``), in document order."""
+    nodes = []
+    for node in top:
+        nodes.extend(n for n in node.iter() if not isinstance(n.tag, str))
     return [node_row(n, module) for n in nodes]
 
 
@@ -529,11 +540,11 @@ class Expected:
 
     def __init__(self, data):
         module = IMPL.module
-        root, log = IMPL.whole_tree(data)
+        root, log, top = IMPL.whole_tree(data)
         elements = postorder(root) if root is not None else []
         self.ends = [subtree(e, module) for e in elements]
         self.starts = [start_row(e, module) for e in (root.iter() if root is not None else []) if isinstance(e.tag, str)]
-        self.others = other_nodes(root, module)
+        self.others = other_nodes(top, module)
         self.errors = [entry_row(e) for e in log]
         self.messages = [e.message for e in log]
         self.root = root
@@ -699,7 +710,7 @@ def clearing_loop(events, kept, results, sizes):
 def test_clearing_at_end_keeps_the_tree_small_and_the_records_whole():
     count = 20_000
     data = record_feed(count)
-    root, _ = IMPL.whole_tree(data)
+    root, _, _ = IMPL.whole_tree(data)
     expected = [(r.get("id"), r.findtext("name"), "".join(r.itertext())) for r in root.iter("record")]
     assert [record_id for record_id, _, _ in expected] == [str(n) for n in range(count)]
     names = ["name %d" % n for n in range(count)]
@@ -731,7 +742,7 @@ def test_clearing_at_end_keeps_the_tree_small_and_the_records_whole():
 @xml5dom_only
 def test_the_damaged_records_are_reported_as_they_come():
     data = record_feed(300)
-    _, log = IMPL.whole_tree(data)
+    _, log, _ = IMPL.whole_tree(data)
     assert len(log) >= 300 // 7
     errors = [entry_row(v) for e, v in IMPL.iterparse(io.BytesIO(data), events=("error",))]
     assert errors == [entry_row(e) for e in log]
@@ -748,7 +759,7 @@ def test_the_damaged_records_are_reported_as_they_come():
 def test_input_without_an_element_gives_no_element_events(data):
     if IMPL is LxmlSelfCheck:
         pytest.skip("lxml refuses a document without a root element, even recovering")
-    _, log = IMPL.whole_tree(data)
+    _, log, _ = IMPL.whole_tree(data)
     iterator = IMPL.iterparse(io.BytesIO(data), events=("start", "end", "comment", "error"))
     handed = [(event, snapshot(event, value, etree)) for event, value in iterator]
     assert [event for event, _ in handed if event in ("start", "end")] == []

@@ -203,7 +203,8 @@ class iterparse:
 
     @property
     def root(self):
-        """The root element, once it started (``None`` before)."""
+        """The root element, once the input is read (``None`` before, as
+        in lxml)."""
         return self._stream.root
 
     @property
@@ -256,12 +257,7 @@ class XMLPullParser:
         root element (``None`` if there is none)."""
         self._stream.close()
         self._closed = True
-        return self._stream.root
-
-    @property
-    def root(self):
-        """The root element, once it started."""
-        return self._stream.root
+        return self._stream.root_element()
 
     @property
     def error_log(self):
