@@ -182,10 +182,15 @@ fn clear_node(cell: &DocCell, doc: &mut Document, id: NodeId, keep_tail: bool) -
     if !node.is_element() {
         return doc.set_text(id, "");
     }
-    let children: Vec<(NodeId, bool)> = node.children().map(|c| (c.id(), is_item(c))).collect();
-    let tail = if keep_tail { Vec::new() } else { tail_of(node) };
+    let tail = !keep_tail && !at_top(node);
     doc.clear_attributes(id)?;
-    for (child, item) in children {
+    // First child after first child, nothing collected: a streamed
+    // element is cleared once per element read.
+    let first_child = |doc: &Document| {
+        let child = doc.node(id)?.first_child()?;
+        Some((child.id(), is_item(child)))
+    };
+    while let Some((child, item)) = first_child(doc) {
         if item {
             doc.detach(child)?;
             let_go(cell, doc, child);
@@ -193,7 +198,11 @@ fn clear_node(cell: &DocCell, doc: &mut Document, id: NodeId, keep_tail: bool) -
             doc.remove(child)?;
         }
     }
-    for text in tail {
+    let tail_text = |doc: &Document| {
+        let next = doc.node(id)?.next_sibling()?;
+        (next.node_type() == NodeType::Text).then(|| next.id())
+    };
+    while let Some(text) = tail.then(|| tail_text(doc)).flatten() {
         doc.remove(text)?;
     }
     Ok(())

@@ -43,6 +43,13 @@ impl Element {
         Element { doc, id, counted }
     }
 
+    /// The proxy of `id` in the streamed `doc`, taking over a hold already
+    /// counted for it (an event's, handed out as this proxy).
+    pub(crate) fn taking_hold(doc: Shared, id: NodeId) -> Element {
+        let counted = doc.held.is_some();
+        Element { doc, id, counted }
+    }
+
     /// A stand-in for this proxy for the length of one call (`here`):
     /// the proxy holds the node meanwhile, so it need not count.
     fn transient(&self) -> Element {

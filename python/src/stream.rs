@@ -16,6 +16,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use xml5dom::events::{DocumentBuilder, Event, Parser};
@@ -302,32 +303,28 @@ impl EventStream {
             return Ok(None);
         };
         let cell = &cell;
-        let name = |n: &str| PyString::intern(py, n).into_any().unbind();
+        let name = |n: &Bound<'_, PyString>| n.clone().into_any().unbind();
+        // The queue's hold on the node becomes the proxy's.
         let proxy = |id: NodeId| -> PyResult<Py<PyAny>> {
-            let element = Py::new(py, Element::new(cell.clone(), id))?.into_any();
-            // The proxy holds the node now, not the queue.
-            if let Some(held) = &cell.held {
-                lock(held)?.release(id);
-            }
-            Ok(element)
+            Ok(Py::new(py, Element::taking_hold(cell.clone(), id))?.into_any())
         };
         Ok(Some(match item {
-            Queued::Start(id) => (name("start"), proxy(id)?),
-            Queued::End(id) => (name("end"), proxy(id)?),
-            Queued::Comment(id) => (name("comment"), proxy(id)?),
-            Queued::Pi(id) => (name("pi"), proxy(id)?),
+            Queued::Start(id) => (name(intern!(py, "start")), proxy(id)?),
+            Queued::End(id) => (name(intern!(py, "end")), proxy(id)?),
+            Queued::Comment(id) => (name(intern!(py, "comment")), proxy(id)?),
+            Queued::Pi(id) => (name(intern!(py, "pi")), proxy(id)?),
             Queued::StartNs(prefix, uri) => (
-                name("start-ns"),
+                name(intern!(py, "start-ns")),
                 (prefix, uri).into_pyobject(py)?.into_any().unbind(),
             ),
-            Queued::EndNs => (name("end-ns"), py.None()),
+            Queued::EndNs => (name(intern!(py, "end-ns")), py.None()),
             Queued::Error(index) => {
                 let entry: Option<LogEntry> = parse_entry(&*read(cell)?, index);
                 let value = match entry {
                     Some(entry) => Py::new(py, entry)?.into_any(),
                     None => py.None(),
                 };
-                (name("error"), value)
+                (name(intern!(py, "error")), value)
             }
         }))
     }

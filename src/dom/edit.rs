@@ -1694,7 +1694,11 @@ impl Document {
             .attributes()
             .filter(|a| a.declared_prefix().is_none())
             .map(|a| a.name());
-        if let Some(name) = names.find(|name| self.defaults_for(node.name()).any(|d| d == *name)) {
+        let defaulted = |name: &&str| {
+            !self.attribute_defaults.is_empty()
+                && self.defaults_for(node.name()).any(|d| d == *name)
+        };
+        if let Some(name) = names.find(defaulted) {
             return Err(refused(format!(
                 "the DTD gives {name:?} a default, which would come back: set a value instead"
             )));

@@ -13,7 +13,7 @@ use super::Event;
 /// `Read`). Where [`Reader`](super::Reader) keeps the events of a piece
 /// until they are asked for, this parser keeps none: the end of the input
 /// closing a million open elements is a million calls, not a million
-/// events held.
+/// events held. It is `Send` when its handler is.
 ///
 /// ```
 /// use xml5dom::events::{Event, Parser};
@@ -116,3 +116,11 @@ impl<F: FnMut(Event<'_>)> Parser<F> {
         self.stream.pin(offset);
     }
 }
+
+// A push parser may move to another thread (a task of an async runtime, a
+// Python object any thread may call) when its handler may.
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    assert_send::<Parser<fn(Event<'_>)>>();
+    assert_send::<crate::Parser>();
+};
