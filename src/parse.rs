@@ -336,6 +336,12 @@ pub struct Parser {
     cut: bool,
 }
 
+// The push parser of documents may move to another thread.
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    assert_send::<Parser>();
+};
+
 impl Default for Parser {
     fn default() -> Parser {
         Parser::new()

@@ -159,7 +159,7 @@ impl Storage {
 
 #[cfg(test)]
 mod tests {
-    use crate::Document;
+    use crate::dom::Document;
 
     /// A document cut down as it grows, lxml's `iterparse` idiom, keeps
     /// storage in proportion to what is left, and reads the same.

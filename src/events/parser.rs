@@ -122,5 +122,4 @@ impl<F: FnMut(Event<'_>)> Parser<F> {
 const _: () = {
     const fn assert_send<T: Send>() {}
     assert_send::<Parser<fn(Event<'_>)>>();
-    assert_send::<crate::Parser>();
 };

@@ -695,7 +695,7 @@ fn the_document_builder_names_what_each_event_made() {
         let id = builder.push(event);
         let doc = builder.document();
         made.push(id.and_then(|id| doc.node(id)).map(|n| match n.node_type() {
-            crate::NodeType::Element => n.local_name().to_owned(),
+            crate::dom::NodeType::Element => n.local_name().to_owned(),
             _ => n.text().unwrap_or_default().to_owned(),
         }));
     });
