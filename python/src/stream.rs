@@ -15,7 +15,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -263,6 +263,8 @@ type Handler = Box<dyn FnMut(Event<'_>) + Send>;
 /// document's cell.
 struct Engine {
     parser: Option<Parser<Handler>>,
+    /// The options (an encoding the caller named) the parser is made with.
+    options: ParseOptions,
     closed: bool,
     /// A `recover=False` parse met an error: it stops there.
     failed: bool,
@@ -399,8 +401,19 @@ impl EventStream {
     /// A parse handing out `events` (lxml's names, and `error`), `start`
     /// and `end` only for elements `tag` selects.
     #[new]
-    #[pyo3(signature = (events, tag=None, recover=true))]
-    fn new(events: Vec<String>, tag: Option<Vec<String>>, recover: bool) -> PyResult<EventStream> {
+    #[pyo3(signature = (events, tag=None, recover=true, encoding=None))]
+    fn new(
+        events: Vec<String>,
+        tag: Option<Vec<String>>,
+        recover: bool,
+        encoding: Option<&str>,
+    ) -> PyResult<EventStream> {
+        let options = match encoding {
+            None => ParseOptions::default(),
+            Some(label) => ParseOptions::default()
+                .encoding_label(label.trim())
+                .map_err(|_| PyLookupError::new_err(format!("unknown encoding: {label:?}")))?,
+        };
         let mut wanted = 0;
         for name in &events {
             wanted |= event_flag(name)
@@ -429,6 +442,7 @@ impl EventStream {
             source: Mutex::new(None),
             engine: Mutex::new(Engine {
                 parser: None,
+                options,
                 closed: false,
                 failed: false,
                 recover,
@@ -462,7 +476,7 @@ impl EventStream {
             return engine.check(py);
         }
         if engine.parser.is_none() {
-            let mut options = ParseOptions::default();
+            let mut options = engine.options.clone();
             if is_text {
                 // Decoded already: what a declaration says does not apply.
                 options.encoding = Some(Encoding::UTF_8);
@@ -493,7 +507,7 @@ impl EventStream {
                     state.take(event);
                 }
             });
-            engine.parser = Some(Parser::new(handler));
+            engine.parser = Some(Parser::with_options(&engine.options, handler));
         }
         engine.run(|parser| parser.end())?;
         engine.closed = true;

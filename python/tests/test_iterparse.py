@@ -911,3 +911,22 @@ def test_a_truncated_stream_closes_its_elements_at_close():
     said.remove(("error", "eof-in-element"))
     assert said == [("end", "summary"), ("end", "entry"), ("end", "feed")]
     assert root.tag == "feed" and "".join(root.itertext()) == "Firstcut off"
+
+
+@xml5dom_only
+def test_an_encoding_named_by_the_caller_is_the_one_read():
+    # Windows-1251 labelled UTF-8, as exports from old systems are: the
+    # caller knows better than the label, as with XMLParser(encoding=...).
+    data = '<?xml version="1.0" encoding="UTF-8"?><r><a>Привет</a><a>мир</a></r>'.encode("cp1251")
+    parser = IMPL.module.XMLParser(encoding="windows-1251")
+    expected = [a.text for a in IMPL.module.fromstring(data, parser).iter("a")]
+    assert expected == ["Привет", "мир"]
+    streamed = [e.text for _, e in IMPL.iterparse(io.BytesIO(data), tag="a", encoding="windows-1251")]
+    assert streamed == expected
+    pull = IMPL.XMLPullParser(encoding="windows-1251")
+    for piece in pieces(data, 3, 5):
+        pull.feed(piece)
+    pull.close()
+    assert [e.text for _, e in pull.read_events() if e.tag == "a"] == expected
+    with pytest.raises(LookupError):
+        IMPL.iterparse(io.BytesIO(data), encoding="no such encoding")

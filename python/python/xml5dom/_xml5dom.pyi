@@ -177,7 +177,11 @@ _Event = Tuple[str, Any]
 
 class _EventStream(Iterator[_Event]):
     def __init__(
-        self, events: List[str], tag: Optional[List[str]] = None, recover: bool = True
+        self,
+        events: List[str],
+        tag: Optional[List[str]] = None,
+        recover: bool = True,
+        encoding: Optional[str] = None,
     ) -> None: ...
     def feed(self, data: Union[str, bytes]) -> None: ...
     def close(self) -> None: ...

@@ -162,12 +162,12 @@ def _tags(tag):
     return patterns
 
 
-def _stream(events, tag, recover):
+def _stream(events, tag, recover, encoding=None):
     events = tuple(events)
     for name in events:
         if name not in _EVENTS:
             raise ValueError("invalid event name '%s'" % (name,))
-    return _xml5dom._EventStream(list(events), _tags(tag), recover)
+    return _xml5dom._EventStream(list(events), _tags(tag), recover, encoding)
 
 
 class iterparse:
@@ -187,11 +187,16 @@ class iterparse:
     (``elem.clear()``, and its earlier siblings deleted) so that memory
     stays bounded whatever the input's size. Broken input is recovered as
     ``fromstring`` recovers it; ``recover=False`` raises ``XMLSyntaxError``
-    at the first error.
+    at the first error. ``encoding`` names the encoding of the bytes,
+    whatever they say of themselves. lxml's other parser options
+    (``huge_tree``, ``resolve_entities``, ...) are accepted and have no
+    effect: xml5dom has no size limit to lift and never fetches anything.
     """
 
-    def __init__(self, source, events=("end",), tag=None, *, recover=True, **_options):
-        self._stream = _stream(events, tag, recover)
+    def __init__(
+        self, source, events=("end",), tag=None, *, recover=True, encoding=None, **_options
+    ):
+        self._stream = _stream(events, tag, recover, encoding)
         if hasattr(source, "read"):
             self._stream.read_from(source, False)
         elif isinstance(source, (str, bytes, os.PathLike)):
@@ -228,11 +233,13 @@ class XMLPullParser:
     ``close()`` at the end (it returns the root element). ``events`` and
     ``tag`` are ``iterparse``'s (``("end",)`` by default). Broken input is
     recovered; ``recover=False`` raises ``XMLSyntaxError`` at the first
-    error. After ``close()``, ``feed`` starts a new document.
+    error; ``encoding`` is ``iterparse``'s. After ``close()``, ``feed``
+    starts a new document.
     """
 
-    def __init__(self, events=None, *, tag=None, recover=True, **_options):
-        self._arguments = (("end",) if events is None else tuple(events), tag, recover)
+    def __init__(self, events=None, *, tag=None, recover=True, encoding=None, **_options):
+        events = ("end",) if events is None else tuple(events)
+        self._arguments = (events, tag, recover, encoding)
         self._stream = _stream(*self._arguments)
         self._closed = False
 

@@ -118,6 +118,7 @@ class iterparse(Iterator[_Event]):
         tag: _Tag = None,
         *,
         recover: bool = True,
+        encoding: Optional[str] = None,
         **_options: Any,
     ) -> None: ...
     @property
@@ -134,6 +135,7 @@ class XMLPullParser:
         *,
         tag: _Tag = None,
         recover: bool = True,
+        encoding: Optional[str] = None,
         **_options: Any,
     ) -> None: ...
     def feed(self, data: Union[str, bytes]) -> None: ...
