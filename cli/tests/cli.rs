@@ -676,14 +676,7 @@ fn check_walks_a_directory_tree_with_r() {
     let files: Vec<String> = stdout(&output)
         .lines()
         .filter(|l| l.contains(": eof-in-element"))
-        .map(|l| {
-            let path = l.split(':').next().unwrap_or("");
-            Path::new(path)
-                .strip_prefix(&dir.path)
-                .unwrap()
-                .display()
-                .to_string()
-        })
+        .map(|l| under(&dir.path, l.split(':').next().unwrap_or("")))
         .collect();
     // Name order, depth first; `e.XML` has no error, `notes.txt` is not XML.
     assert_eq!(files, ["a.xml", "b/c/d.svg"]);
@@ -710,16 +703,18 @@ fn check_r_reads_each_directory_once_through_links() {
     assert_eq!(output.status.code(), Some(1));
     let files: Vec<String> = stdout(&output)
         .lines()
-        .map(|l| {
-            let path = l.split('"').nth(3).unwrap_or("");
-            Path::new(path)
-                .strip_prefix(&dir.path)
-                .unwrap()
-                .display()
-                .to_string()
-        })
+        .map(|l| under(&dir.path, l.split('"').nth(3).unwrap_or("")))
         .collect();
     assert_eq!(files, ["a/x.xml", "b/y.xml"]);
+}
+
+/// `path`, which is in `dir`, relative to it.
+fn under(dir: &Path, path: &str) -> String {
+    Path::new(path)
+        .strip_prefix(dir)
+        .unwrap()
+        .display()
+        .to_string()
 }
 
 #[test]

@@ -174,28 +174,23 @@ def child(library, mode, path, recover):
     gc.collect()
     before = _peak_bytes()
     start, start_cpu = time.perf_counter(), time.process_time()
+    if mode not in ("clear", "plain"):
+        raise SystemExit("unknown mode %r" % mode)
+    clearing = mode == "clear"
     elements = records = 0
-    if mode == "clear":
-        # lxml's idiom: a record handed out at its end is done with; clear
-        # it and drop the records before it, which the root still holds.
-        for _, element in iterparse(path):
-            element.tag
-            elements += 1
-            parent = element.getparent()
-            if parent is not None and parent.getparent() is None:
-                records += 1
+    for _, element in iterparse(path):
+        element.tag
+        elements += 1
+        parent = element.getparent()
+        if parent is not None and parent.getparent() is None:
+            records += 1
+            if clearing:
+                # lxml's idiom: a record handed out at its end is done
+                # with; clear it and drop the records before it, which the
+                # root still holds.
                 element.clear()
                 while element.getprevious() is not None:
                     del parent[0]
-    elif mode == "plain":
-        for _, element in iterparse(path):
-            element.tag
-            elements += 1
-            parent = element.getparent()
-            if parent is not None and parent.getparent() is None:
-                records += 1
-    else:
-        raise SystemExit("unknown mode %r" % mode)
     done, done_cpu = time.perf_counter(), time.process_time()
     after = _peak_bytes()
     print(

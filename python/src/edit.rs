@@ -202,7 +202,7 @@ fn clear_node(cell: &DocCell, doc: &mut Document, id: NodeId, keep_tail: bool) -
         let next = doc.node(id)?.next_sibling()?;
         (next.node_type() == NodeType::Text).then(|| next.id())
     };
-    while let Some(text) = tail.then(|| tail_text(doc)).flatten() {
+    while let Some(text) = tail_text(doc).filter(|_| tail) {
         doc.remove(text)?;
     }
     Ok(())

@@ -112,23 +112,17 @@ impl Held {
                 }))
     }
 
-    /// The nodes the kept subtrees hold now (what a sweep walks).
-    pub(crate) fn kept_size(&self, doc: &Document) -> usize {
-        self.kept
-            .iter()
-            .filter_map(|&id| doc.node(id))
-            .map(|node| 1 + node.descendants().count())
-            .sum()
-    }
-
     /// Frees each kept subtree nothing holds now (and forgets those put
-    /// back in a tree or gone).
-    pub(crate) fn sweep(&mut self, doc: &mut Document) {
+    /// back in a tree or gone). Returns how many nodes the subtrees still
+    /// kept have: what the next sweep will walk.
+    pub(crate) fn sweep(&mut self, doc: &mut Document) -> usize {
         let kept = std::mem::take(&mut self.kept);
+        let mut size = 0;
         for id in kept {
             match doc.node(id) {
                 Some(node) if node.parent().is_none() => {
                     if self.holds_any(doc, id) {
+                        size += 1 + node.descendants().count();
                         self.kept.push(id);
                     } else {
                         let _ = doc.remove(id);
@@ -137,6 +131,7 @@ impl Held {
                 _ => {}
             }
         }
+        size
     }
 }
 
@@ -191,24 +186,22 @@ pub(crate) fn let_go(cell: &DocCell, doc: &mut Document, id: NodeId) {
 
 /// A new document for Python to hold.
 pub(crate) fn share(document: Document) -> Shared {
-    Arc::new(DocCell {
-        document: RwLock::new(document),
-        moved_out: AtomicBool::new(false),
-        moves: Mutex::new(HashMap::new()),
-        fresh_prefixes: AtomicUsize::new(0),
-        held: None,
-    })
+    cell(document, None)
 }
 
 /// A new document, built as a stream arrives, for Python to hold (see
 /// [`Held`]).
 pub(crate) fn share_streamed(document: Document) -> Shared {
+    cell(document, Some(Mutex::new(Held::default())))
+}
+
+fn cell(document: Document, held: Option<Mutex<Held>>) -> Shared {
     Arc::new(DocCell {
         document: RwLock::new(document),
         moved_out: AtomicBool::new(false),
         moves: Mutex::new(HashMap::new()),
         fresh_prefixes: AtomicUsize::new(0),
-        held: Some(Mutex::new(Held::default())),
+        held,
     })
 }
 

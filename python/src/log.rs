@@ -225,10 +225,18 @@ pub(crate) fn repair_entries(doc: &Document, repairs: Vec<Repair>) -> Vec<LogEnt
 
 /// `recover=False`: the first error (not a warning) as `XMLSyntaxError`.
 pub(crate) fn refuse_errors(py: Python<'_>, doc: &Document) -> PyResult<()> {
+    refuse_errors_from(py, doc, 0)
+}
+
+/// [`refuse_errors`] of the errors from index `from` on (a stream checks
+/// the errors each piece brought).
+pub(crate) fn refuse_errors_from(py: Python<'_>, doc: &Document, from: usize) -> PyResult<()> {
     let Some(index) = doc
         .errors()
         .iter()
+        .skip(from)
         .position(|error| error.is_error() || error.is_limit())
+        .map(|found| from + found)
     else {
         return Ok(());
     };

@@ -151,19 +151,22 @@ pub(crate) fn split_clark(name: &str) -> (Option<&str>, &str) {
 /// Whether an element matches an `iter()` tag filter: a Clark name, `*`,
 /// `{uri}*`, `{*}local` or `{}local`.
 pub(crate) fn tag_matches(node: Node<'_>, filter: &str) -> bool {
-    if !node.is_element() {
-        return false;
-    }
+    node.is_element() && name_matches(node.namespace(), node.local_name(), filter)
+}
+
+/// Whether an element named `local` in `namespace` matches a tag filter
+/// (see [`tag_matches`]; a bare `local` is in no namespace, as lxml reads
+/// it).
+pub(crate) fn name_matches(namespace: Option<&str>, local: &str, filter: &str) -> bool {
     if filter == "*" {
         return true;
     }
-    let (uri, local) = split_clark(filter);
-    let local_ok = local == "*" || local == node.local_name();
+    let (uri, wanted) = split_clark(filter);
+    let local_ok = wanted == "*" || wanted == local;
     let uri_ok = match uri {
         Some("*") => true,
-        Some("") => node.namespace().is_none(),
-        Some(uri) => node.namespace() == Some(uri),
-        None => node.namespace().is_none() || filter == "*",
+        Some("") | None => namespace.is_none(),
+        Some(uri) => namespace == Some(uri),
     };
     local_ok && uri_ok
 }

@@ -23,7 +23,8 @@ use xml5dom::events::{DocumentBuilder, Event, Parser};
 use xml5dom::{Document, Encoding, NodeId, ParseOptions, XMLNS_NAMESPACE};
 
 use crate::element::Element;
-use crate::log::{log_of, parse_entries, parse_entry, refuse_errors, ErrorLog, LogEntry};
+use crate::log::{log_of, parse_entries, parse_entry, refuse_errors_from, ErrorLog, LogEntry};
+use crate::nodes::name_matches;
 use crate::{read, share_streamed, write, Shared};
 
 const START: u8 = 1;
@@ -46,44 +47,6 @@ fn event_flag(name: &str) -> Option<u8> {
         "error" => ERROR,
         _ => return None,
     })
-}
-
-/// One pattern of `tag=`, as lxml reads it: `*` any element, `{uri}local`,
-/// `{uri}*`, `{*}local`, and `local` or `{}local` an element in no
-/// namespace.
-struct TagPattern {
-    /// `None`: any namespace; `Some(None)`: no namespace.
-    namespace: Option<Option<String>>,
-    /// `None`: any local name.
-    local: Option<String>,
-}
-
-impl TagPattern {
-    fn new(text: &str) -> TagPattern {
-        if text == "*" {
-            return TagPattern {
-                namespace: None,
-                local: None,
-            };
-        }
-        let (namespace, local) = match text.strip_prefix('{').and_then(|r| r.split_once('}')) {
-            Some(("*", local)) => (None, local),
-            Some(("", local)) => (Some(None), local),
-            Some((uri, local)) => (Some(Some(uri.to_string())), local),
-            None => (Some(None), text),
-        };
-        TagPattern {
-            namespace,
-            local: (local != "*").then(|| local.to_string()),
-        }
-    }
-
-    fn matches(&self, namespace: Option<&str>, local: &str) -> bool {
-        self.namespace
-            .as_ref()
-            .is_none_or(|wanted| wanted.as_deref() == namespace)
-            && self.local.as_deref().is_none_or(|wanted| wanted == local)
-    }
 }
 
 /// An event waiting to be read.
@@ -111,7 +74,8 @@ impl Queued {
 struct State {
     builder: DocumentBuilder,
     wanted: u8,
-    tags: Option<Vec<TagPattern>>,
+    /// The `tag=` filters (`nodes::name_matches`), if any.
+    tags: Option<Vec<String>>,
     /// Each waiting event with where it is in the source.
     queue: VecDeque<(usize, Queued)>,
     /// Where the event being taken is in the source.
@@ -124,8 +88,6 @@ struct State {
     /// declarations it made (an `end-ns` each when it closes).
     open: Vec<(bool, u32)>,
     root: Option<NodeId>,
-    /// The errors the document holds.
-    errors: usize,
     /// The proxies' cell, whose `Held` counts queued nodes.
     cell: Shared,
     /// Events since the kept subtrees were last swept, and what the sweep
@@ -163,7 +125,7 @@ impl State {
     fn selects(&self, namespace: Option<&str>, local: &str) -> bool {
         self.tags
             .as_ref()
-            .is_none_or(|tags| tags.iter().any(|t| t.matches(namespace, local)))
+            .is_none_or(|tags| tags.iter().any(|t| name_matches(namespace, local, t)))
     }
 
     /// Builds what `event` makes and queues what the caller asked for.
@@ -232,9 +194,9 @@ impl State {
             Event::Error(error) => {
                 self.builder.push(event);
                 if self.wanted & ERROR != 0 {
-                    self.push_error(error.offset, self.errors);
+                    let index = self.builder.document().errors().len().saturating_sub(1);
+                    self.push_error(error.offset, index);
                 }
-                self.errors += 1;
             }
             _ => {
                 self.builder.push(event);
@@ -268,6 +230,8 @@ struct Engine {
     closed: bool,
     /// A `recover=False` parse met an error: it stops there.
     failed: bool,
+    /// The errors a `recover=False` parse looked at already.
+    checked: usize,
     recover: bool,
     state: Arc<Mutex<State>>,
     cell: Shared,
@@ -343,6 +307,26 @@ impl EventStream {
 }
 
 impl Engine {
+    /// Makes the parser at the first feed (or the close of an input that
+    /// had none): of text (`is_text`, decoded already, so a declaration's
+    /// encoding does not apply) or of bytes.
+    fn start(&mut self, is_text: bool) {
+        if self.parser.is_some() {
+            return;
+        }
+        let mut options = self.options.clone();
+        if is_text {
+            options.encoding = Some(Encoding::UTF_8);
+        }
+        let state = self.state.clone();
+        let handler: Handler = Box::new(move |event| {
+            if let Ok(mut state) = state.lock() {
+                state.take(event);
+            }
+        });
+        self.parser = Some(Parser::with_options(&options, handler));
+    }
+
     /// Runs `f` on the parser with the document lent to the builder, then
     /// frees what the caller took out and nothing holds now.
     fn run(&mut self, f: impl FnOnce(&mut Parser<Handler>)) -> PyResult<()> {
@@ -357,22 +341,25 @@ impl Engine {
         if let Some(held) = &self.cell.held {
             let mut held = lock(held)?;
             if !held.kept.is_empty() && state.since_sweep > 4096 + state.sweep_cost {
-                held.sweep(&mut doc);
-                state.sweep_cost = held.kept_size(&doc);
+                state.sweep_cost = held.sweep(&mut doc);
                 state.since_sweep = 0;
             }
         }
         Ok(())
     }
 
-    /// With `recover=False`, the first error stops the parse.
+    /// With `recover=False`, the first error stops the parse (looked for
+    /// among the errors since the last check, not all of them each feed).
     fn check(&mut self, py: Python<'_>) -> PyResult<()> {
         if self.recover {
             return Ok(());
         }
         let doc = read(&self.cell)?;
-        let result = refuse_errors(py, &doc);
-        self.failed = result.is_err();
+        let result = refuse_errors_from(py, &doc, self.checked);
+        match result {
+            Ok(()) => self.checked = doc.errors().len(),
+            Err(_) => self.failed = true,
+        }
         result
     }
 }
@@ -427,13 +414,12 @@ impl EventStream {
         let state = State {
             builder,
             wanted,
-            tags: tag.map(|tags| tags.iter().map(|t| TagPattern::new(t)).collect()),
+            tags: tag,
             queue: VecDeque::new(),
             at: 0,
             release_before: 0,
             open: Vec::new(),
             root: None,
-            errors: 0,
             cell: cell.clone(),
             since_sweep: 0,
             sweep_cost: 0,
@@ -445,6 +431,7 @@ impl EventStream {
                 options,
                 closed: false,
                 failed: false,
+                checked: 0,
                 recover,
                 state: Arc::new(Mutex::new(state)),
                 cell,
@@ -475,20 +462,7 @@ impl EventStream {
         if engine.failed {
             return engine.check(py);
         }
-        if engine.parser.is_none() {
-            let mut options = engine.options.clone();
-            if is_text {
-                // Decoded already: what a declaration says does not apply.
-                options.encoding = Some(Encoding::UTF_8);
-            }
-            let state = engine.state.clone();
-            let handler: Handler = Box::new(move |event| {
-                if let Ok(mut state) = state.lock() {
-                    state.take(event);
-                }
-            });
-            engine.parser = Some(Parser::with_options(&options, handler));
-        }
+        engine.start(is_text);
         engine.run(|parser| parser.feed(bytes))?;
         engine.check(py)
     }
@@ -499,16 +473,8 @@ impl EventStream {
         if engine.closed || engine.failed {
             return Ok(());
         }
-        if engine.parser.is_none() {
-            // No input at all: the events of an empty document.
-            let state = engine.state.clone();
-            let handler: Handler = Box::new(move |event| {
-                if let Ok(mut state) = state.lock() {
-                    state.take(event);
-                }
-            });
-            engine.parser = Some(Parser::with_options(&engine.options, handler));
-        }
+        // (No input at all: the events of an empty document.)
+        engine.start(false);
         engine.run(|parser| parser.end())?;
         engine.closed = true;
         engine.check(py)
@@ -547,15 +513,17 @@ impl EventStream {
                 let fed = engine.parser.as_ref().map_or(0, |p| p.text_read());
                 lock(&engine.state)?.release_before = fed;
             }
-            let read = file.call_method1(py, "read", (CHUNK,)).and_then(|data| {
-                let data = data.into_bound(py);
-                match data.len()? {
-                    0 => self.close(py),
-                    _ => self.feed(py, &data),
+            // One piece, or the end: whether the input ended.
+            let step = || -> PyResult<bool> {
+                let data = file.call_method1(py, "read", (CHUNK,))?.into_bound(py);
+                if data.len()? == 0 {
+                    self.close(py)?;
+                    return Ok(true);
                 }
-                .map(|()| data.len().unwrap_or(0) == 0)
-            });
-            match read {
+                self.feed(py, &data)?;
+                Ok(false)
+            };
+            match step() {
                 Ok(false) => {}
                 Ok(true) => self.end_source(py)?,
                 Err(error) => {

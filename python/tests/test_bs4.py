@@ -138,6 +138,12 @@ def test_a_deep_document_builds_without_recursion():
     assert len(list(soup.descendants)) == depth + 1
 
 
+def run_fresh(code):
+    """Runs ``code`` in a new interpreter that imports this xml5dom."""
+    env = {"PYTHONPATH": THIS_XML5DOM}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+
+
 def test_importing_xml5dom_works_without_bs4():
     code = (
         "import sys, importlib.abc\n"
@@ -155,8 +161,7 @@ def test_importing_xml5dom_works_without_bs4():
         "except ModuleNotFoundError:\n"
         "    print('ok')\n"
     )
-    env = {"PYTHONPATH": THIS_XML5DOM}
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    result = run_fresh(code)
     assert result.stdout.strip() == "ok", result.stderr
 
 
@@ -168,6 +173,5 @@ def test_importing_xml5dom_does_not_import_bs4_and_registers_when_bs4_loads():
         "from bs4 import BeautifulSoup\n"
         "print(BeautifulSoup('<a>AT&T</a>', 'xml5').a.string)\n"
     )
-    env = {"PYTHONPATH": THIS_XML5DOM}
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    result = run_fresh(code)
     assert result.stdout.strip() == "AT&T", result.stderr

@@ -7,10 +7,12 @@
 //! once read), would so hold all it ever parsed. [`Document::remove`] calls
 //! [`Document::compact_if_wasteful`]: when the side storage has grown to
 //! twice what the live nodes used at the last compaction (and by a slack
-//! besides), it is rebuilt with what the live nodes use. Each compaction
-//! costs what the live nodes hold, and comes only after at least as much
-//! was added, so the work stays linear in what was ever stored, and the
-//! storage within about twice what the live nodes use.
+//! and a share per arena slot besides), it is rebuilt with what the live
+//! nodes use. Each compaction walks the arena and copies what the live
+//! nodes hold, and comes only after at least as much was added, so the
+//! work stays linear in what was ever stored (a large document edited a
+//! little at a time does not walk its arena per 64 KiB of edits), and the
+//! storage within about twice what the live nodes use plus a slot's share.
 //!
 //! Node ids do not change: only the ranges inside nodes move.
 
@@ -19,6 +21,9 @@ use super::{AttributeData, Document, ItemRange, NodeKind, StrRange, STORED};
 /// What storage may grow by past twice the live size before it is
 /// compacted: small documents never compact.
 const COMPACT_SLACK: usize = 64 << 10;
+
+/// Bytes of storage added that pay for walking one arena slot.
+const SLOT_SHARE: usize = 16;
 
 impl Document {
     /// Bytes of side storage: stored strings, attributes, CDATA parts.
@@ -31,7 +36,9 @@ impl Document {
     /// Compacts the side storage if it holds more than twice what the live
     /// nodes used at the last compaction (see the module doc).
     pub(crate) fn compact_if_wasteful(&mut self) {
-        if self.storage_size() > 2 * self.compacted_size + COMPACT_SLACK {
+        // The walk costs a slot's worth per arena slot, live or free.
+        let walk = self.arena.len() * SLOT_SHARE;
+        if self.storage_size() > 2 * self.compacted_size + COMPACT_SLACK + walk {
             self.compact(None);
         }
     }

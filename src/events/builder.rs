@@ -84,15 +84,15 @@ impl DocumentBuilder {
             Event::EndElement(_) => {
                 let closed = self.sink.current().map(NodeId);
                 replay(&mut self.sink, "", event, 0);
-                if closed.is_some() && closed == self.placeholders.last().copied() {
-                    self.placeholders.pop();
-                    if let Some(id) = closed {
+                match closed {
+                    Some(id) if self.placeholders.last() == Some(&id) => {
+                        self.placeholders.pop();
                         // Detached, so removable; nothing else holds it.
                         let _ = self.sink.document_mut().remove(id);
+                        None
                     }
-                    return None;
+                    closed => closed,
                 }
-                closed
             }
             Event::StartElement(start) if !start.empty => {
                 replay(&mut self.sink, "", event, 0);

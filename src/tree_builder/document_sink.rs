@@ -151,15 +151,7 @@ impl<'i> DocumentSink<'i> {
         if !last.is_removed(&self.doc.arena) {
             return None;
         }
-        let qname = self.doc.names.qname("removed");
-        let name = self.doc.names.name(qname, None);
-        let kind = NodeKind::Element {
-            name,
-            attributes: ItemRange::default(),
-            tag_end: 0,
-            end_tag: crate::dom::NO_END_TAG,
-        };
-        *last = self.doc.arena.new_node(NodeData::created(kind));
+        *last = self.doc.create_element("removed").0;
         Some(*last)
     }
 
@@ -314,9 +306,9 @@ impl TreeSink for DocumentSink<'_> {
 
     #[inline]
     fn end_element(&mut self, end: usize, end_tag: Option<Span>) {
-        // (A document edited between events may have lost the element.)
-        let id = self.open.pop().filter(|id| !id.is_removed(&self.doc.arena));
-        if let Some(id) = id.filter(|_| !self.sourceless) {
+        // (A sourceless document's nodes have no spans to close; it is
+        // the one that may be edited, and lose the element, meanwhile.)
+        if let Some(id) = self.open.pop().filter(|_| !self.sourceless) {
             self.doc.close_parsed(id, end, end_tag);
         }
     }
@@ -361,7 +353,7 @@ impl TreeSink for DocumentSink<'_> {
             balanced: true,
         });
         let parent = self.parent();
-        let last_before = self.last_child();
+        let last_before = self.doc.arena[parent].last_child();
         self.expansion = Some(Expansion {
             index,
             parent,
@@ -375,18 +367,16 @@ impl TreeSink for DocumentSink<'_> {
         let Some(active) = self.expansion.take() else {
             return;
         };
-        // `get`, not indexing: a document edited between events may have
-        // lost the nodes the expansion began after.
         let arena = &self.doc.arena;
         let first = match active.last_before {
-            Some(last) => arena.get(last).and_then(|n| n.next_sibling()),
-            None => arena.get(active.parent).and_then(|n| n.first_child()),
+            Some(last) => arena[last].next_sibling(),
+            None => arena[active.parent].first_child(),
         };
         let mut count = 0;
         let mut node = first;
         while let Some(id) = node {
             count += 1;
-            node = arena.get(id).and_then(|n| n.next_sibling());
+            node = arena[id].next_sibling();
         }
         if let Some(record) = self.doc.entity_expansions.get_mut(active.index) {
             record.first = first;
