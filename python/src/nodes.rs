@@ -92,7 +92,7 @@ struct NameStrings {
     /// The Clark name being looked up, built here to look up without an
     /// allocation.
     scratch: String,
-    strings: HashMap<Box<str>, Py<PyString>>,
+    strings: HashMap<Box<str>, Py<PyString>, foldhash::fast::RandomState>,
 }
 
 const LONGEST_CACHED: usize = 256;
@@ -114,7 +114,7 @@ pub(crate) fn clark_string<'py>(
     };
     let cache = guard.get_or_insert_with(|| NameStrings {
         scratch: String::new(),
-        strings: HashMap::new(),
+        strings: HashMap::default(),
     });
     cache.scratch.clear();
     if let Some(uri) = namespace {
