@@ -18,32 +18,10 @@ use crate::tokenizer::{Doctype, XmlDecl};
 
 use super::sink::Handler;
 use super::stream::{Stream, READ_SIZE};
-use super::{name_of, Attribute, AttributeList, Attributes, EndElement, Event, StartElement};
+use super::{name_of, AttributeList, Attributes, EndElement, Event, QueuedAttribute, StartElement};
 
 /// A range of a queue's string storage.
 type Range = (usize, usize);
-
-/// An attribute as a queue keeps it.
-#[derive(Clone, Debug)]
-pub(crate) struct QueuedAttribute {
-    name: NameId,
-    value: Range,
-    span: Option<Span>,
-    value_span: Option<Span>,
-    is_id: bool,
-}
-
-impl QueuedAttribute {
-    pub(super) fn attribute<'e>(&self, names: &'e Names, strings: &'e str) -> Attribute<'e> {
-        Attribute {
-            name: name_of(names, self.name),
-            value: strings.get(self.value.0..self.value.1).unwrap_or_default(),
-            span: self.span,
-            value_span: self.value_span,
-            is_id: self.is_id,
-        }
-    }
-}
 
 /// An event as a queue keeps it.
 #[derive(Debug)]

@@ -5,45 +5,12 @@
 //! doctype.test requires. The internal subset between `[` and `]` is in
 //! `internal_subset.rs`.
 
+use super::buffers::DoctypeBuilder;
 use super::input::{StrBuf, Window};
 use super::markup::BOGUS_COMMENT_STOP;
 use super::states::State;
 use super::{push_consumed, Flow, TokenSink, Tokenizer};
 use crate::error::ErrorCode;
-
-/// The DOCTYPE being read, with buffers kept from earlier ones.
-#[derive(Default)]
-pub(super) struct DoctypeBuilder {
-    pub(super) name: Option<StrBuf>,
-    pub(super) public_id: Option<StrBuf>,
-    pub(super) system_id: Option<StrBuf>,
-    pub(super) internal_subset: Option<StrBuf>,
-    /// Where the internal subset's text starts, and ends (its `]`, or where
-    /// the DOCTYPE was cut short).
-    pub(super) subset_start: usize,
-    pub(super) subset_end: usize,
-    pub(super) spare: Vec<StrBuf>,
-}
-
-impl DoctypeBuilder {
-    pub(super) fn reset(&mut self) {
-        for slot in [
-            &mut self.name,
-            &mut self.public_id,
-            &mut self.system_id,
-            &mut self.internal_subset,
-        ] {
-            if let Some(mut buf) = slot.take() {
-                buf.clear();
-                self.spare.push(buf);
-            }
-        }
-    }
-
-    pub(super) fn fresh(spare: &mut Vec<StrBuf>) -> StrBuf {
-        spare.pop().unwrap_or_default()
-    }
-}
 
 /// Whitespace in DOCTYPEs, which (as in HTML, and as the suite requires)
 /// also includes form feed.

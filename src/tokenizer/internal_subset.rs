@@ -5,7 +5,7 @@
 //! `read_declarations` has the DTD reader (`crate::dtd`) parse the
 //! declarations, and maps what it reports back to the source.
 
-use super::doctype::DoctypeBuilder;
+use super::buffers::DoctypeBuilder;
 use super::input::{scan, stop_table, Window};
 use super::states::{State, Subset};
 use super::{push_consumed, Flow, Input, TokenSink, Tokenizer};

@@ -62,6 +62,7 @@ macro_rules! next {
 }
 
 mod attributes;
+mod buffers;
 mod data;
 mod doctype;
 mod fast_paths;
@@ -91,8 +92,7 @@ use crate::dtd::Declarations;
 use crate::error::{ErrorCode, ParseError};
 use crate::limits::Limits;
 use crate::span::Span;
-use attributes::AttributeNames;
-use doctype::DoctypeBuilder;
+use buffers::{AttributeNames, DeclarationBuilder, DoctypeBuilder};
 use input::{input_char_error, scan, xml11_cut, Locator, StrBuf, Window};
 use states::State;
 use token::AttributeBuffer;
@@ -100,7 +100,6 @@ use token::AttributeBuffer;
 /// Up to this many attributes a tag's duplicate check compares packed keys
 /// one by one; past it, a tag's names are hashed (`AttributeNames`).
 const LINEAR_DUPLICATE_CHECK: usize = 32;
-use xml_declaration::DeclarationBuilder;
 
 /// How long a run of text with references resolved in it (a copy of the
 /// source) grows before it goes as a piece to a sink that takes references

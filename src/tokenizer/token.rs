@@ -1,4 +1,4 @@
-//! The tokens the tokenizer hands to its [`TokenSink`](super::TokenSink).
+//! The tokens the tokenizer hands to its token sink.
 //!
 //! Tokens borrow: their strings point into the input where the text is
 //! exactly the source, and into the tokenizer's scratch buffers where it was

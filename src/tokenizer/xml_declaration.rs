@@ -3,29 +3,11 @@
 //! allow turns it back into a processing instruction named `xml` (the PI
 //! data state, in `markup.rs`, takes over).
 
-use super::input::{StrBuf, Window};
+use super::input::Window;
 use super::states::State;
 use super::{push_source, Flow, Token, TokenSink, Tokenizer, XmlDecl};
 use crate::error::ErrorCode;
 use crate::span::Span;
-
-/// The XML declaration being read.
-#[derive(Default)]
-pub(super) struct DeclarationBuilder {
-    /// `version`, `encoding`, `standalone`.
-    values: [StrBuf; 3],
-    present: [bool; 3],
-    /// Which pseudo-attribute is being read.
-    current: usize,
-    /// A pseudo-attribute name has been recognized: from here on this is a
-    /// declaration, not a PI that happens to be called `xml`.
-    started: bool,
-    /// Offset of the first non-whitespace character after `<?xml`.
-    content_start: Option<usize>,
-    /// Offset of the `?` that may close the declaration.
-    question_mark: usize,
-    data: StrBuf,
-}
 
 /// The pseudo-attributes, in the order the grammar allows them.
 const DECLARATION_NAMES: [&str; 3] = ["version", "encoding", "standalone"];

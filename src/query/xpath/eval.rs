@@ -31,16 +31,20 @@ use super::ast::{
     is_positionless, ArithmeticOp, Axis, CompareOp, Expr, Function, NodeTest, Path, PathStart, Step,
 };
 use super::functions;
-use super::{AttributeNode, Bindings, NamespaceNode, Value, XNode, XPath, XPathError};
+use super::value::{
+    is_top_level, run_start, string_value, string_value_cow, to_boolean, to_number, to_string,
+};
+use super::{AttributeNode, Bindings, NamespaceNode, Value, XNode, XPathError};
 use crate::dom::{Document, Edge, Node, NodeType, XMLNS_NAMESPACE, XML_NAMESPACE};
 
 pub(super) fn evaluate<'a>(
-    xpath: &XPath,
+    expr: &Expr,
+    source: &str,
     context: Node<'a>,
     bindings: &Bindings<'a>,
 ) -> Result<Value<'a>> {
     let mut evaluator = Evaluator {
-        source: &xpath.source,
+        source,
         bindings,
         document: context.document(),
         order: OnceCell::new(),
@@ -51,14 +55,14 @@ pub(super) fn evaluate<'a>(
         run_starts: RefCell::default(),
         prefixes: HashMap::new(),
     };
-    evaluator.check_names(&xpath.expr)?;
+    evaluator.check_names(expr)?;
     let context = Context {
         // A later node of a run of text is the run's first in XPath.
         node: XNode::Node(run_start(context)),
         position: 1,
         size: 1,
     };
-    evaluator.eval(&xpath.expr, &context)
+    evaluator.eval(expr, &context)
 }
 
 struct Evaluator<'a, 'b> {
@@ -992,10 +996,6 @@ fn visible(node: Node<'_>) -> bool {
 
 /// Whether the text of `node` is part of the string-values of its
 /// ancestors: text inside the root element (a run's later nodes too).
-fn in_content(node: Node<'_>) -> bool {
-    node.is_text() && !is_top_level(node)
-}
-
 /// Whether the node's previous sibling is text (the node then belongs to
 /// the run that text is in, if it is text itself).
 fn follows_text(node: Node<'_>) -> bool {
@@ -1022,36 +1022,6 @@ fn memo_run_start<'a>(memo: &mut HashMap<usize, Node<'a>>, node: Node<'a>) -> No
         memo.insert(index, start);
     }
     start
-}
-
-/// The first node of the run of adjacent text siblings `node` is in
-/// (`node` itself if it is not text or starts its run).
-pub(super) fn run_start(node: Node<'_>) -> Node<'_> {
-    let mut start = node;
-    if start.is_text() {
-        while let Some(prev) = start.prev_sibling().filter(Node::is_text) {
-            start = prev;
-        }
-    }
-    start
-}
-
-/// The text of the run of adjacent text siblings that starts at `first`,
-/// borrowed when the run is one node.
-fn run_text(first: Node<'_>) -> Cow<'_, str> {
-    let own = first.text().unwrap_or("");
-    if !first.next_sibling().is_some_and(|n| n.is_text()) {
-        return Cow::Borrowed(own);
-    }
-    let mut text = own.to_owned();
-    for next in first.following_siblings().take_while(Node::is_text) {
-        text.push_str(next.text().unwrap_or(""));
-    }
-    Cow::Owned(text)
-}
-
-fn is_top_level(node: Node<'_>) -> bool {
-    node.parent().is_some_and(|p| p.is_document())
 }
 
 fn matches_node(node: Node<'_>, test: &Test<'_>) -> bool {
@@ -1237,94 +1207,6 @@ fn qualified_name<'a>(node: XNode<'a>) -> &'a str {
     }
 }
 
-/// The string-value of a node (§5); for any text node of a run of
-/// adjacent text siblings, the text of the whole run.
-pub(super) fn string_value(node: XNode<'_>) -> String {
-    match node {
-        XNode::Node(n) if n.is_text() => run_text(run_start(n)).into_owned(),
-        _ => string_value_cow(node).into_owned(),
-    }
-}
-
-/// The string-value, borrowed where the node holds it whole (attributes,
-/// text, comments: most comparisons), built for elements, the root and
-/// runs of text. A text node here is the first of its run, as the
-/// evaluator hands out only those.
-fn string_value_cow(node: XNode<'_>) -> Cow<'_, str> {
-    match node {
-        XNode::Node(n) => match n.node_type() {
-            NodeType::Text => run_text(n),
-            NodeType::Comment | NodeType::ProcessingInstruction => {
-                Cow::Borrowed(n.text().unwrap_or(""))
-            }
-            NodeType::Element if !n.has_children() => Cow::Borrowed(""),
-            NodeType::Element => match n.first_child() {
-                // One text child: its text is the element's string-value.
-                Some(only) if only.is_text() && only.next_sibling().is_none() => {
-                    Cow::Borrowed(only.text().unwrap_or(""))
-                }
-                _ => Cow::Owned(built_string_value(node)),
-            },
-            _ => Cow::Owned(built_string_value(node)),
-        },
-        XNode::Attribute(a) => Cow::Borrowed(a.attribute.value()),
-        XNode::Namespace(ns) => Cow::Borrowed(ns.uri),
-    }
-}
-
-fn built_string_value(node: XNode<'_>) -> String {
-    match node {
-        XNode::Node(n) => match n.node_type() {
-            NodeType::Document | NodeType::Element => {
-                let mut out = String::new();
-                for d in n.descendants() {
-                    if in_content(d) {
-                        out.push_str(d.text().unwrap_or(""));
-                    }
-                }
-                out
-            }
-            NodeType::Text => run_text(n).into_owned(),
-            NodeType::Comment | NodeType::ProcessingInstruction => {
-                n.text().unwrap_or("").to_owned()
-            }
-            NodeType::Doctype => String::new(),
-        },
-        XNode::Attribute(a) => a.attribute.value().to_owned(),
-        XNode::Namespace(ns) => ns.uri.to_owned(),
-    }
-}
-
-pub(super) fn to_string(value: &Value<'_>) -> String {
-    match value {
-        Value::NodeSet(nodes) => nodes
-            .first()
-            .map(|&n| string_value_cow(n).into_owned())
-            .unwrap_or_default(),
-        Value::Boolean(b) => if *b { "true" } else { "false" }.to_owned(),
-        Value::Number(n) => functions::number_to_string(*n),
-        Value::String(s) => s.clone(),
-    }
-}
-
-pub(super) fn to_number(value: &Value<'_>) -> f64 {
-    match value {
-        Value::Number(n) => *n,
-        Value::Boolean(b) => f64::from(u8::from(*b)),
-        Value::String(s) => functions::string_to_number(s),
-        Value::NodeSet(_) => functions::string_to_number(&to_string(value)),
-    }
-}
-
-pub(super) fn to_boolean(value: &Value<'_>) -> bool {
-    match value {
-        Value::NodeSet(nodes) => !nodes.is_empty(),
-        Value::Boolean(b) => *b,
-        Value::Number(n) => functions::number_to_boolean(*n),
-        Value::String(s) => functions::string_to_boolean(s),
-    }
-}
-
 /// §3.4: comparisons, with node-sets compared node by node.
 fn compare(op: CompareOp, a: &Value<'_>, b: &Value<'_>) -> bool {
     match (a, b) {
@@ -1448,177 +1330,5 @@ fn relational(op: CompareOp, x: f64, y: f64) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::query::XPath;
-
-    /// `<r>` + `pieces` as separate text children + the rest (built by
-    /// edits, which put text next to text without merging it).
-    fn runs(before: &str, pieces: &[&str], after: &str) -> Document {
-        let mut doc = Document::parse(&format!("<r>{before}<m/>{after}</r>"));
-        let Some(marker) = doc.root_element().and_then(|r| {
-            r.children()
-                .find(|c| c.is_element() && c.name() == "m")
-                .map(|m| m.id())
-        }) else {
-            panic!("no marker");
-        };
-        for piece in pieces {
-            let text = doc.create_text(piece);
-            doc.insert_before(marker, text).expect("insert");
-        }
-        doc.remove(marker).expect("remove");
-        doc
-    }
-
-    fn eval<'a>(doc: &'a Document, expr: &str) -> Value<'a> {
-        XPath::compile(expr)
-            .and_then(|x| x.evaluate(doc.root()))
-            .expect("evaluates")
-    }
-
-    fn string(doc: &Document, expr: &str) -> String {
-        eval(doc, expr).to_xpath_string()
-    }
-
-    fn number(doc: &Document, expr: &str) -> f64 {
-        eval(doc, expr).to_number()
-    }
-
-    #[test]
-    fn the_dom_keeps_the_pieces_apart() {
-        let doc = runs("<a/>", &["x", "y", "z"], "<b/>");
-        let r = doc.root_element().expect("root");
-        assert_eq!(r.children().count(), 5);
-        let texts: Vec<_> = r.children().filter(|c| c.is_text()).collect();
-        assert!(visible(texts[0]));
-        assert!(!visible(texts[1]) && !visible(texts[2]));
-        assert!(texts.iter().all(|&t| in_content(t)));
-        assert!(texts.iter().all(|&t| run_start(t) == texts[0]));
-        assert_eq!(run_text(texts[0]), "xyz");
-        assert!(matches!(run_text(texts[0]), Cow::Owned(_)));
-        assert_eq!(run_text(texts[2]), "z");
-    }
-
-    #[test]
-    fn a_run_of_one_is_borrowed() {
-        let doc = Document::parse("<r>alone<a/></r>");
-        let text = doc
-            .root_element()
-            .and_then(|r| r.first_child())
-            .expect("text");
-        assert!(matches!(run_text(text), Cow::Borrowed("alone")));
-        assert_eq!(run_start(text), text);
-    }
-
-    #[test]
-    fn a_run_counts_once() {
-        let doc = runs("<a/>", &["x", "y", "z"], "<b/>");
-        assert_eq!(number(&doc, "count(/r/text())"), 1.0);
-        assert_eq!(number(&doc, "count(/r/node())"), 3.0);
-        assert_eq!(number(&doc, "count(//text())"), 1.0);
-        assert_eq!(number(&doc, "count(/r/node()[last()])"), 1.0);
-        assert_eq!(string(&doc, "name(/r/node()[3])"), "b");
-        assert_eq!(number(&doc, "count(/r/a/following-sibling::node())"), 2.0);
-        assert_eq!(number(&doc, "count(/r/b/preceding-sibling::node())"), 2.0);
-        assert_eq!(number(&doc, "count(/r/a/following::node())"), 2.0);
-        assert_eq!(number(&doc, "count(/r/b/preceding::node())"), 2.0);
-        assert_eq!(number(&doc, "count(/r/b/preceding::text())"), 1.0);
-        assert_eq!(number(&doc, "count(/r/text()/following-sibling::*)"), 1.0);
-        assert_eq!(number(&doc, "count(/r/text()/preceding-sibling::*)"), 1.0);
-        assert_eq!(number(&doc, "count(/descendant::node())"), 4.0);
-        assert_eq!(string(&doc, "/r/text()"), "xyz");
-        assert_eq!(string(&doc, "/r"), "xyz");
-        assert_eq!(
-            eval(&doc, "/r/text() = 'xyz'"),
-            Value::Boolean(true),
-            "comparisons see the whole run"
-        );
-        assert_eq!(number(&doc, "string-length(/r/node()[2])"), 3.0);
-    }
-
-    #[test]
-    fn the_first_node_of_a_run_is_handed_back() {
-        let doc = runs("", &["x", "y"], "");
-        let found = XPath::compile("/r/node()")
-            .and_then(|x| x.select(doc.root()))
-            .expect("selects");
-        assert_eq!(found.len(), 1);
-        let first = found[0].as_node().expect("a tree node");
-        assert_eq!(first.text(), Some("x"));
-        assert_eq!(first.prev_sibling(), None);
-        assert_eq!(found[0].string_value(), "xy");
-        let pieces: Vec<_> = found[0].text_run().filter_map(|n| n.text()).collect();
-        assert_eq!(pieces, ["x", "y"]);
-    }
-
-    #[test]
-    fn runs_at_the_start_and_the_end() {
-        let doc = runs("", &["a", "b"], "<e/>");
-        assert_eq!(string(&doc, "/r/node()[1]"), "ab");
-        assert_eq!(string(&doc, "name(/r/node()[2])"), "e");
-        let doc = runs("<e/>", &["a", "b"], "");
-        assert_eq!(string(&doc, "/r/node()[2]"), "ab");
-        assert_eq!(number(&doc, "count(/r/node())"), 2.0);
-        assert_eq!(string(&doc, "/r/node()[last()]"), "ab");
-    }
-
-    #[test]
-    fn a_parsed_text_node_joins_the_edited_ones() {
-        // "a" comes from the parser, "b" and "c" from edits, "d" parsed.
-        let doc = runs("a", &["b", "c"], "d<e/>f");
-        assert_eq!(number(&doc, "count(/r/text())"), 2.0);
-        assert_eq!(string(&doc, "/r/text()[1]"), "abcd");
-        assert_eq!(string(&doc, "/r/text()[2]"), "f");
-        assert_eq!(string(&doc, "/r/e/preceding-sibling::node()[1]"), "abcd");
-    }
-
-    #[test]
-    fn a_later_node_of_a_run_as_the_context_is_the_run() {
-        let doc = runs("<a/>", &["x", "y", "z"], "");
-        let Some(later) = doc.root_element().and_then(|r| r.last_child()) else {
-            panic!("no text");
-        };
-        assert_eq!(later.text(), Some("z"));
-        let at = |expr: &str| {
-            XPath::compile(expr)
-                .and_then(|x| x.evaluate(later))
-                .expect("evaluates")
-        };
-        assert_eq!(at("string(.)").to_xpath_string(), "xyz");
-        assert_eq!(at("count(preceding-sibling::node())").to_number(), 1.0);
-        let Value::NodeSet(own) = at("self::text()") else {
-            panic!("not a node-set");
-        };
-        assert_eq!(own.len(), 1);
-        assert_eq!(own[0].as_node().and_then(|n| n.text()), Some("x"));
-        assert_eq!(XNode::Node(later).string_value(), "xyz");
-        assert_eq!(XNode::Node(later).text_run().count(), 3);
-    }
-
-    #[test]
-    fn later_nodes_of_a_run_in_a_variable_are_the_run() {
-        let doc = runs("<a/>", &["x", "y", "z"], "<b/>");
-        let Some(r) = doc.root_element() else {
-            panic!("no root");
-        };
-        let all: Vec<XNode<'_>> = r.children().map(XNode::Node).collect();
-        let mut bindings = crate::query::Bindings::new();
-        bindings.variable("all", Value::NodeSet(all));
-        let at = |expr: &str| {
-            XPath::compile(expr)
-                .and_then(|x| x.evaluate_with(doc.root(), &bindings))
-                .expect("evaluates")
-        };
-        assert_eq!(at("count($all)").to_number(), 3.0);
-        assert_eq!(at("string($all[2])").to_xpath_string(), "xyz");
-        assert_eq!(at("count($all | /r/text())").to_number(), 3.0);
-    }
-
-    #[test]
-    fn text_outside_the_root_element_stays_out() {
-        let doc = Document::parse("<r>a</r>\n");
-        assert_eq!(number(&doc, "count(/node())"), 1.0);
-        assert_eq!(string(&doc, "/"), "a");
-    }
-}
+#[path = "eval_tests.rs"]
+mod tests;
