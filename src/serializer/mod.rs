@@ -29,6 +29,7 @@ mod escape;
 mod namespaces;
 mod options;
 mod repair;
+mod repairs;
 mod writer;
 
 pub use canonical::{

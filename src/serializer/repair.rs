@@ -34,6 +34,7 @@ use crate::span::Span;
 
 use super::escape::{comment_text, quotable};
 use super::options::RepairKind;
+use super::repairs::{mend, Mend};
 
 /// The well-formedness errors of a document (warnings left out), in
 /// source order, and what the walks need to know of the source: all of
@@ -371,16 +372,7 @@ impl<'s> Broken<'s> {
         use ErrorCode::*;
         // A character XML cannot carry is mended in place; bytes that did
         // not decode are U+FFFD already, or windows-1252 characters.
-        let in_place = |code: ErrorCode| {
-            matches!(
-                code,
-                InvalidByteSequence
-                    | Windows1252InUtf8
-                    | ControlCharacterInInputStream
-                    | IllegalCharacterInInputStream
-                    | UnexpectedNullCharacter
-            )
-        };
+        let in_place = |code: ErrorCode| mend(code) == Mend::ReplaceCharacter;
         // So is a bad `&` or `%` in an entity's value, or a `<` or bad `&`
         // in an attribute default (the declaration was read, holding it as
         // written): escaped.
@@ -464,22 +456,11 @@ enum AtAmpersand {
 }
 
 fn at_ampersand(codes: impl Iterator<Item = ErrorCode>) -> Result<AtAmpersand, Fallback> {
-    use ErrorCode::*;
     let mut what = AtAmpersand::Copy;
     for code in codes {
-        what = match code {
-            BareAmpersand
-            | UnknownNamedCharacterReference
-            | AbsenceOfDigitsInNumericCharacterReference
-            | ExternalEntityInAttributeValue
-            | UnparsedEntityReference => AtAmpersand::Escape,
-            MissingSemicolonAfterCharacterReference
-            | NullCharacterReference
-            | CharacterReferenceOutsideUnicodeRange
-            | SurrogateCharacterReference
-            | IllegalCharacterReference
-            | UppercaseHexadecimalReference
-            | UndeclaredEntity => AtAmpersand::Resolve,
+        what = match mend(code) {
+            Mend::EscapeAmpersand => AtAmpersand::Escape,
+            Mend::ResolveReference => AtAmpersand::Resolve,
             // The replacement text of an entity is at fault (recursion, a
             // bad character inside): the tree's text is all there is.
             _ => return Err(Fallback),

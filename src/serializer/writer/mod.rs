@@ -27,6 +27,7 @@ use super::options::{
     byte_order_mark, Repair, RepairKind, SerializeOptions, Serialized, PRETTY_DEPTH,
 };
 use super::repair;
+use super::repairs::{mend, Mend};
 
 /// The whole document as text, and the repairs made
 /// ([`Document::serialize`]).
@@ -424,21 +425,11 @@ impl<'d> Writer<'d> {
     /// out too): stray end tags, misplaced DOCTYPEs, elements and text
     /// after the root.
     fn report_dropped_markup(&mut self) {
-        use crate::error::ErrorCode::*;
         let dropped: Vec<usize> = self
             .broken
             .errors
             .iter()
-            .filter(|(_, code)| {
-                matches!(
-                    code,
-                    StrayEndTag
-                        | EndTagOutsideRootElement
-                        | ElementAfterRootElement
-                        | MisplacedDoctype
-                        | TextOutsideRootElement
-                )
-            })
+            .filter(|&&(_, code)| mend(code) == Mend::DropMarkup)
             .map(|&(at, _)| at)
             .collect();
         for at in dropped {
