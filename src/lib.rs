@@ -116,6 +116,7 @@ mod notation;
 mod output;
 mod parse;
 pub mod query;
+mod scope;
 pub mod serializer;
 mod span;
 #[cfg(test)]

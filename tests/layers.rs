@@ -34,6 +34,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &[
         "chars",
+        "scope",
         "span",
         "limits",
         "error",

@@ -20,13 +20,13 @@
 //! compare them on the suites' tree cases, the corpus and damaged copies of
 //! it).
 
-use std::collections::HashMap;
 use std::io::{self, Read, Write};
 
 use crate::decoding::ParseOptions;
 use crate::dom::XML_NAMESPACE;
 use crate::error::Error;
 use crate::output::PIECE;
+use crate::scope::Scopes;
 use crate::serializer::canonical::{
     escape_xmltest, is_xml11, write_second_form_doctype, CanonicalForm, XMLTEST_1_1_DECLARATION,
 };
@@ -563,63 +563,42 @@ fn c14n_key<'a>(attribute: &Attribute<'a>) -> (&'a str, &'a str) {
 /// events' strings last only as long as the event. A prefix no longer
 /// bound is forgotten, so memory follows the bindings in scope, not all
 /// the prefixes the document ever declared.
-#[derive(Default)]
 struct NamespaceScope {
-    /// The default namespace's bindings, the innermost last.
-    default: Vec<Box<str>>,
-    /// For each prefix bound, its bindings, the innermost last.
-    prefixed: HashMap<Box<str>, Vec<Box<str>>>,
-    /// The prefixes bound (`None`: the default namespace), in order, to
-    /// undo them.
-    bound: Vec<Option<Box<str>>>,
-    /// For each open element, the length of `bound` when it opened.
+    /// Per prefix (`""`: the default namespace), the URIs bound.
+    bindings: Scopes<Box<str>>,
+    /// For each open element, where the bindings stood when it opened.
     marks: Vec<usize>,
+}
+
+impl Default for NamespaceScope {
+    fn default() -> NamespaceScope {
+        NamespaceScope {
+            bindings: Scopes::forgetting(),
+            marks: Vec::new(),
+        }
+    }
 }
 
 impl NamespaceScope {
     fn open(&mut self) {
-        self.marks.push(self.bound.len());
+        self.marks.push(self.bindings.mark());
     }
 
     fn close(&mut self) {
         let mark = self.marks.pop().unwrap_or(0);
-        while self.bound.len() > mark {
-            match self.bound.pop() {
-                Some(None) => {
-                    self.default.pop();
-                }
-                Some(Some(prefix)) => {
-                    if let Some(uris) = self.prefixed.get_mut(&prefix) {
-                        uris.pop();
-                        if uris.is_empty() {
-                            self.prefixed.remove(&prefix);
-                        }
-                    }
-                }
-                None => break,
-            }
-        }
+        self.bindings.unwind(mark);
     }
 
-    /// The URI bound to `prefix`, `""` for none.
+    /// The URI bound to `prefix` (`None`: the default namespace), `""` for
+    /// none.
     fn get(&self, prefix: Option<&str>) -> &str {
-        let uris = match prefix {
-            None => Some(&self.default),
-            Some(prefix) => self.prefixed.get(prefix),
-        };
-        uris.and_then(|uris| uris.last()).map_or("", |uri| uri)
+        self.bindings
+            .get(prefix.unwrap_or(""))
+            .map_or("", |uri| uri)
     }
 
     fn bind(&mut self, prefix: Option<&str>, uri: &str) {
-        match prefix {
-            None => self.default.push(uri.into()),
-            Some(prefix) => self
-                .prefixed
-                .entry(prefix.into())
-                .or_default()
-                .push(uri.into()),
-        }
-        self.bound.push(prefix.map(Box::from));
+        self.bindings.bind(prefix.unwrap_or(""), uri.into());
     }
 }
 

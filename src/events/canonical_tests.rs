@@ -376,8 +376,8 @@ fn streamed_canonical_forms_of_deep_nesting() {
     stream.feed_bytes(input.as_bytes());
     let writer = stream.finish();
     assert_eq!(writer.depth, 0);
-    assert!(writer.scope.marks.is_empty() && writer.scope.bound.is_empty());
-    assert!(writer.scope.default.is_empty() && writer.scope.prefixed.is_empty());
+    assert!(writer.scope.marks.is_empty() && writer.scope.bindings.mark() == 0);
+    assert_eq!(writer.scope.bindings.prefixes(), 0);
 }
 
 /// A prefix no longer in scope is forgotten: siblings that each declare
@@ -396,11 +396,15 @@ fn namespace_scope_forgets_prefixes_out_of_scope() {
         assert_eq!(scope.get(Some(&prefix)), "urn:p");
         assert_eq!(scope.get(None), "");
         scope.close();
-        assert_eq!(scope.prefixed.len(), 0);
+        assert_eq!(
+            scope.bindings.prefixes(),
+            1,
+            "the default namespace's alone"
+        );
         assert_eq!(scope.get(None), "urn:d");
     }
     scope.close();
-    assert!(scope.default.is_empty() && scope.bound.is_empty() && scope.marks.is_empty());
+    assert!(scope.bindings.prefixes() == 0 && scope.bindings.mark() == 0 && scope.marks.is_empty());
     // Closing more than was opened undoes everything, and no more.
     scope.close();
     assert_eq!(scope.get(None), "");

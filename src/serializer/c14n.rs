@@ -37,6 +37,7 @@ use std::collections::{HashMap, HashSet};
 use crate::dom::{Attribute, Document, Edge, Node, NodeId, NodeType, XML_NAMESPACE};
 use crate::output::Pieces;
 use crate::query::XNode;
+use crate::scope::Scopes;
 
 use super::canonical_markup::{
     c14n_order, declare_undeclared, escape_c14n_text, write_c14n_start_tag, write_pi,
@@ -665,30 +666,25 @@ fn write_dangling<'b>(
 /// `xmlSearchNs`): `xmlns=""` binds the default namespace to `""`.
 #[derive(Default)]
 struct DeclaredScope<'a> {
-    bindings: HashMap<Option<&'a str>, Vec<&'a str>>,
-    bound: Vec<Option<&'a str>>,
+    /// Per prefix (`""`: the default namespace), the URIs bound.
+    bindings: Scopes<&'a str>,
 }
 
 impl<'a> DeclaredScope<'a> {
     fn mark(&self) -> usize {
-        self.bound.len()
+        self.bindings.mark()
     }
 
     fn undo(&mut self, mark: usize) {
-        for prefix in self.bound.drain(mark.min(self.bound.len())..) {
-            if let Some(uris) = self.bindings.get_mut(&prefix) {
-                uris.pop();
-            }
-        }
+        self.bindings.unwind(mark);
     }
 
     fn bind(&mut self, prefix: Option<&'a str>, uri: &'a str) {
-        self.bindings.entry(prefix).or_default().push(uri);
-        self.bound.push(prefix);
+        self.bindings.bind(prefix.unwrap_or(""), uri);
     }
 
     fn get(&self, prefix: Option<&str>) -> Option<&'a str> {
-        let uri = self.bindings.get(&prefix)?.last().copied()?;
+        let uri = *self.bindings.get(prefix.unwrap_or(""))?;
         (prefix.is_none() || !uri.is_empty()).then_some(uri)
     }
 }
@@ -717,8 +713,8 @@ impl<'a> ChangeScope<'a> {
     fn get(&self, prefix: Option<&str>) -> &'a str {
         self.inner
             .bindings
-            .get(&prefix)
-            .and_then(|uris| uris.last().copied())
+            .get(prefix.unwrap_or(""))
+            .copied()
             .unwrap_or("")
     }
 }

@@ -13,7 +13,7 @@
 //! write; of the output it writes only the declarations
 //! ([`push_declarations`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::dom::{is_undeclared_namespace, Attribute, Node, XMLNS_NAMESPACE, XML_NAMESPACE};
 
@@ -25,10 +25,9 @@ pub(super) struct Scopes {
     /// Edits happened (or a subtree is written alone): check namespace
     /// scopes before copying source.
     pub(super) check: bool,
-    /// Namespace bindings in the output: per prefix (`""` for the default), a
-    /// stack of URIs (`""` for none), and a log to unwind.
-    bindings: HashMap<String, Vec<String>>,
-    log: Vec<String>,
+    /// Namespace bindings in the output: per prefix (`""` for the
+    /// default), the URIs bound (`""` for none).
+    bindings: crate::scope::Scopes<Box<str>>,
     /// Elements whose subtree [`subtree_resolves`](Self::subtree_resolves)
     /// found a name in that does not resolve.
     unresolved: HashSet<crate::dom::NodeId>,
@@ -40,8 +39,7 @@ impl Scopes {
     pub(super) fn new(check: bool) -> Scopes {
         Scopes {
             check,
-            bindings: HashMap::new(),
-            log: Vec::new(),
+            bindings: crate::scope::Scopes::default(),
             unresolved: Default::default(),
             generated_prefixes: 0,
         }
@@ -49,37 +47,23 @@ impl Scopes {
 
     /// Where the binding log stands, to [`unwind`](Self::unwind) to.
     pub(super) fn mark(&self) -> usize {
-        self.log.len()
+        self.bindings.mark()
     }
 
     fn lookup(&self, prefix: &str) -> &str {
         match prefix {
             "xml" => XML_NAMESPACE,
             "xmlns" => XMLNS_NAMESPACE,
-            _ => self
-                .bindings
-                .get(prefix)
-                .and_then(|stack| stack.last())
-                .map_or("", String::as_str),
+            _ => self.bindings.get(prefix).map_or("", |uri| uri),
         }
     }
 
     fn bind(&mut self, prefix: &str, uri: &str) {
-        self.bindings
-            .entry(prefix.to_owned())
-            .or_default()
-            .push(uri.to_owned());
-        self.log.push(prefix.to_owned());
+        self.bindings.bind(prefix, uri.into());
     }
 
     pub(super) fn unwind(&mut self, mark: usize) {
-        while self.log.len() > mark {
-            if let Some(prefix) = self.log.pop() {
-                if let Some(stack) = self.bindings.get_mut(&prefix) {
-                    stack.pop();
-                }
-            }
-        }
+        self.bindings.unwind(mark);
     }
 
     /// Binds the namespace declarations among an element's attributes (but
@@ -124,13 +108,13 @@ impl Scopes {
         if self.unresolved.contains(&root.id()) {
             return false;
         }
-        let mark = self.log.len();
+        let mark = self.bindings.mark();
         let mut marks = Vec::new();
         let mut ok = true;
         for edge in root.traverse() {
             match edge {
                 crate::dom::Edge::Open(node) if node.is_element() => {
-                    marks.push(self.log.len());
+                    marks.push(self.bindings.mark());
                     self.bind_declarations(node);
                     if !self.names_resolve(node) {
                         ok = false;
