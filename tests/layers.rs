@@ -46,7 +46,8 @@ const LAYERS: &[&[&str]] = &[
     &["dtd", "dom"],
     &["tokenizer", "query"],
     &["tree_builder", "serializer"],
-    &["parse", "events", "fragment"],
+    &["parse"],
+    &["events", "fragment"],
 ];
 
 fn layer(module: &str) -> Option<usize> {

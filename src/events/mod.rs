@@ -45,8 +45,7 @@ mod subtrees;
 
 use crate::decoding::ParseOptions;
 use crate::error::ErrorCode;
-use crate::tokenizer;
-use crate::tree_builder::TreeBuilder;
+use crate::parse::parse_into;
 
 pub use builder::DocumentBuilder;
 pub use canonical::{
@@ -94,8 +93,7 @@ pub fn parse_with(text: &str, options: &ParseOptions, handler: impl FnMut(Event<
         // lists it): the input ends there.
         sink.classed_error(ErrorCode::InputSizeLimit, kept, ErrorClass::InputCut);
     }
-    let builder = TreeBuilder::new(text, limits.clone(), sink);
-    tokenizer::tokenize_with(text, builder, limits).finish();
+    parse_into(text, limits, sink);
 }
 
 /// Parses what `reader` gives, with the default options, in memory bounded by the largest token and

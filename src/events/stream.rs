@@ -14,8 +14,7 @@ use crate::decoding::{ByteStream, Encoding, EncodingSource, ParseOptions};
 use crate::dom::Names;
 use crate::error::ErrorCode;
 use crate::limits::MAX_INPUT_BYTES;
-use crate::tokenizer::Tokenizer;
-use crate::tree_builder::{Source, TreeBuilder};
+use crate::parse::Pieces;
 
 use super::sink::{ErrorClass, EventSink, Handler};
 
@@ -24,7 +23,8 @@ pub(crate) const READ_SIZE: usize = 64 << 10;
 
 /// A parse fed in pieces, handing events to `H`.
 pub(crate) struct Stream<H: Handler> {
-    tokenizer: Tokenizer<TreeBuilder<'static, EventSink<H>>>,
+    /// The tokenizer and the tree builder, fed the text as it comes.
+    pieces: Pieces<EventSink<H>>,
     /// Decoding, for bytes; `None` for text (already decoded).
     bytes: Option<ByteStream>,
     /// Text decoded and not yet fed (kept for its allocation).
@@ -36,12 +36,6 @@ pub(crate) struct Stream<H: Handler> {
     /// The bytes of a character cut by the end of a piece of text given as
     /// bytes.
     carry: Vec<u8>,
-    /// Bytes of text fed so far.
-    fed: usize,
-    /// The most bytes of text to feed, if limited.
-    limit: Option<usize>,
-    /// The input was cut at the limit: nothing more is fed.
-    cut: bool,
     /// An offset the window keeps the source from.
     pin: Option<usize>,
     /// The input ended.
@@ -61,18 +55,13 @@ impl<H: Handler> Stream<H> {
     pub(crate) fn new(handler: H, options: &ParseOptions, text: bool) -> Stream<H> {
         let limits = options.limits.clone();
         let limit = (limits.max_input_bytes < MAX_INPUT_BYTES).then_some(limits.max_input_bytes);
-        let builder =
-            TreeBuilder::with_source(Source::window(), limits.clone(), EventSink::new(handler));
         Stream {
-            tokenizer: Tokenizer::with_limits(builder, limits),
+            pieces: Pieces::new(&limits, limit, EventSink::new(handler)),
             bytes: (!text).then(|| ByteStream::unmapped(options.clone())),
             piece: String::new(),
             decoding_errors: Vec::new(),
             encoding_reported: false,
             carry: Vec::new(),
-            fed: 0,
-            limit,
-            cut: false,
             pin: None,
             finished: false,
             encoding: text.then_some((Encoding::UTF_8, EncodingSource::Default)),
@@ -83,7 +72,7 @@ impl<H: Handler> Stream<H> {
 
     /// The event sink.
     fn sink(&mut self) -> &mut EventSink<H> {
-        self.tokenizer.sink_mut().sink_mut()
+        self.pieces.builder_mut().sink_mut()
     }
 
     /// The handler.
@@ -93,7 +82,7 @@ impl<H: Handler> Stream<H> {
 
     /// The table of names the events' names are in.
     pub(crate) fn names(&self) -> &Names {
-        &self.tokenizer.sink().sink().names
+        &self.pieces.builder().sink().names
     }
 
     /// The handler and the table of names together.
@@ -115,7 +104,7 @@ impl<H: Handler> Stream<H> {
 
     /// The source between two offsets, if the window still holds it.
     pub(crate) fn source(&mut self, start: usize, end: usize) -> Option<&str> {
-        self.tokenizer.sink_mut().source_mut().get(start, end)
+        self.pieces.builder_mut().source_mut().get(start, end)
     }
 
     /// Keeps `bytes` of text before the earliest offset the parse still
@@ -131,17 +120,17 @@ impl<H: Handler> Stream<H> {
 
     /// How many bytes of text were fed.
     pub(crate) fn text_fed(&self) -> usize {
-        self.fed
+        self.pieces.fed()
     }
 
     /// The input was cut at the limit: the caller may stop reading.
     pub(crate) fn ended(&self) -> bool {
-        self.cut
+        self.pieces.is_cut()
     }
 
     /// Takes the next piece of input.
     pub(crate) fn feed_bytes(&mut self, bytes: &[u8]) {
-        if self.cut {
+        if self.pieces.is_cut() {
             return;
         }
         match &mut self.bytes {
@@ -178,7 +167,7 @@ impl<H: Handler> Stream<H> {
             if let Some(found) = stream.found() {
                 self.encoding_reported = true;
                 self.encoding = Some((found.encoding, found.source));
-                let sink = self.tokenizer.sink_mut().sink_mut();
+                let sink = self.sink();
                 if matches!(
                     found.source,
                     EncodingSource::ByteOrderMark | EncodingSource::Detection
@@ -194,7 +183,7 @@ impl<H: Handler> Stream<H> {
         let kept = self.kept_of(&piece);
         // Before the text they are in, so that they are in the heap when
         // the parse settles the errors before them.
-        let end = self.fed + kept;
+        let end = self.pieces.fed() + kept;
         let sink = self.sink();
         for &(code, offset) in &errors {
             // Decoding errors in text the limit cut off are not the parse's.
@@ -219,20 +208,15 @@ impl<H: Handler> Stream<H> {
     /// a character boundary): where it cuts, it reports the cut and ends
     /// the input.
     fn kept_of(&mut self, text: &str) -> usize {
-        if self.cut {
+        if self.pieces.is_cut() {
             return 0;
         }
-        let Some(limit) = self.limit else {
-            return text.len();
-        };
-        let keep = crate::limits::piece_kept(limit, self.fed, text);
-        if keep == text.len() {
-            return keep;
+        let keep = self.pieces.kept_of(text);
+        if self.pieces.is_cut() {
+            let at = self.pieces.fed() + keep;
+            self.sink()
+                .classed_error(ErrorCode::InputSizeLimit, at, ErrorClass::InputCut);
         }
-        self.cut = true;
-        let at = self.fed + keep;
-        self.sink()
-            .classed_error(ErrorCode::InputSizeLimit, at, ErrorClass::InputCut);
         keep
     }
 
@@ -241,9 +225,7 @@ impl<H: Handler> Stream<H> {
         if text.is_empty() {
             return;
         }
-        self.tokenizer.sink_mut().source_mut().push(text);
-        self.tokenizer.feed(text);
-        self.fed += text.len();
+        self.pieces.feed(text);
         if !self.queued {
             self.release();
         }
@@ -254,8 +236,8 @@ impl<H: Handler> Stream<H> {
     /// a queued event may be wanted: a subtree's); others release after
     /// each piece.
     pub(crate) fn release(&mut self) {
-        let mut keep = self.tokenizer.kept_from();
-        let builder = self.tokenizer.sink_mut();
+        let mut keep = self.pieces.tokenizer().kept_from();
+        let builder = self.pieces.builder_mut();
         keep = keep.min(builder.needed_from());
         if let Some(waiting) = builder.sink().waiting_from() {
             keep = keep.min(waiting);
@@ -287,13 +269,13 @@ impl<H: Handler> Stream<H> {
             let rest = String::from_utf8_lossy(&std::mem::take(&mut self.carry)).into_owned();
             self.feed_text(&rest);
         }
-        self.tokenizer.end();
-        self.tokenizer.sink_mut().settle_all();
+        self.pieces.end();
+        self.pieces.builder_mut().settle_all();
     }
 
     /// [`end`](Self::end), and the handler back.
     pub(crate) fn finish(mut self) -> H {
         self.end();
-        self.tokenizer.finish().finish()
+        self.pieces.finish().finish()
     }
 }

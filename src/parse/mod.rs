@@ -24,8 +24,11 @@ use crate::decoding::{
 };
 use crate::dom::{Document, SharedText, SourceText};
 use crate::error::{Error, ErrorCode, ParseError};
-use crate::tokenizer::Tokenizer;
-use crate::tree_builder::{self, DocumentSink, Source, TreeBuilder};
+use crate::tree_builder::{self, DocumentSink};
+
+mod driver;
+
+pub(crate) use driver::{parse_into, Pieces};
 
 impl Document {
     /// Parses `text` with the XML5 rules. Never fails. The document keeps a
@@ -321,19 +324,14 @@ impl Document {
 /// assert_eq!(doc.encoding().name(), "Shift_JIS");
 /// ```
 pub struct Parser {
-    options: ParseOptions,
     bytes: ByteStream,
-    /// The tokenizer, and in it the tree builder, whose source (all of the
-    /// text so far: it is never let go) becomes the document's.
-    tokenizer: Tokenizer<TreeBuilder<'static, DocumentSink<'static>>>,
+    /// The tokenizer and the tree builder, whose source (all of the text
+    /// so far: it is never let go) becomes the document's.
+    pieces: Pieces<DocumentSink<'static>>,
     /// Text decoded and not yet fed (kept for its allocation).
     piece: String,
     /// The decoding errors so far.
     decoding_errors: Vec<(ErrorCode, usize)>,
-    /// Bytes of text fed so far.
-    fed: usize,
-    /// The input was cut at `Limits::max_input_bytes`.
-    cut: bool,
 }
 
 // The push parser of documents may move to another thread.
@@ -374,25 +372,18 @@ impl Parser {
     /// ```
     pub fn with_options(options: &ParseOptions) -> Parser {
         let options = options.clone();
-        let builder = TreeBuilder::with_source(
-            Source::window(),
-            options.limits.clone(),
-            DocumentSink::growing(),
-        );
+        let limit = Some(options.limits.input_bytes());
         Parser {
             bytes: ByteStream::new(options.clone()),
-            tokenizer: Tokenizer::with_limits(builder, options.limits.clone()),
-            options,
+            pieces: Pieces::new(&options.limits, limit, DocumentSink::growing()),
             piece: String::new(),
             decoding_errors: Vec::new(),
-            fed: 0,
-            cut: false,
         }
     }
 
     /// Takes the next chunk of input.
     pub fn feed(&mut self, bytes: &[u8]) {
-        if !self.cut {
+        if !self.pieces.is_cut() {
             self.bytes.feed(bytes);
             self.feed_decoded();
         }
@@ -403,26 +394,20 @@ impl Parser {
         let mut piece = std::mem::take(&mut self.piece);
         self.bytes
             .take_decoded(&mut piece, &mut self.decoding_errors);
-        let limit = self.options.limits.input_bytes();
-        let kept = crate::limits::piece_kept(limit, self.fed, &piece);
-        self.cut = kept < piece.len();
-        let text = &piece[..kept];
-        if !text.is_empty() {
-            self.tokenizer.sink_mut().source_mut().push(text);
-            self.tokenizer.feed(text);
-            self.fed += text.len();
-        }
+        let kept = self.pieces.kept_of(&piece);
+        self.pieces.feed(&piece[..kept]);
         piece.clear();
         self.piece = piece;
     }
 
     /// Ends the input: the document.
     pub fn finish(mut self) -> Document {
-        if !self.cut {
+        if !self.pieces.is_cut() {
             self.bytes.end();
             self.feed_decoded();
         }
-        let mut builder = self.tokenizer.finish();
+        let cut = self.pieces.is_cut();
+        let mut builder = self.pieces.finish();
         let text = builder.source_mut().take_text();
         let mut doc = builder.finish();
         doc.give_grown_source(text);
@@ -437,7 +422,7 @@ impl Parser {
         }
         doc.count_context_positions_in_source();
         let kept = doc.source().len();
-        if self.cut {
+        if cut {
             cut_at(&mut doc, kept);
         }
         let errors = std::mem::take(&mut self.decoding_errors);
@@ -450,7 +435,7 @@ impl Parser {
             anchors: found.anchors,
             ..found
         };
-        if self.cut {
+        if cut {
             found.errors.retain(|&(_, offset)| offset < kept);
         }
         add_decoding(&mut doc, &found);
@@ -601,7 +586,7 @@ mod tests {
         for chunk in first.chunks(4096) {
             parser.feed(chunk);
         }
-        let built = parser.tokenizer.sink().sink().nodes_so_far();
+        let built = parser.pieces.builder().sink().nodes_so_far();
         // Two nodes an item (the element and its text), a line break
         // between: about 30,000 of 60,000 half-way.
         assert!((25_000..35_000).contains(&built), "{built} nodes half-way");
