@@ -146,7 +146,7 @@ pub(crate) fn write(
         inclusive,
         visibility: Visibility(subset),
         declared: DeclaredScope::default(),
-        changes: ChangeScope::default(),
+        changes: DeclaredScope::default(),
         rendered: Rendered::default(),
         xml_attributes: XmlAttributeScope::default(),
         lang: Vec::new(),
@@ -210,8 +210,9 @@ struct Writer<'s, 'a> {
     visibility: Visibility<'s, 'a>,
     /// The declarations in scope (libxml2's `xmlSearchNs`).
     declared: DeclaredScope<'a>,
-    /// Inclusive forms without a subset: what is in scope as written.
-    changes: ChangeScope<'a>,
+    /// Inclusive forms without a subset: what is in scope as written (a
+    /// declaration is written where it changes it).
+    changes: DeclaredScope<'a>,
     rendered: Rendered<'a>,
     /// Canonical XML 1.0: the nearest `xml:*` attributes of the ancestors.
     xml_attributes: XmlAttributeScope<'a>,
@@ -398,7 +399,7 @@ impl<'a> Writer<'_, 'a> {
                     continue;
                 };
                 let uri = attribute.value();
-                if prefix != Some("xml") && self.changes.get(prefix) != uri {
+                if prefix != Some("xml") && self.changes.bound(prefix).unwrap_or("") != uri {
                     self.changes.bind(prefix, uri);
                     // `xmlns:p=""` leaves no namespace node to write;
                     // `xmlns=""` is written when it undeclares a default.
@@ -417,7 +418,7 @@ impl<'a> Writer<'_, 'a> {
             );
             let changes = &mut self.changes;
             let rebinds = |prefix, uri| {
-                let changed = changes.get(Some(prefix)) != uri;
+                let changed = changes.bound(Some(prefix)).unwrap_or("") != uri;
                 if changed {
                     changes.bind(Some(prefix), uri);
                 }
@@ -684,38 +685,13 @@ impl<'a> DeclaredScope<'a> {
     }
 
     fn get(&self, prefix: Option<&str>) -> Option<&'a str> {
-        let uri = *self.bindings.get(prefix.unwrap_or(""))?;
+        let uri = self.bound(prefix)?;
         (prefix.is_none() || !uri.is_empty()).then_some(uri)
     }
-}
 
-/// What is in scope as written, when every node is visible: a declaration
-/// is written where it changes it.
-#[derive(Default)]
-struct ChangeScope<'a> {
-    inner: DeclaredScope<'a>,
-}
-
-impl<'a> ChangeScope<'a> {
-    fn mark(&self) -> usize {
-        self.inner.mark()
-    }
-
-    fn undo(&mut self, mark: usize) {
-        self.inner.undo(mark);
-    }
-
-    fn bind(&mut self, prefix: Option<&'a str>, uri: &'a str) {
-        self.inner.bind(prefix, uri);
-    }
-
-    /// `""` for none.
-    fn get(&self, prefix: Option<&str>) -> &'a str {
-        self.inner
-            .bindings
-            .get(prefix.unwrap_or(""))
-            .copied()
-            .unwrap_or("")
+    /// What `prefix` is bound to as written (`xmlns:p=""` too).
+    fn bound(&self, prefix: Option<&str>) -> Option<&'a str> {
+        self.bindings.get(prefix.unwrap_or("")).copied()
     }
 }
 
