@@ -21,6 +21,7 @@ mod entities;
 mod recorder_tests;
 mod sink;
 mod source;
+mod text;
 mod well_formed;
 
 use std::borrow::Cow;
@@ -39,6 +40,7 @@ use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
 pub(crate) use document_sink::DocumentSink;
 pub(crate) use sink::{Chars, ParsedAttribute, StartElement, TreeSink};
 pub(crate) use source::Source;
+use text::PendingText;
 
 /// Parses `text` into a document, which keeps a copy of it.
 pub(crate) fn build(text: &str, options: &crate::decoding::ParseOptions) -> Document {
@@ -167,57 +169,6 @@ impl Scopes {
                 self.stacks[index].pop();
             }
         }
-    }
-}
-
-/// Character data waiting to become one text node.
-#[derive(Default)]
-struct PendingText {
-    active: bool,
-    span: Span,
-    /// The text so far, while it is exactly one range of the source.
-    verbatim: Option<(usize, usize)>,
-    /// The text so far, once it is not a range of the source: a range of
-    /// the sink's text storage, grown in place while it ends the storage.
-    copied: Option<(usize, usize)>,
-    len: usize,
-    cdata: Vec<(usize, usize)>,
-    /// Outside the root: on each line, the first character that is not
-    /// literal whitespace (each is reported, so that `check` shows every
-    /// line the repair drops something from).
-    offending: Vec<usize>,
-    /// How far the source is known to hold no line break after the last
-    /// of `offending`.
-    scanned_to: usize,
-}
-
-impl PendingText {
-    /// Starts new character data at `span` (keeping the CDATA list's
-    /// allocation).
-    fn start(&mut self, span: Span) {
-        self.active = true;
-        self.span = span;
-        self.verbatim = None;
-        self.copied = None;
-        self.len = 0;
-        self.cdata.clear();
-        self.offending.clear();
-    }
-
-    /// Notes a character outside the root at `at` that XML does not allow
-    /// there, if it is the first on its line.
-    fn offending_at(&mut self, source: &Source<'_>, at: usize) {
-        let new_line = match self.offending.last() {
-            None => true,
-            Some(_) => source
-                .bytes(self.scanned_to.min(at), at)
-                .iter()
-                .any(|&b| matches!(b, b'\n' | b'\r')),
-        };
-        if new_line {
-            self.offending.push(at);
-        }
-        self.scanned_to = at;
     }
 }
 
@@ -493,6 +444,13 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         self.report_checks();
     }
 
+    /// The token being built is from the source, not from a replacement
+    /// text being expanded.
+    #[inline]
+    fn in_source(&self) -> bool {
+        self.entity_stack.is_empty()
+    }
+
     /// What the sink makes of what was built (the input has ended).
     pub(crate) fn finish(mut self) -> S::Output {
         self.settle_all();
@@ -586,167 +544,6 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             line,
             column,
         })
-    }
-
-    // ----- Text ----------------------------------------------------------
-
-    #[inline(always)]
-    fn push_text(&mut self, piece: Text<'_>) {
-        // Where the piece is in the source, if it is exactly the source there.
-        let verbatim = match piece.kind {
-            TextKind::CharRef | TextKind::Entity => None,
-            _ => (piece.data.len() == piece.span.len()
-                && self.checker.source.is_at(piece.data, piece.span.start))
-            .then_some(piece.span.start),
-        };
-        // The usual case first: inside the root, a run of plain source text
-        // starts new character data.
-        if let (false, TextKind::Plain, Phase::Main, Some(at)) =
-            (self.text.active, piece.kind, self.phase, verbatim)
-        {
-            self.text.start(piece.span);
-            self.text.verbatim = Some((at, piece.span.end));
-            self.text.len = piece.data.len();
-            return;
-        }
-        // A CDATA piece's span covers its content; the node's span covers
-        // the markup around it too.
-        let (mut start, mut end) = (piece.span.start, piece.span.end);
-        if piece.kind == TextKind::Cdata {
-            let source = &self.checker.source;
-            if source.bytes(start.saturating_sub(9), start) == b"<![CDATA[" {
-                start -= "<![CDATA[".len();
-            }
-            let rest = source.bytes(end, source.end());
-            if rest.starts_with(b"]]>") {
-                end += "]]>".len();
-            } else if matches!(rest, b"]" | b"]]") {
-                // Cut off by the end of the input, which dropped these.
-                end = source.end();
-            }
-        }
-        let xml11 = self.xml11;
-        let t = &mut self.text;
-        if !t.active {
-            t.start(Span::new(start, end));
-        }
-        t.span.end = end;
-        if self.phase != Phase::Main {
-            match piece.kind {
-                TextKind::Plain => {
-                    // The first character of each line that is not
-                    // whitespace; the rest of its line is skipped.
-                    let source = &self.checker.source;
-                    let (start, end) = (piece.span.start, piece.span.end);
-                    let bytes = source.bytes(start, end);
-                    let mut i = 0;
-                    while i < bytes.len() {
-                        if matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
-                            i += 1;
-                            continue;
-                        }
-                        // NEL and LINE SEPARATOR end lines in XML 1.1.
-                        let line_end = match bytes[i..] {
-                            [0xC2, 0x85, ..] if xml11 => 2,
-                            [0xE2, 0x80, 0xA8, ..] if xml11 => 3,
-                            _ => 0,
-                        };
-                        if line_end > 0 {
-                            i += line_end;
-                            continue;
-                        }
-                        t.offending_at(source, start + i);
-                        i = memchr::memchr2(b'\n', b'\r', &bytes[i..])
-                            .map_or(bytes.len(), |n| i + n);
-                        t.scanned_to = start + i;
-                    }
-                }
-                TextKind::CharRef | TextKind::Cdata | TextKind::Entity => {
-                    t.offending_at(&self.checker.source, piece.span.start);
-                }
-            }
-        }
-        let start_len = t.len;
-        match (t.verbatim, t.copied, verbatim) {
-            (None, None, Some(at)) if t.len == 0 => t.verbatim = Some((at, at + piece.data.len())),
-            (Some((start, end)), None, Some(at)) if at == end => {
-                t.verbatim = Some((start, end + piece.data.len()));
-            }
-            (_, Some((start, end)), _) => {
-                let storage = self.sink.text_storage();
-                if storage.len() == end {
-                    storage.push_str(piece.data);
-                    t.copied = Some((start, storage.len()));
-                } else {
-                    // Something else was stored meanwhile: the text so far
-                    // moves to the end.
-                    let so_far = storage.get(start..end).map(str::to_owned);
-                    let at = storage.len();
-                    storage.push_str(&so_far.unwrap_or_default());
-                    storage.push_str(piece.data);
-                    t.copied = Some((at, storage.len()));
-                }
-            }
-            (_, None, _) => {
-                let storage = self.sink.text_storage();
-                let at = storage.len();
-                if let Some((start, end)) = t.verbatim.take() {
-                    storage.push_str(self.checker.source.slice(start, end));
-                }
-                storage.push_str(piece.data);
-                t.copied = Some((at, storage.len()));
-            }
-        }
-        t.len += piece.data.len();
-        if piece.kind == TextKind::Cdata {
-            match t.cdata.last_mut() {
-                Some(last) if last.1 == start_len => last.1 = t.len,
-                _ => t.cdata.push((start_len, t.len)),
-            }
-        }
-    }
-
-    /// Turns the pending character data into a text node (outside the root,
-    /// only its whitespace: the rest is reported and left out).
-    fn flush_text(&mut self) {
-        if !self.text.active {
-            return;
-        }
-        self.text.active = false;
-        let outside = self.phase != Phase::Main && !self.text.offending.is_empty();
-        if outside {
-            for i in 0..self.text.offending.len() {
-                self.error(ErrorCode::TextOutsideRootElement, self.text.offending[i]);
-            }
-        }
-        let t = &self.text;
-        if t.len == 0 {
-            // Only empty entities: no character data, no node.
-            return;
-        }
-        let text = match (t.verbatim, t.copied) {
-            (Some((start, end)), _) => {
-                Chars::InSource(self.checker.source.slice(start, end), start)
-            }
-            (None, Some((start, end))) => Chars::Stored(start, end),
-            (None, None) => return,
-        };
-        if outside {
-            let whitespace = match text {
-                Chars::Str(text) | Chars::InSource(text, _) => crate::dom::kept_outside_root(text),
-                Chars::Stored(start, end) => self
-                    .sink
-                    .text_storage()
-                    .get(start..end)
-                    .map(crate::dom::kept_outside_root)
-                    .unwrap_or_default(),
-            };
-            if !whitespace.is_empty() {
-                self.sink.text(Chars::Str(&whitespace), &[], t.span);
-            }
-            return;
-        }
-        self.sink.text(text, &t.cdata, t.span);
     }
 
     // ----- Elements ------------------------------------------------------
@@ -1382,11 +1179,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
         }
         if let Token::Text(text) = token {
             self.seen_token = true;
-            if checking {
-                self.checker.text(&text);
-                self.report_checks();
-            }
-            self.push_text(text);
+            self.character_token(text);
             return;
         }
         // Pending text becomes a node only when the tree changes (a node is
