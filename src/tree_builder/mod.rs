@@ -17,6 +17,7 @@
 mod attribute_lists;
 mod document_sink;
 mod entities;
+mod namespaces;
 #[cfg(test)]
 mod recorder_tests;
 mod sink;
@@ -29,15 +30,14 @@ use std::collections::{HashMap, HashSet};
 
 use crate::chars::is_name;
 
-use crate::dom::{
-    Document, NsId, QNameId, SourceText, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
-};
+use crate::dom::{Document, NsId, QNameId, SourceText};
 use crate::dtd::AttributeType;
 use crate::error::{ElementStart, ErrorCode, ErrorContext, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
 
 pub(crate) use document_sink::DocumentSink;
+use namespaces::{DeclarationKind, Scopes};
 pub(crate) use sink::{Chars, ParsedAttribute, StartElement, TreeSink};
 pub(crate) use source::Source;
 use text::PendingText;
@@ -117,60 +117,6 @@ struct Open {
 }
 
 const _: () = assert!(std::mem::size_of::<Open>() == 8);
-
-/// Namespace bindings in scope: a stack of URIs per prefix (`""` for the
-/// default namespace), and a log of the prefixes each element bound, to
-/// undo them when it closes.
-#[derive(Default)]
-struct Scopes {
-    prefixes: HashMap<Box<str>, usize>,
-    stacks: Vec<Vec<Option<NsId>>>,
-    log: Vec<usize>,
-    /// The stack of the default namespace, once it was bound.
-    default: Option<usize>,
-}
-
-impl Scopes {
-    fn bind(&mut self, prefix: &str, namespace: Option<NsId>) {
-        let index = match self.prefixes.get(prefix) {
-            Some(&index) => index,
-            None => {
-                let index = self.stacks.len();
-                self.prefixes.insert(prefix.into(), index);
-                self.stacks.push(Vec::new());
-                if prefix.is_empty() {
-                    self.default = Some(index);
-                }
-                index
-            }
-        };
-        self.stacks[index].push(namespace);
-        self.log.push(index);
-    }
-
-    /// The stack of bindings of `prefix`, if it was ever bound.
-    fn slot(&self, prefix: &str) -> Option<usize> {
-        self.prefixes.get(prefix).copied()
-    }
-
-    /// `None`: never bound; `Some(None)`: bound to no namespace (undeclared).
-    fn lookup_slot(&self, slot: usize) -> Option<Option<NsId>> {
-        self.stacks.get(slot)?.last().copied()
-    }
-
-    /// The default namespace in scope.
-    fn lookup_default(&self) -> Option<NsId> {
-        self.lookup_slot(self.default?).flatten()
-    }
-
-    fn unwind(&mut self, mark: usize) {
-        while self.log.len() > mark {
-            if let Some(index) = self.log.pop() {
-                self.stacks[index].pop();
-            }
-        }
-    }
-}
 
 /// Builds a tree from tokens (§1.5), reporting it to a [`TreeSink`].
 pub(crate) struct TreeBuilder<'i, S: TreeSink> {
@@ -621,9 +567,43 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         // Text before the tag goes to the current node, before this
         // element's declarations come into scope.
         self.flush_text();
-        let mark = self.scopes.log.len();
+        let mark = self.scopes.mark();
         let kept = self.tag_qnames.len() - 1;
-        let lists = match &self.declarations {
+        let lists = self.attribute_lists_of(tag, kept);
+        let defaults = lists.as_ref().map_or(&[][..], |d| &d.defaults[..]);
+        // Declarations first: they apply to the element's own names.
+        self.bind_declarations(tag, kept, defaults);
+
+        let qname = self.tag_qnames[0];
+        let namespace = self.resolve(qname, true, tag.span.start);
+        let name = self.sink.names_mut().name(qname, namespace);
+
+        let mut attributes = sink::recycle(std::mem::take(&mut self.tag_attributes));
+        self.seen_attributes.clear();
+        let types = lists.as_ref().map(|d| &d.types[..]);
+        self.push_written_attributes(tag, kept, types, &mut attributes);
+        if let Some(lists) = &lists {
+            self.push_defaults(&mut attributes, &lists.defaults, tag.span.start);
+        }
+        self.sink.start_element(&StartElement {
+            name,
+            attributes: &attributes,
+            span: tag.span,
+            empty,
+        });
+        self.tag_attributes = sink::recycle(attributes);
+        (qname, mark)
+    }
+
+    /// The attribute-list declarations that apply to the tag being built,
+    /// if the internal subset has any.
+    #[inline]
+    fn attribute_lists_of(
+        &mut self,
+        tag: &Tag<'_>,
+        kept: usize,
+    ) -> Option<attribute_lists::Declared> {
+        match &self.declarations {
             Some(declarations) if declarations.has_attribute_lists() => {
                 let element = self
                     .sink
@@ -634,76 +614,32 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 self.declared_attributes(&element, tag, kept)
             }
             _ => None,
-        };
-        let defaults = lists.as_ref().map_or(&[][..], |d| &d.defaults[..]);
-        // Declarations first: they apply to the element's own names.
-        self.tag_declarations.clear();
-        if self.tag_declares || defaults.iter().any(|(name, ..)| name.starts_with("xmlns")) {
-            let written = tag.attributes.iter().take(kept).map(|a| (a.name, a.value));
-            let supplied = defaults.iter().map(|(name, value, _)| (&**name, &**value));
-            for (index, (name, value)) in written.chain(supplied).enumerate() {
-                let declared = declaration(name, value);
-                if index < kept {
-                    self.tag_declarations.push(declared.kind());
-                }
-                if let Declaration::Valid(prefix) = declared {
-                    let namespace = if value.is_empty() {
-                        None
-                    } else {
-                        Some(self.sink.names_mut().namespace(value))
-                    };
-                    if prefix != "xml" {
-                        self.scopes.bind(prefix, namespace);
-                    }
-                }
-            }
         }
+    }
 
-        let qname = self.tag_qnames[0];
-        let namespace = self.resolve(qname, true, tag.span.start);
-        let name = self.sink.names_mut().name(qname, namespace);
-
-        let mut attributes = sink::recycle(std::mem::take(&mut self.tag_attributes));
-        self.seen_attributes.clear();
+    /// Resolves the first `kept` attributes of `tag` (their declarations
+    /// already bound) and adds them to `attributes`, leaving out a second
+    /// one of an expanded name; `types` are their declared types.
+    fn push_written_attributes<'a>(
+        &mut self,
+        tag: &Tag<'a>,
+        kept: usize,
+        types: Option<&[Option<AttributeType>]>,
+        attributes: &mut Vec<ParsedAttribute<'a>>,
+    ) {
         for index in 0..kept {
             let (span, value_span) = self.attribute_spans(tag, index);
             let value = tag.attributes.value_at(index);
-            let attribute_qname = self.tag_qnames[index + 1];
-            let declared = self
-                .tag_declarations
-                .get(index)
-                .copied()
-                .unwrap_or(DeclarationKind::No);
-            let namespace = match declared {
-                DeclarationKind::Valid { prefixed } => {
-                    if prefixed && value.is_empty() && !self.xml11 {
-                        // Namespaces 1.1 undeclares; 1.0 does not allow it.
-                        self.error(ErrorCode::PrefixUndeclared, span.start);
-                    }
-                    Some(XMLNS_NS)
-                }
-                DeclarationKind::Invalid => {
-                    self.error(ErrorCode::InvalidNamespaceDeclaration, span.start);
-                    None
-                }
-                DeclarationKind::No => {
-                    // Most attributes have no prefix, and so no namespace.
-                    let data = self.sink.names().qname_data(attribute_qname);
-                    if data.colon.is_none() && !data.bad_colon {
-                        None
-                    } else {
-                        self.resolve(attribute_qname, false, span.start)
-                    }
-                }
-            };
+            let qname = self.tag_qnames[index + 1];
+            let namespace = self.attribute_namespace(index, qname, value, span.start);
             if let Some(ns) = namespace {
-                if self.is_duplicate(&attributes, ns, attribute_qname) {
+                if self.is_duplicate(attributes, ns, qname) {
                     self.error(ErrorCode::DuplicateNamespacedAttribute, span.start);
                     continue;
                 }
             }
-            let name = self.sink.names_mut().name(attribute_qname, namespace);
-            let kind = lists.as_ref().and_then(|d| d.types[index]);
+            let name = self.sink.names_mut().name(qname, namespace);
+            let kind = types.and_then(|types| types[index]);
             let collapsed = kind
                 .filter(|kind| kind.is_tokenized())
                 .and_then(|_| attribute_lists::collapse_spaces(value));
@@ -719,17 +655,6 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 is_id: kind == Some(AttributeType::Id),
             });
         }
-        if let Some(lists) = &lists {
-            self.push_defaults(&mut attributes, &lists.defaults, tag.span.start);
-        }
-        self.sink.start_element(&StartElement {
-            name,
-            attributes: &attributes,
-            span: tag.span,
-            empty,
-        });
-        self.tag_attributes = sink::recycle(attributes);
-        (qname, mark)
     }
 
     /// Adds the attributes the declared defaults supply to those of the
@@ -742,14 +667,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
     ) {
         for (name, value, kind) in defaults {
             let qname = self.sink.names_mut().qname(name);
-            let namespace = match declaration(name, value) {
-                Declaration::Valid(_) => Some(XMLNS_NS),
-                Declaration::Invalid => {
-                    self.error(ErrorCode::InvalidNamespaceDeclaration, offset);
-                    None
-                }
-                Declaration::No => self.resolve(qname, false, offset),
-            };
+            let namespace = self.default_attribute_namespace(name, value, qname, offset);
             if let Some(ns) = namespace {
                 if self.is_duplicate(attributes, ns, qname) {
                     self.error(ErrorCode::DuplicateNamespacedAttribute, offset);
@@ -766,111 +684,6 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
                 is_id: *kind == AttributeType::Id,
             });
         }
-    }
-
-    /// Whether an attribute already resolved for this tag (in `resolved`)
-    /// has the namespace `ns` and the local name of `qname`.
-    fn is_duplicate(&mut self, resolved: &[ParsedAttribute<'_>], ns: NsId, qname: QNameId) -> bool {
-        let names = self.sink.names();
-        let local = names.local_of(qname);
-        if resolved.len() < 32 {
-            return resolved.iter().any(|r| {
-                names.name_data(r.name).namespace == Some(ns) && names.local(r.name) == local
-            });
-        }
-        // Many attributes: a set, filled once for this tag.
-        if self.seen_attributes.is_empty() {
-            for r in resolved {
-                if let Some(ns) = names.name_data(r.name).namespace {
-                    self.seen_attributes
-                        .insert((ns, names.local(r.name).into()));
-                }
-            }
-        }
-        !self.seen_attributes.insert((ns, local.into()))
-    }
-
-    /// The namespace of a name, reporting what cannot be resolved.
-    fn resolve(&mut self, qname: QNameId, element: bool, offset: usize) -> Option<NsId> {
-        /// What the prefix is, taken out of the borrowed name.
-        enum Prefix {
-            None,
-            Xml,
-            Xmlns,
-            Other,
-        }
-        let data = self.sink.names().qname_data(qname);
-        if data.bad_colon {
-            self.error(ErrorCode::InvalidQualifiedName, offset);
-            return None;
-        }
-        let prefix = match data.colon {
-            None => Prefix::None,
-            Some(c) => match &data.text[..c] {
-                "xml" => Prefix::Xml,
-                "xmlns" => Prefix::Xmlns,
-                _ => Prefix::Other,
-            },
-        };
-        match prefix {
-            Prefix::None if element => self.scopes.lookup_default(),
-            Prefix::None => None,
-            Prefix::Xml => Some(XML_NS),
-            Prefix::Xmlns => {
-                self.error(ErrorCode::InvalidQualifiedName, offset);
-                None
-            }
-            Prefix::Other => match self.prefix_binding(qname) {
-                Some(Some(ns)) => Some(ns),
-                _ => {
-                    self.error(ErrorCode::UnboundNamespacePrefix, offset);
-                    self.undeclared(qname)
-                }
-            },
-        }
-    }
-
-    /// The namespace of a name whose prefix nothing declares: in a
-    /// document, the placeholder of its prefix
-    /// ([`crate::dom::undeclared_namespace`]), which the writer declares and
-    /// queries select by; in a fragment, none, so that the prefix waits to
-    /// be resolved where the nodes land (docs/editing.md).
-    fn undeclared(&mut self, qname: QNameId) -> Option<NsId> {
-        if self.fragment {
-            return None;
-        }
-        let index = qname.0 as usize;
-        if let Some(&Some(known)) = self.undeclared_namespaces.get(index) {
-            return Some(known);
-        }
-        let data = self.sink.names().qname_data(qname);
-        let prefix = data.colon.map_or("", |c| &data.text[..c]);
-        let uri = crate::dom::undeclared_namespace(prefix);
-        let namespace = self.sink.names_mut().namespace(&uri);
-        if self.undeclared_namespaces.len() <= index {
-            self.undeclared_namespaces.resize(index + 1, None);
-        }
-        self.undeclared_namespaces[index] = Some(namespace);
-        Some(namespace)
-    }
-
-    /// The binding in scope for the prefix of `qname`, remembering where its
-    /// bindings are kept.
-    fn prefix_binding(&mut self, qname: QNameId) -> Option<Option<NsId>> {
-        let index = qname.0 as usize;
-        if let Some(&slot) = self.prefix_slots.get(index) {
-            if slot != u32::MAX {
-                return self.scopes.lookup_slot(slot as usize);
-            }
-        }
-        let data = self.sink.names().qname_data(qname);
-        let prefix = data.colon.map_or("", |c| &data.text[..c]);
-        let slot = self.scopes.slot(prefix)?;
-        if self.prefix_slots.len() <= index {
-            self.prefix_slots.resize(index + 1, u32::MAX);
-        }
-        self.prefix_slots[index] = u32::try_from(slot).unwrap_or(u32::MAX);
-        self.scopes.lookup_slot(slot)
     }
 
     fn push_open(&mut self, qname: QNameId, bindings: usize) {
@@ -997,64 +810,6 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         let target = self.limited_name(target, span.start + 2);
         self.flush_text();
         self.sink.processing_instruction(target, data, span);
-    }
-}
-
-/// What an attribute is to namespace processing.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Declaration<'a> {
-    /// An ordinary attribute.
-    No,
-    /// `xmlns` (prefix `""`) or `xmlns:p`, declaring the prefix.
-    Valid(&'a str),
-    /// A declaration that Namespaces in XML 1.0 §3 forbids: `xml` bound to
-    /// another URI, `xmlns` declared, another prefix bound to either
-    /// reserved URI, or a malformed `xmlns:` name.
-    Invalid,
-}
-
-impl Declaration<'_> {
-    fn kind(self) -> DeclarationKind {
-        match self {
-            Declaration::No => DeclarationKind::No,
-            Declaration::Valid(prefix) => DeclarationKind::Valid {
-                prefixed: !prefix.is_empty(),
-            },
-            Declaration::Invalid => DeclarationKind::Invalid,
-        }
-    }
-}
-
-/// A [`Declaration`] without its prefix, kept for each attribute of the
-/// tag being built between binding its declarations and resolving its
-/// attributes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum DeclarationKind {
-    No,
-    Valid { prefixed: bool },
-    Invalid,
-}
-
-fn declaration<'a>(name: &'a str, uri: &str) -> Declaration<'a> {
-    let prefix = if name == "xmlns" {
-        ""
-    } else if let Some(prefix) = name.strip_prefix("xmlns:") {
-        if crate::dom::qname_colon(name).is_none() || !is_name(prefix) {
-            return Declaration::Invalid;
-        }
-        prefix
-    } else {
-        return Declaration::No;
-    };
-    let valid = match prefix {
-        "xml" => uri == XML_NAMESPACE,
-        "xmlns" => false,
-        _ => uri != XML_NAMESPACE && uri != XMLNS_NAMESPACE,
-    };
-    if valid {
-        Declaration::Valid(prefix)
-    } else {
-        Declaration::Invalid
     }
 }
 
