@@ -9,6 +9,30 @@
 //! [`DocumentSink`] makes a [`Document`] of it, whose errors are in source
 //! order.
 //!
+//! The builder reads like the spec, phase first: `process` (`phases.rs`)
+//! takes each token through the checks every token meets (`prepare`, in
+//! this file), then dispatches on the phase to `start_phase`, `main_phase`
+//! or `end_phase`, whose arms are the rules of §1.5, each quoted
+//! (`grep "§1.5 Main phase"` finds them). What the rules do is in files by
+//! concern:
+//!
+//! * `phases.rs`: the rules, phase by phase;
+//! * `elements.rs`: creating an element for a token, the stack of open
+//!   elements, and the limits on both;
+//! * `namespaces.rs`: the bindings in scope and the namespace of each name;
+//! * `text.rs`: character data waiting to become one text node;
+//! * `entities.rs` and `attribute_lists.rs`: what the internal subset
+//!   declares (entities expanded in content, attribute defaults and types);
+//! * `well_formed.rs`: the XML 1.0 checks that XML5 lets pass;
+//! * `source.rs`: the source as the builder reads it (whole, or the window
+//!   of a stream);
+//! * `sink.rs`: [`TreeSink`], what the builder reports, and
+//!   `document_sink.rs`: [`DocumentSink`], the sink that makes a document.
+//!
+//! This file has the builder's state, its construction, and the checks
+//! that run before the phases. Where the builder departs from or goes
+//! beyond §1.5, `docs/conformance.md` records it.
+//!
 //! Cost per token never grows with depth: the open elements are a stack,
 //! "is an element with this name open?" is a count per interned name, and
 //! namespace bindings are a stack per prefix, so a document nested
@@ -16,8 +40,10 @@
 
 mod attribute_lists;
 mod document_sink;
+mod elements;
 mod entities;
 mod namespaces;
+mod phases;
 #[cfg(test)]
 mod recorder_tests;
 mod sink;
@@ -25,14 +51,12 @@ mod source;
 mod text;
 mod well_formed;
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::chars::is_name;
 
 use crate::dom::{Document, NsId, QNameId, SourceText};
-use crate::dtd::AttributeType;
-use crate::error::{ElementStart, ErrorCode, ErrorContext, ParseError};
+use crate::error::{ErrorCode, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
 
@@ -371,25 +395,6 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         self.checker.errors.clear();
     }
 
-    /// Checks an end tag's name. Most end tags close the current element:
-    /// their name is its qualified name, checked when it was interned, so
-    /// only the others are read again.
-    fn check_end_tag(&mut self, name: &str, span: Span) {
-        let current = self
-            .stack
-            .last()
-            .map(|open| self.sink.names().qname_data(open.qname));
-        match current {
-            Some(data) if crate::dom::same_text(&data.text, name) => {
-                let xmlns_prefix = data.colon.is_some_and(|c| &data.text[..c] == "xmlns");
-                let (is_name, bad_qname) = (data.is_name, data.bad_colon || xmlns_prefix);
-                self.checker.end_tag_known(is_name, bad_qname, span);
-            }
-            _ => self.checker.end_tag(name, span),
-        }
-        self.report_checks();
-    }
-
     /// The token being built is from the source, not from a replacement
     /// text being expanded.
     #[inline]
@@ -478,289 +483,6 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         }
     }
 
-    /// The current element where it starts (line and column 0 unless the
-    /// sink counts them), for an end tag that does not close it.
-    #[cold]
-    fn current_element_start(&mut self) -> Option<ElementStart> {
-        let qname = self.stack.last()?.qname;
-        let (offset, line, column) = self.sink.open_element_start(&mut self.checker.source)?;
-        Some(ElementStart {
-            name: self.sink.names().qname_data(qname).text.to_string(),
-            offset,
-            line,
-            column,
-        })
-    }
-
-    // ----- Elements ------------------------------------------------------
-
-    /// `name` cut to `max_name_length` bytes (on a character boundary),
-    /// reporting `name-length-limit` at `offset` when it had to be.
-    #[inline]
-    fn limited_name<'n>(&mut self, name: &'n str, offset: usize) -> &'n str {
-        if name.len() <= self.limits.max_name_length {
-            return name;
-        }
-        self.cut_name(name, offset)
-    }
-
-    /// [`limited_name`](Self::limited_name) of a name past the limit.
-    #[cold]
-    #[inline(never)]
-    fn cut_name<'n>(&mut self, name: &'n str, offset: usize) -> &'n str {
-        let max = self.limits.max_name_length;
-        self.error(ErrorCode::NameLengthLimit, offset);
-        let mut end = max;
-        while !name.is_char_boundary(end) {
-            end -= 1;
-        }
-        &name[..end]
-    }
-
-    /// How many of a tag's attributes are kept: all, up to
-    /// `max_attributes` (reporting `attribute-limit` at the first dropped).
-    fn kept_attributes(&mut self, tag: &Tag<'_>) -> usize {
-        let count = tag.attributes.len();
-        let max = self.limits.max_attributes;
-        if count > max {
-            let (span, _) = self.attribute_spans(tag, max);
-            self.error(ErrorCode::AttributeLimit, span.start);
-            return max;
-        }
-        count
-    }
-
-    /// The spans of a tag's attribute: in the source, or the reference's
-    /// for a tag from a replacement text.
-    fn attribute_spans(&self, tag: &Tag<'_>, index: usize) -> (Span, Option<Span>) {
-        match self.reference_span() {
-            Some(reference) => (reference, None),
-            None => tag.attributes.spans_at(index),
-        }
-    }
-
-    /// Interns the names of a start or empty tag into `tag_qnames`, for its
-    /// first `kept` attributes.
-    fn intern_tag_names(&mut self, tag: &Tag<'_>, kept: usize) {
-        self.tag_qnames.clear();
-        self.tag_declares = false;
-        let name = self.limited_name(tag.name, tag.span.start + 1);
-        let qname = self.sink.names_mut().qname(name);
-        self.tag_qnames.push(qname);
-        for index in 0..kept {
-            let mut name = tag.attributes.name_at(index);
-            if name.len() > self.limits.max_name_length {
-                let offset = self.attribute_spans(tag, index).0.start;
-                name = self.limited_name(name, offset);
-            }
-            self.tag_declares |= name.starts_with("xmlns");
-            let qname = self.sink.names_mut().qname(name);
-            self.tag_qnames.push(qname);
-        }
-    }
-
-    /// Creates the element for a start or empty tag (whose names
-    /// [`intern_tag_names`](Self::intern_tag_names) interned) and reports it
-    /// to the sink; returns its name with the binding-log mark to unwind
-    /// to.
-    fn create_element(&mut self, tag: &Tag<'_>, empty: bool) -> (QNameId, usize) {
-        // Text before the tag goes to the current node, before this
-        // element's declarations come into scope.
-        self.flush_text();
-        let mark = self.scopes.mark();
-        let kept = self.tag_qnames.len() - 1;
-        let lists = self.attribute_lists_of(tag, kept);
-        let defaults = lists.as_ref().map_or(&[][..], |d| &d.defaults[..]);
-        // Declarations first: they apply to the element's own names.
-        self.bind_declarations(tag, kept, defaults);
-
-        let qname = self.tag_qnames[0];
-        let namespace = self.resolve(qname, true, tag.span.start);
-        let name = self.sink.names_mut().name(qname, namespace);
-
-        let mut attributes = sink::recycle(std::mem::take(&mut self.tag_attributes));
-        self.seen_attributes.clear();
-        let types = lists.as_ref().map(|d| &d.types[..]);
-        self.push_written_attributes(tag, kept, types, &mut attributes);
-        if let Some(lists) = &lists {
-            self.push_defaults(&mut attributes, &lists.defaults, tag.span.start);
-        }
-        self.sink.start_element(&StartElement {
-            name,
-            attributes: &attributes,
-            span: tag.span,
-            empty,
-        });
-        self.tag_attributes = sink::recycle(attributes);
-        (qname, mark)
-    }
-
-    /// The attribute-list declarations that apply to the tag being built,
-    /// if the internal subset has any.
-    #[inline]
-    fn attribute_lists_of(
-        &mut self,
-        tag: &Tag<'_>,
-        kept: usize,
-    ) -> Option<attribute_lists::Declared> {
-        match &self.declarations {
-            Some(declarations) if declarations.has_attribute_lists() => {
-                let element = self
-                    .sink
-                    .names()
-                    .qname_data(self.tag_qnames[0])
-                    .text
-                    .clone();
-                self.declared_attributes(&element, tag, kept)
-            }
-            _ => None,
-        }
-    }
-
-    /// Resolves the first `kept` attributes of `tag` (their declarations
-    /// already bound) and adds them to `attributes`, leaving out a second
-    /// one of an expanded name; `types` are their declared types.
-    fn push_written_attributes<'a>(
-        &mut self,
-        tag: &Tag<'a>,
-        kept: usize,
-        types: Option<&[Option<AttributeType>]>,
-        attributes: &mut Vec<ParsedAttribute<'a>>,
-    ) {
-        for index in 0..kept {
-            let (span, value_span) = self.attribute_spans(tag, index);
-            let value = tag.attributes.value_at(index);
-            let qname = self.tag_qnames[index + 1];
-            let namespace = self.attribute_namespace(index, qname, value, span.start);
-            if let Some(ns) = namespace {
-                if self.is_duplicate(attributes, ns, qname) {
-                    self.error(ErrorCode::DuplicateNamespacedAttribute, span.start);
-                    continue;
-                }
-            }
-            let name = self.sink.names_mut().name(qname, namespace);
-            let kind = types.and_then(|types| types[index]);
-            let collapsed = kind
-                .filter(|kind| kind.is_tokenized())
-                .and_then(|_| attribute_lists::collapse_spaces(value));
-            let value_at = value_span
-                .filter(|at| collapsed.is_none() && self.checker.source.is_at(value, at.start))
-                .map(|at| at.start);
-            attributes.push(ParsedAttribute {
-                name,
-                value: collapsed.map_or(Cow::Borrowed(value), Cow::Owned),
-                span: Some(span),
-                value_span,
-                value_at,
-                is_id: kind == Some(AttributeType::Id),
-            });
-        }
-    }
-
-    /// Adds the attributes the declared defaults supply to those of the
-    /// tag.
-    fn push_defaults<'a>(
-        &mut self,
-        attributes: &mut Vec<ParsedAttribute<'a>>,
-        defaults: &'a [(Box<str>, String, AttributeType)],
-        offset: usize,
-    ) {
-        for (name, value, kind) in defaults {
-            let qname = self.sink.names_mut().qname(name);
-            let namespace = self.default_attribute_namespace(name, value, qname, offset);
-            if let Some(ns) = namespace {
-                if self.is_duplicate(attributes, ns, qname) {
-                    self.error(ErrorCode::DuplicateNamespacedAttribute, offset);
-                    continue;
-                }
-            }
-            let name = self.sink.names_mut().name(qname, namespace);
-            attributes.push(ParsedAttribute {
-                name,
-                value: Cow::Borrowed(value),
-                span: None,
-                value_span: None,
-                value_at: None,
-                is_id: *kind == AttributeType::Id,
-            });
-        }
-    }
-
-    fn push_open(&mut self, qname: QNameId, bindings: usize) {
-        let index = qname.0 as usize;
-        if self.open_counts.len() <= index {
-            self.open_counts.resize(index + 1, 0);
-        }
-        self.open_counts[index] += 1;
-        let bindings = u32::try_from(bindings).unwrap_or(u32::MAX);
-        self.stack.push(Open { qname, bindings });
-    }
-
-    /// Pops the current element; its span now ends at `end`, and
-    /// `end_tag` is the end tag that closed it, if one did.
-    fn pop(&mut self, end: usize, end_tag: Option<Span>) {
-        self.flush_text();
-        self.note_pop();
-        if let Some(open) = self.stack.pop() {
-            self.open_counts[open.qname.0 as usize] -= 1;
-            self.scopes.unwind(open.bindings as usize);
-            self.sink.end_element(end, end_tag);
-        }
-        if self.stack.is_empty() && !self.fragment {
-            self.phase = Phase::End;
-        }
-    }
-
-    fn end_tag(&mut self, name: &str, span: Span) {
-        let current = self.stack.last().map(|open| open.qname);
-        let current_name = current.map(|q| &*self.sink.names().qname_data(q).text);
-        if current_name.is_some_and(|current| crate::dom::same_text(current, name)) {
-            self.pop(span.end, Some(span));
-            return;
-        }
-        let open = self
-            .sink
-            .names()
-            .find_qname(name)
-            .filter(|q| self.open_counts.get(q.0 as usize).is_some_and(|&n| n > 0));
-        match open {
-            Some(target) => {
-                // The elements inside the innermost open `target`.
-                let implied_closes = self
-                    .stack
-                    .iter()
-                    .rev()
-                    .position(|open| open.qname == target)
-                    .unwrap_or(0);
-                self.end_tag_error(ErrorCode::MismatchedEndTag, name, span, implied_closes);
-                while let Some(top) = self.stack.last().map(|open| open.qname) {
-                    if top == target {
-                        self.pop(span.end, Some(span));
-                        break;
-                    }
-                    self.pop(span.start, None);
-                }
-            }
-            None => {
-                self.end_tag_error(ErrorCode::StrayEndTag, name, span, 0);
-                self.dropped(span);
-            }
-        }
-    }
-
-    /// Reports an end tag that does not close the current element, naming
-    /// that element.
-    #[cold]
-    fn end_tag_error(&mut self, code: ErrorCode, name: &str, span: Span, implied_closes: usize) {
-        let context = ErrorContext {
-            end_tag: name.to_owned(),
-            open: self.current_element_start(),
-            implied_closes,
-        };
-        let error = self.located(code, span.start);
-        self.sink.error_with_context(error, context);
-    }
-
     /// An empty CDATA section makes no token; outside the root element it
     /// is not XML (`Misc` holds no CDATA), so it is reported, at its `<`,
     /// when the token after it comes.
@@ -788,28 +510,6 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         if self.reference_span().is_none() {
             self.sink.dropped(span);
         }
-    }
-
-    /// Whether a start tag at `offset` would nest deeper than
-    /// `max_element_depth` (reported the first time).
-    fn past_depth_limit(&mut self, offset: usize) -> bool {
-        let Some(max) = self.limits.max_element_depth else {
-            return false;
-        };
-        if self.stack.len() < max && self.dropped_depth == 0 {
-            return false;
-        }
-        if !self.depth_reported {
-            self.depth_reported = true;
-            self.error(ErrorCode::ElementDepthLimit, offset);
-        }
-        true
-    }
-
-    fn processing_instruction(&mut self, target: &str, data: &str, span: Span) {
-        let target = self.limited_name(target, span.start + 2);
-        self.flush_text();
-        self.sink.processing_instruction(target, data, span);
     }
 }
 
@@ -907,8 +607,15 @@ impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
 }
 
 impl<S: TreeSink> TreeBuilder<'_, S> {
-    /// Builds from one token (of the source or of a replacement text).
-    fn process(&mut self, token: Token<'_>) {
+    /// What every token meets before the rules of its phase (`phases.rs`),
+    /// none of it from §1.5: a token of a replacement text is checked there
+    /// and moved to the reference; errors before the token are settled;
+    /// the first XML declaration is the document's; an end tag may close a
+    /// start tag dropped past the depth limit; the end of the input ends
+    /// the pending text. Returns the token for its phase, or `None` when it
+    /// was dealt with here.
+    #[inline(always)]
+    fn prepare<'t>(&mut self, token: Token<'t>) -> Option<Token<'t>> {
         // Tokens of a replacement text: at the reference, not checked
         // against the source (which holds the reference), and the end of
         // the replacement text ends nothing.
@@ -917,12 +624,11 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             self.check_replacement_token(&token);
         }
         let token = match expanding {
-            Some(_) if matches!(token, Token::EndOfFile(_)) => return,
+            Some(_) if matches!(token, Token::EndOfFile(_)) => return None,
             Some(reference) => at_reference(token, reference),
             None => token,
         };
-        let checking = expanding.is_none();
-        if checking {
+        if expanding.is_none() {
             if S::ORDERS_ERRORS {
                 // What is reported from here on is in this token, the text
                 // still waiting, or (an empty CDATA section, below) after
@@ -932,170 +638,50 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             }
             self.empty_cdata_outside_root(&token);
         }
-        if let Token::Text(text) = token {
-            self.seen_token = true;
-            self.character_token(text);
-            return;
-        }
-        // Pending text becomes a node only when the tree changes (a node is
-        // appended, an element closes, the input ends): a token ignored
-        // between two runs of text leaves them one text node, as §1.5
-        // collects "all subsequent consecutive characters that would be
-        // appended to that node".
-        let first = !self.seen_token;
-        self.seen_token = true;
+        let first = !std::mem::replace(&mut self.seen_token, true);
         match token {
-            Token::Text(_) => {}
-            Token::StartTag(tag) | Token::EmptyTag(tag) => {
-                let empty = matches!(token, Token::EmptyTag(_));
-                if self.phase == Phase::End {
-                    self.error(ErrorCode::ElementAfterRootElement, tag.span.start);
-                    self.dropped(tag.span);
-                    return;
-                }
-                if self.past_depth_limit(tag.span.start) {
-                    if self.reference_span().is_none() {
-                        self.sink.depth_dropped(tag.span, self.dropped_depth > 0);
-                    }
-                    self.dropped_depth += usize::from(!empty);
-                    return;
-                }
-                let kept = self.kept_attributes(&tag);
-                self.intern_tag_names(&tag, kept);
-                if checking {
-                    self.checker.tag(&tag, self.sink.names(), &self.tag_qnames);
-                    self.report_checks();
-                }
-                let (qname, mark) = self.create_element(&tag, empty);
-                if empty {
-                    self.scopes.unwind(mark);
-                    if self.phase == Phase::Start {
-                        self.phase = Phase::End;
-                    }
-                } else {
-                    self.push_open(qname, mark);
-                    self.phase = Phase::Main;
-                }
+            // XML 1.0 §2.8 (§1.5 has no XML declaration token): the very
+            // first token's declaration is the document's and makes no node
+            // (any other is misplaced, in each phase).
+            Token::XmlDeclaration(declaration) if first => {
+                self.xml_declaration(declaration);
+                None
             }
+            // Past `max_element_depth` (docs/robustness.md), in any phase:
+            // an end tag closes a start tag that was dropped, before it
+            // could close anything open.
             Token::EndTag(_) | Token::ShortEndTag(_) if self.dropped_depth > 0 => {
-                // Closes a start tag dropped past the depth limit.
                 self.dropped_depth -= 1;
-                if self.reference_span().is_none() {
+                if self.in_source() {
                     self.sink.depth_dropped_end(token.span().end);
                 }
+                None
             }
-            Token::EndTag(tag) => match self.phase {
-                Phase::Main => {
-                    if checking {
-                        self.check_end_tag(tag.name, tag.span);
-                    }
-                    let name = self.limited_name(tag.name, tag.span.start + 2);
-                    self.end_tag(name, tag.span);
-                }
-                _ => {
-                    self.error(ErrorCode::EndTagOutsideRootElement, tag.span.start);
-                    self.dropped(tag.span);
-                }
-            },
-            Token::ShortEndTag(span) => match self.phase {
-                Phase::Main if self.stack.is_empty() => {
-                    // In a fragment: `</>` would close the element outside.
-                    self.error(ErrorCode::StrayEndTag, span.start);
-                    self.dropped(span);
-                }
-                Phase::Main => {
-                    self.error(ErrorCode::ShortEndTag, span.start);
-                    self.pop(span.end, Some(span));
-                }
-                _ => {
-                    self.error(ErrorCode::EndTagOutsideRootElement, span.start);
-                    self.dropped(span);
-                }
-            },
-            Token::Comment(comment) => {
-                if checking {
-                    self.checker.comment(comment.data, comment.span);
-                    self.report_checks();
-                }
+            // The end of the input ends the pending text (§1.5 "insert one
+            // Text node"): the text becomes a node, then the token comes
+            // again, its errors settled past that text.
+            Token::EndOfFile(_) if self.text.active => {
                 self.flush_text();
-                self.sink.comment(comment.data, comment.span);
+                self.process_token(token);
+                None
             }
-            Token::ProcessingInstruction(pi) => {
-                if checking {
-                    self.checker.processing_instruction(pi.target, pi.span);
-                    self.report_checks();
-                }
-                self.processing_instruction(pi.target, pi.data, pi.span);
-            }
-            Token::XmlDeclaration(declaration) => {
-                if first {
-                    self.checker.declaration(
-                        declaration.version,
-                        declaration.encoding,
-                        declaration.standalone,
-                        declaration.span,
-                    );
-                    self.report_checks();
-                    self.standalone = declaration.standalone == Some("yes");
-                    self.xml11 = declaration.version == Some("1.1");
-                    self.checker.xml11 = self.xml11;
-                    self.sink.xml_declaration(&declaration);
-                } else {
-                    self.error(ErrorCode::MisplacedXmlDeclaration, declaration.span.start);
-                    let at = declaration.span.start;
-                    let target = self.checker.source.slice(at + 2, at + 5).to_owned();
-                    self.processing_instruction(&target, declaration.data, declaration.span);
-                }
-            }
-            Token::Doctype(doctype) => {
-                if self.phase != Phase::Start || self.seen_doctype || !checking {
-                    self.error(ErrorCode::MisplacedDoctype, doctype.span.start);
-                    self.dropped(doctype.span);
-                    return;
-                }
-                self.seen_doctype = true;
-                let standalone = self.standalone;
-                let parameter_references = doctype
-                    .declarations
-                    .is_some_and(|d| d.has_parameter_references());
-                self.entities_may_be_external =
-                    !standalone && (doctype.system_id.is_some() || parameter_references);
-                if let Some(declarations) = doctype.declarations {
-                    self.set_declarations(declarations);
-                    self.checker.declarations = Some(declarations.clone());
-                }
-                self.checker.doctype(
-                    doctype.name,
-                    doctype.public_id,
-                    doctype.system_id,
-                    doctype.span,
-                );
-                self.report_checks();
-                self.flush_text();
-                self.sink.doctype(doctype);
-            }
-            Token::EntityReference(reference) => {
-                self.entity_reference(reference.name, reference.span);
-            }
-            Token::EndOfFile(offset) => match self.phase {
-                _ if self.text.active => {
-                    self.flush_text();
-                    self.process_token(token);
-                }
-                Phase::Start => {
-                    self.error(ErrorCode::MissingRootElement, offset);
-                    self.phase = Phase::End;
-                }
-                Phase::Main => {
-                    if !self.stack.is_empty() {
-                        self.error(ErrorCode::EofInElement, offset);
-                    }
-                    while !self.stack.is_empty() {
-                        self.pop(offset, None);
-                    }
-                }
-                Phase::End => {}
-            },
+            token => Some(token),
         }
+    }
+
+    /// The XML declaration at the start of the document: checked, and its
+    /// version, encoding and standalone handed to the sink.
+    fn xml_declaration(&mut self, declaration: tokenizer::XmlDecl<'_>) {
+        self.checker.declaration(
+            declaration.version,
+            declaration.encoding,
+            declaration.standalone,
+            declaration.span,
+        );
+        self.report_checks();
+        self.standalone = declaration.standalone == Some("yes");
+        self.xml11 = declaration.version == Some("1.1");
+        self.checker.xml11 = self.xml11;
+        self.sink.xml_declaration(&declaration);
     }
 }

@@ -6,7 +6,9 @@
 //! The phases hand every text token here ([`TreeBuilder::push_text`]);
 //! the text waits in [`PendingText`] until the tree changes (a node is
 //! appended, an element closes, the input ends), and then
-//! [`TreeBuilder::flush_text`] hands one text to the sink. The text stays a
+//! [`TreeBuilder::flush_text`] hands one text to the sink. A token ignored
+//! between two runs of text (a stray end tag, a misplaced DOCTYPE) changes
+//! nothing, so it leaves them one text node. The text stays a
 //! range of the source while it is one; once references or pieces from
 //! elsewhere make it differ, it is copied into the sink's text storage and
 //! grown there. Outside the root element only whitespace is kept: the first
