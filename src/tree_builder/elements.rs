@@ -255,6 +255,9 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
         }
     }
 
+    /// Pushes an element onto the stack of open elements (§1.5 "insert an
+    /// element"), with the binding-log mark its close unwinds to.
+    #[inline]
     pub(super) fn push_open(&mut self, qname: QNameId, bindings: usize) {
         let index = qname.0 as usize;
         if self.open_counts.len() <= index {
@@ -266,7 +269,10 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
     }
 
     /// Pops the current element; its span now ends at `end`, and
-    /// `end_tag` is the end tag that closed it, if one did.
+    /// `end_tag` is the end tag that closed it, if one did. Popping the last
+    /// open element switches to the end phase (§1.5 Main phase: "If there
+    /// are no more elements on the stack of open elements switch to the end
+    /// phase"), but not in a fragment, whose context element stays open.
     pub(super) fn pop(&mut self, end: usize, end_tag: Option<Span>) {
         self.flush_text();
         self.note_pop();

@@ -486,6 +486,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
     /// An empty CDATA section makes no token; outside the root element it
     /// is not XML (`Misc` holds no CDATA), so it is reported, at its `<`,
     /// when the token after it comes.
+    #[inline(always)]
     fn empty_cdata_outside_root(&mut self, token: &Token<'_>) {
         let span = token.span();
         let start = match token {
@@ -607,28 +608,27 @@ impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
 }
 
 impl<S: TreeSink> TreeBuilder<'_, S> {
-    /// What every token meets before the rules of its phase (`phases.rs`),
-    /// none of it from §1.5: a token of a replacement text is checked there
-    /// and moved to the reference; errors before the token are settled;
-    /// the first XML declaration is the document's; an end tag may close a
-    /// start tag dropped past the depth limit; the end of the input ends
-    /// the pending text. Returns the token for its phase, or `None` when it
-    /// was dealt with here.
-    #[inline(always)]
-    fn prepare<'t>(&mut self, token: Token<'t>) -> Option<Token<'t>> {
-        // Tokens of a replacement text: at the reference, not checked
-        // against the source (which holds the reference), and the end of
-        // the replacement text ends nothing.
-        let expanding = self.reference_span();
-        if expanding.is_some() {
-            self.check_replacement_token(&token);
+    /// A token of a replacement text being expanded (`reference` is the
+    /// outermost reference's span): checked in that text, then moved to
+    /// the reference and built there. The end of the replacement text ends
+    /// nothing.
+    #[inline(never)]
+    fn process_replacement_token(&mut self, token: Token<'_>, reference: Span) {
+        self.check_replacement_token(&token);
+        if !matches!(token, Token::EndOfFile(_)) {
+            self.dispatch(&at_reference(token, reference));
         }
-        let token = match expanding {
-            Some(_) if matches!(token, Token::EndOfFile(_)) => return None,
-            Some(reference) => at_reference(token, reference),
-            None => token,
-        };
-        if expanding.is_none() {
+    }
+
+    /// What every token meets before the rules of its phase (`phases.rs`),
+    /// none of it from §1.5: errors before a token of the source are
+    /// settled; the first XML declaration is the document's; an end tag may
+    /// close a start tag dropped past the depth limit; the end of the input
+    /// ends the pending text. Returns whether the token goes on to its
+    /// phase (`false`: it was dealt with here).
+    #[inline(always)]
+    fn prepare(&mut self, token: &Token<'_>) -> bool {
+        if self.in_source() {
             if S::ORDERS_ERRORS {
                 // What is reported from here on is in this token, the text
                 // still waiting, or (an empty CDATA section, below) after
@@ -636,16 +636,16 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
                 let settled = self.needed_from();
                 self.sink.errors_settled(settled, &mut self.checker.source);
             }
-            self.empty_cdata_outside_root(&token);
+            self.empty_cdata_outside_root(token);
         }
         let first = !std::mem::replace(&mut self.seen_token, true);
-        match token {
+        match *token {
             // XML 1.0 §2.8 (§1.5 has no XML declaration token): the very
             // first token's declaration is the document's and makes no node
             // (any other is misplaced, in each phase).
-            Token::XmlDeclaration(declaration) if first => {
+            Token::XmlDeclaration(ref declaration) if first => {
                 self.xml_declaration(declaration);
-                None
+                false
             }
             // Past `max_element_depth` (docs/robustness.md), in any phase:
             // an end tag closes a start tag that was dropped, before it
@@ -655,23 +655,23 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
                 if self.in_source() {
                     self.sink.depth_dropped_end(token.span().end);
                 }
-                None
+                false
             }
             // The end of the input ends the pending text (§1.5 "insert one
             // Text node"): the text becomes a node, then the token comes
             // again, its errors settled past that text.
-            Token::EndOfFile(_) if self.text.active => {
+            Token::EndOfFile(offset) if self.text.active => {
                 self.flush_text();
-                self.process_token(token);
-                None
+                self.process_token(Token::EndOfFile(offset));
+                false
             }
-            token => Some(token),
+            _ => true,
         }
     }
 
     /// The XML declaration at the start of the document: checked, and its
     /// version, encoding and standalone handed to the sink.
-    fn xml_declaration(&mut self, declaration: tokenizer::XmlDecl<'_>) {
+    fn xml_declaration(&mut self, declaration: &tokenizer::XmlDecl<'_>) {
         self.checker.declaration(
             declaration.version,
             declaration.encoding,
@@ -682,6 +682,6 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
         self.standalone = declaration.standalone == Some("yes");
         self.xml11 = declaration.version == Some("1.1");
         self.checker.xml11 = self.xml11;
-        self.sink.xml_declaration(&declaration);
+        self.sink.xml_declaration(declaration);
     }
 }

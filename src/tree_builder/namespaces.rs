@@ -148,6 +148,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
     /// supply) into scope, before any of its names is resolved: they apply
     /// to the element's own names. Notes what each written attribute is to
     /// namespace processing, for [`attribute_namespace`](Self::attribute_namespace).
+    #[inline]
     pub(super) fn bind_declarations(
         &mut self,
         tag: &Tag<'_>,
@@ -155,9 +156,18 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
         defaults: &[(Box<str>, String, AttributeType)],
     ) {
         self.tag_declarations.clear();
-        if !self.tag_declares && !defaults.iter().any(|(name, ..)| name.starts_with("xmlns")) {
-            return;
+        // Most tags declare nothing.
+        if self.tag_declares || defaults.iter().any(|(name, ..)| name.starts_with("xmlns")) {
+            self.bind_each_declaration(tag, kept, defaults);
         }
+    }
+
+    fn bind_each_declaration(
+        &mut self,
+        tag: &Tag<'_>,
+        kept: usize,
+        defaults: &[(Box<str>, String, AttributeType)],
+    ) {
         let written = tag.attributes.iter().take(kept).map(|a| (a.name, a.value));
         let supplied = defaults.iter().map(|(name, value, _)| (&**name, &**value));
         for (index, (name, value)) in written.chain(supplied).enumerate() {

@@ -24,11 +24,22 @@ use super::{Phase, TreeBuilder, TreeSink};
 impl<S: TreeSink> TreeBuilder<'_, S> {
     /// Builds from one token (of the source or of a replacement text): the
     /// checks every token meets, then the rules of the current phase.
-    #[inline]
+    #[inline(always)]
     pub(super) fn process(&mut self, token: Token<'_>) {
-        let Some(token) = self.prepare(token) else {
+        match self.reference_span() {
+            None => self.dispatch(&token),
+            Some(reference) => self.process_replacement_token(token, reference),
+        }
+    }
+
+    /// The checks every token meets (`prepare`), then the phase's rules.
+    /// The token is matched by reference all the way down: it is large,
+    /// and a copy per token would show in the instruction count.
+    #[inline(always)]
+    pub(super) fn dispatch(&mut self, token: &Token<'_>) {
+        if !self.prepare(token) {
             return;
-        };
+        }
         match self.phase {
             Phase::Start => self.start_phase(token),
             Phase::Main => self.main_phase(token),
@@ -36,16 +47,18 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
         }
     }
 
-    /// §1.5 Start phase: before the root element.
-    #[inline]
-    fn start_phase(&mut self, token: Token<'_>) {
-        match token {
+    /// §1.5 Start phase: before the root element. (Not inlined: few tokens
+    /// come before the root, and the main phase's rules stay the body of
+    /// the dispatch.)
+    #[inline(never)]
+    fn start_phase(&mut self, token: &Token<'_>) {
+        match *token {
             // §1.5 Start phase, "A start tag token": "Create an element for
             // the token and then append it to the Document node and push it
             // into the stack of open elements. This element is the root
             // element ... Then switch to the main phase."
-            Token::StartTag(tag) => {
-                if let Some((qname, mark)) = self.create_element_for_token(&tag, false) {
+            Token::StartTag(ref tag) => {
+                if let Some((qname, mark)) = self.create_element_for_token(tag, false) {
                     self.push_open(qname, mark);
                     self.phase = Phase::Main;
                 }
@@ -53,8 +66,8 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             // §1.5 Start phase, "An empty tag token": "Create an element for
             // the token and append it to the Document node. Then switch to
             // the end phase."
-            Token::EmptyTag(tag) => {
-                if let Some((_, mark)) = self.create_element_for_token(&tag, true) {
+            Token::EmptyTag(ref tag) => {
+                if let Some((_, mark)) = self.create_element_for_token(tag, true) {
                     self.scopes.unwind(mark);
                     self.phase = Phase::End;
                 }
@@ -83,6 +96,9 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             // are kept for the round trip, the rest reported and dropped
             // (docs/conformance.md, "Tree construction").
             Token::Text(text) => self.character_token(text),
+            // Beyond §1.5, which names no XML declaration: one that is not
+            // the first token (the first is the document's, see `prepare`)
+            // is misplaced and kept as a PI (XML 1.0 §2.8).
             Token::XmlDeclaration(declaration) => self.misplaced_xml_declaration(declaration),
             // Beyond §1.5: a reference to a declared entity is built where
             // it is, and reported when it makes markup (`entities.rs`).
@@ -95,23 +111,22 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
     /// §1.5 Main phase: inside the root element (or a fragment's context
     /// element, which nothing closes).
     #[inline]
-    fn main_phase(&mut self, token: Token<'_>) {
-        match token {
+    fn main_phase(&mut self, token: &Token<'_>) {
+        match *token {
             // §1.5 Main phase, "A character token": "Append a character to
             // the current element."
             Token::Text(text) => self.character_token(text),
             // §1.5 Main phase, "A start tag token": "Insert an element for
-            // the token."
-            Token::StartTag(tag) => {
-                if let Some((qname, mark)) = self.create_element_for_token(&tag, false) {
-                    self.push_open(qname, mark);
-                }
-            }
-            // §1.5 Main phase, "An empty tag token": "Create an element for
-            // the token and append it to the current element."
-            Token::EmptyTag(tag) => {
-                if let Some((_, mark)) = self.create_element_for_token(&tag, true) {
-                    self.scopes.unwind(mark);
+            // the token" (create it, append it to the current element, push
+            // it onto the stack of open elements), and "An empty tag token":
+            // "Create an element for the token and append it to the current
+            // element" (its namespace declarations end with it).
+            Token::StartTag(ref tag) | Token::EmptyTag(ref tag) => {
+                let empty = matches!(*token, Token::EmptyTag(_));
+                match self.create_element_for_token(tag, empty) {
+                    Some((qname, mark)) if !empty => self.push_open(qname, mark),
+                    Some((_, mark)) => self.scopes.unwind(mark),
+                    None => {}
                 }
             }
             // §1.5 Main phase, "An end tag token" (see `end_tag`).
@@ -167,10 +182,11 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
         }
     }
 
-    /// §1.5 End phase: after the root element.
-    #[inline]
-    fn end_phase(&mut self, token: Token<'_>) {
-        match token {
+    /// §1.5 End phase: after the root element. (Not inlined, as the start
+    /// phase.)
+    #[inline(never)]
+    fn end_phase(&mut self, token: &Token<'_>) {
+        match *token {
             // §1.5 End phase, "A comment token": "Append a Comment node to
             // the Document node".
             Token::Comment(comment) => self.comment(comment),
@@ -181,7 +197,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             Token::EndOfFile(_) => {}
             // §1.5 End phase, "Anything else": "Parse error. Ignore the
             // token."
-            Token::StartTag(tag) | Token::EmptyTag(tag) => {
+            Token::StartTag(ref tag) | Token::EmptyTag(ref tag) => {
                 self.error(ErrorCode::ElementAfterRootElement, tag.span.start);
                 self.dropped(tag.span);
             }

@@ -197,7 +197,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
     /// Appends `data` to the pending text: a longer range of the source if
     /// it is the source right after it (`verbatim`), else a copy in the
     /// sink's text storage.
-    #[inline]
+    #[inline(always)]
     fn append_chars(&mut self, data: &str, verbatim: Option<usize>) {
         let t = &mut self.text;
         match (t.verbatim, t.copied, verbatim) {
