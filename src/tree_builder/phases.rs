@@ -1,11 +1,12 @@
 //! The rules of tree construction, phase by phase (XML5 §1.5: the start
 //! phase, the main phase, the end phase).
 //!
-//! [`TreeBuilder::process`] takes each token through the checks every
-//! token meets first (`prepare`, in `mod.rs`: replacement texts, the first
-//! XML declaration, the depth limit, the end of pending text), then
-//! dispatches on the phase; each phase matches on the token, one arm per
-//! rule of §1.5, quoted. `grep "§1.5 Main phase"` finds the rules of a
+//! [`TreeBuilder::process`] takes each token (a replacement text's first
+//! checked in that text and moved to the reference, in `mod.rs`) through
+//! the checks every token meets (`prepare`, in `mod.rs`: errors settled,
+//! the first XML declaration, the depth limit, the end of pending text),
+//! then dispatches on the phase; each phase matches on the token, one arm
+//! per rule of §1.5, quoted. `grep "§1.5 Main phase"` finds the rules of a
 //! phase. Where the builder goes beyond the spec (a token §1.5 does not
 //! name, what XML 1.0 makes of it, a limit) the arm says so, and
 //! docs/conformance.md records the decision.
