@@ -10,7 +10,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::dtd::{AttributeType, DefaultValue, ExpansionMode};
+use crate::dtd::{AttributeType, Declarations, DefaultValue, ExpansionMode};
 use crate::error::ErrorCode;
 use crate::tokenizer::Tag;
 
@@ -93,24 +93,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             let (DefaultValue::Value(raw) | DefaultValue::Fixed(raw)) = &definition.default else {
                 continue;
             };
-            let value = values.entry(d).or_insert_with(|| {
-                let mut value = String::new();
-                let expanded = declarations.expand(
-                    raw,
-                    None,
-                    0,
-                    ExpansionMode::Attribute,
-                    &mut value,
-                    &mut found,
-                );
-                expanded.ok().map(|()| {
-                    if definition.kind.is_tokenized() {
-                        collapse_spaces(&value).unwrap_or(value)
-                    } else {
-                        value
-                    }
-                })
-            });
+            let value = default_value(&declarations, values, d, raw, definition.kind, &mut found);
             let Some(value) = value else {
                 continue;
             };
@@ -119,11 +102,10 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             let cost = DEFAULT_ATTRIBUTE_COST + definition.name.len() + value.len();
             match declarations.spend(cost) {
                 Ok(()) => {
-                    declared.defaults.push((
-                        definition.name.clone(),
-                        value.clone(),
-                        definition.kind,
-                    ));
+                    let name = definition.name.clone();
+                    declared
+                        .defaults
+                        .push((name, value.to_owned(), definition.kind));
                 }
                 Err(Some(code)) => found.push(code),
                 Err(None) => {}
@@ -134,4 +116,31 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
         }
         Some(declared)
     }
+}
+
+/// The value of the default at index `d` of an element's attribute list
+/// (written `raw`, of type `kind`): expanded and normalized the first time
+/// (errors to `found`), then taken from `values`; `None` where the budget
+/// ran out.
+fn default_value<'v>(
+    declarations: &Declarations,
+    values: &'v mut HashMap<usize, Option<String>>,
+    d: usize,
+    raw: &str,
+    kind: AttributeType,
+    found: &mut Vec<ErrorCode>,
+) -> Option<&'v str> {
+    let value = values.entry(d).or_insert_with(|| {
+        let mut value = String::new();
+        let expanded =
+            declarations.expand(raw, None, 0, ExpansionMode::Attribute, &mut value, found);
+        expanded.ok().map(|()| {
+            if kind.is_tokenized() {
+                collapse_spaces(&value).unwrap_or(value)
+            } else {
+                value
+            }
+        })
+    });
+    value.as_deref()
 }

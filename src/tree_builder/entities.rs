@@ -86,41 +86,74 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             self.unexpanded(name, reference, outermost);
             return;
         }
-        if !declarations.has_markup(name) {
-            // Perhaps character data only: expanded whole, into one string.
-            let mut data = String::new();
-            let mut errors = Vec::new();
-            let expanded = declarations.expand(
-                text,
-                Some(name),
-                self.entity_stack.len(),
-                ExpansionMode::Text,
-                &mut data,
-                &mut errors,
-            );
-            if expanded != Err(ExpansionStop::Markup) {
-                for code in errors {
-                    self.error(code, reference.start);
-                }
-            }
-            match expanded {
-                Ok(()) => {
-                    self.push_text(Text {
-                        data: &data,
-                        kind: TextKind::Entity,
-                        span: reference,
-                        needs_check: true,
-                    });
-                    return;
-                }
-                Err(ExpansionStop::Budget) => {
-                    self.unexpanded(name, reference, outermost);
-                    return;
-                }
-                // An entity it refers to holds markup: tokenized below.
-                Err(ExpansionStop::Markup) => {}
+        if !declarations.has_markup(name)
+            && self.expand_as_text(&declarations, name, text, reference, outermost)
+        {
+            return;
+        }
+        self.expand_markup(&declarations, name, text, span, reference, outermost);
+    }
+
+    /// A reference to an entity whose replacement text seems to hold no
+    /// markup: expanded whole, into one string, and added as character
+    /// data. Returns `false` when an entity it refers to holds markup after
+    /// all (nothing was done: it is to be tokenized).
+    fn expand_as_text(
+        &mut self,
+        declarations: &Declarations,
+        name: &str,
+        text: &str,
+        reference: Span,
+        outermost: bool,
+    ) -> bool {
+        let mut data = String::new();
+        let mut errors = Vec::new();
+        let expanded = declarations.expand(
+            text,
+            Some(name),
+            self.entity_stack.len(),
+            ExpansionMode::Text,
+            &mut data,
+            &mut errors,
+        );
+        if expanded != Err(ExpansionStop::Markup) {
+            for code in errors {
+                self.error(code, reference.start);
             }
         }
+        match expanded {
+            Ok(()) => {
+                self.push_text(Text {
+                    data: &data,
+                    kind: TextKind::Entity,
+                    span: reference,
+                    needs_check: true,
+                });
+                true
+            }
+            Err(ExpansionStop::Budget) => {
+                self.unexpanded(name, reference, outermost);
+                true
+            }
+            // An entity it refers to holds markup: tokenized instead.
+            Err(ExpansionStop::Markup) => false,
+        }
+    }
+
+    /// A reference (at `span`; `reference` is the outermost one's span) to
+    /// an entity whose replacement text holds markup: the text is tokenized
+    /// with the builder as the sink, its tokens built where the reference
+    /// is; the outermost such reference is reported to the sink around what
+    /// it made.
+    fn expand_markup(
+        &mut self,
+        declarations: &Declarations,
+        name: &str,
+        text: &str,
+        span: Span,
+        reference: Span,
+        outermost: bool,
+    ) {
         let cost = declarations.markup_cost(name).max(text.len()).max(1);
         if let Err(error) = declarations.spend(cost) {
             if let Some(code) = error {

@@ -9,6 +9,30 @@
 //! [`DocumentSink`] makes a [`Document`] of it, whose errors are in source
 //! order.
 //!
+//! The builder reads like the spec, phase first: `process` (`phases.rs`)
+//! takes each token through the checks every token meets (`prepare`, in
+//! this file), then dispatches on the phase to `start_phase`, `main_phase`
+//! or `end_phase`, whose arms are the rules of §1.5, each quoted
+//! (`grep "§1.5 Main phase"` finds them). What the rules do is in files by
+//! concern:
+//!
+//! * `phases.rs`: the rules, phase by phase;
+//! * `elements.rs`: creating an element for a token, the stack of open
+//!   elements, and the limits on both;
+//! * `namespaces.rs`: the bindings in scope and the namespace of each name;
+//! * `text.rs`: character data waiting to become one text node;
+//! * `entities.rs` and `attribute_lists.rs`: what the internal subset
+//!   declares (entities expanded in content, attribute defaults and types);
+//! * `well_formed.rs`: the XML 1.0 checks that XML5 lets pass;
+//! * `source.rs`: the source as the builder reads it (whole, or the window
+//!   of a stream);
+//! * `sink.rs`: [`TreeSink`], what the builder reports, and
+//!   `document_sink.rs`: [`DocumentSink`], the sink that makes a document.
+//!
+//! This file has the builder's state, its construction, and the checks
+//! that run before the phases. Where the builder departs from or goes
+//! beyond §1.5, `docs/conformance.md` records it.
+//!
 //! Cost per token never grows with depth: the open elements are a stack,
 //! "is an element with this name open?" is a count per interned name, and
 //! namespace bindings are a stack per prefix, so a document nested
@@ -16,29 +40,31 @@
 
 mod attribute_lists;
 mod document_sink;
+mod elements;
 mod entities;
+mod namespaces;
+mod phases;
 #[cfg(test)]
 mod recorder_tests;
 mod sink;
 mod source;
+mod text;
 mod well_formed;
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::chars::is_name;
 
-use crate::dom::{
-    Document, NsId, QNameId, SourceText, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
-};
-use crate::dtd::AttributeType;
-use crate::error::{ElementStart, ErrorCode, ErrorContext, ParseError};
+use crate::dom::{Document, NsId, QNameId, SourceText};
+use crate::error::{ErrorCode, ParseError};
 use crate::span::Span;
 use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
 
 pub(crate) use document_sink::DocumentSink;
+use namespaces::{DeclarationKind, Scopes};
 pub(crate) use sink::{Chars, ParsedAttribute, StartElement, TreeSink};
 pub(crate) use source::Source;
+use text::PendingText;
 
 /// Parses `text` into a document, which keeps a copy of it.
 pub(crate) fn build(text: &str, options: &crate::decoding::ParseOptions) -> Document {
@@ -115,111 +141,6 @@ struct Open {
 }
 
 const _: () = assert!(std::mem::size_of::<Open>() == 8);
-
-/// Namespace bindings in scope: a stack of URIs per prefix (`""` for the
-/// default namespace), and a log of the prefixes each element bound, to
-/// undo them when it closes.
-#[derive(Default)]
-struct Scopes {
-    prefixes: HashMap<Box<str>, usize>,
-    stacks: Vec<Vec<Option<NsId>>>,
-    log: Vec<usize>,
-    /// The stack of the default namespace, once it was bound.
-    default: Option<usize>,
-}
-
-impl Scopes {
-    fn bind(&mut self, prefix: &str, namespace: Option<NsId>) {
-        let index = match self.prefixes.get(prefix) {
-            Some(&index) => index,
-            None => {
-                let index = self.stacks.len();
-                self.prefixes.insert(prefix.into(), index);
-                self.stacks.push(Vec::new());
-                if prefix.is_empty() {
-                    self.default = Some(index);
-                }
-                index
-            }
-        };
-        self.stacks[index].push(namespace);
-        self.log.push(index);
-    }
-
-    /// The stack of bindings of `prefix`, if it was ever bound.
-    fn slot(&self, prefix: &str) -> Option<usize> {
-        self.prefixes.get(prefix).copied()
-    }
-
-    /// `None`: never bound; `Some(None)`: bound to no namespace (undeclared).
-    fn lookup_slot(&self, slot: usize) -> Option<Option<NsId>> {
-        self.stacks.get(slot)?.last().copied()
-    }
-
-    /// The default namespace in scope.
-    fn lookup_default(&self) -> Option<NsId> {
-        self.lookup_slot(self.default?).flatten()
-    }
-
-    fn unwind(&mut self, mark: usize) {
-        while self.log.len() > mark {
-            if let Some(index) = self.log.pop() {
-                self.stacks[index].pop();
-            }
-        }
-    }
-}
-
-/// Character data waiting to become one text node.
-#[derive(Default)]
-struct PendingText {
-    active: bool,
-    span: Span,
-    /// The text so far, while it is exactly one range of the source.
-    verbatim: Option<(usize, usize)>,
-    /// The text so far, once it is not a range of the source: a range of
-    /// the sink's text storage, grown in place while it ends the storage.
-    copied: Option<(usize, usize)>,
-    len: usize,
-    cdata: Vec<(usize, usize)>,
-    /// Outside the root: on each line, the first character that is not
-    /// literal whitespace (each is reported, so that `check` shows every
-    /// line the repair drops something from).
-    offending: Vec<usize>,
-    /// How far the source is known to hold no line break after the last
-    /// of `offending`.
-    scanned_to: usize,
-}
-
-impl PendingText {
-    /// Starts new character data at `span` (keeping the CDATA list's
-    /// allocation).
-    fn start(&mut self, span: Span) {
-        self.active = true;
-        self.span = span;
-        self.verbatim = None;
-        self.copied = None;
-        self.len = 0;
-        self.cdata.clear();
-        self.offending.clear();
-    }
-
-    /// Notes a character outside the root at `at` that XML does not allow
-    /// there, if it is the first on its line.
-    fn offending_at(&mut self, source: &Source<'_>, at: usize) {
-        let new_line = match self.offending.last() {
-            None => true,
-            Some(_) => source
-                .bytes(self.scanned_to.min(at), at)
-                .iter()
-                .any(|&b| matches!(b, b'\n' | b'\r')),
-        };
-        if new_line {
-            self.offending.push(at);
-        }
-        self.scanned_to = at;
-    }
-}
 
 /// Builds a tree from tokens (§1.5), reporting it to a [`TreeSink`].
 pub(crate) struct TreeBuilder<'i, S: TreeSink> {
@@ -474,23 +395,11 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         self.checker.errors.clear();
     }
 
-    /// Checks an end tag's name. Most end tags close the current element:
-    /// their name is its qualified name, checked when it was interned, so
-    /// only the others are read again.
-    fn check_end_tag(&mut self, name: &str, span: Span) {
-        let current = self
-            .stack
-            .last()
-            .map(|open| self.sink.names().qname_data(open.qname));
-        match current {
-            Some(data) if crate::dom::same_text(&data.text, name) => {
-                let xmlns_prefix = data.colon.is_some_and(|c| &data.text[..c] == "xmlns");
-                let (is_name, bad_qname) = (data.is_name, data.bad_colon || xmlns_prefix);
-                self.checker.end_tag_known(is_name, bad_qname, span);
-            }
-            _ => self.checker.end_tag(name, span),
-        }
-        self.report_checks();
+    /// The token being built is from the source, not from a replacement
+    /// text being expanded.
+    #[inline]
+    fn in_source(&self) -> bool {
+        self.entity_stack.is_empty()
     }
 
     /// What the sink makes of what was built (the input has ended).
@@ -574,586 +483,10 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         }
     }
 
-    /// The current element where it starts (line and column 0 unless the
-    /// sink counts them), for an end tag that does not close it.
-    #[cold]
-    fn current_element_start(&mut self) -> Option<ElementStart> {
-        let qname = self.stack.last()?.qname;
-        let (offset, line, column) = self.sink.open_element_start(&mut self.checker.source)?;
-        Some(ElementStart {
-            name: self.sink.names().qname_data(qname).text.to_string(),
-            offset,
-            line,
-            column,
-        })
-    }
-
-    // ----- Text ----------------------------------------------------------
-
-    #[inline(always)]
-    fn push_text(&mut self, piece: Text<'_>) {
-        // Where the piece is in the source, if it is exactly the source there.
-        let verbatim = match piece.kind {
-            TextKind::CharRef | TextKind::Entity => None,
-            _ => (piece.data.len() == piece.span.len()
-                && self.checker.source.is_at(piece.data, piece.span.start))
-            .then_some(piece.span.start),
-        };
-        // The usual case first: inside the root, a run of plain source text
-        // starts new character data.
-        if let (false, TextKind::Plain, Phase::Main, Some(at)) =
-            (self.text.active, piece.kind, self.phase, verbatim)
-        {
-            self.text.start(piece.span);
-            self.text.verbatim = Some((at, piece.span.end));
-            self.text.len = piece.data.len();
-            return;
-        }
-        // A CDATA piece's span covers its content; the node's span covers
-        // the markup around it too.
-        let (mut start, mut end) = (piece.span.start, piece.span.end);
-        if piece.kind == TextKind::Cdata {
-            let source = &self.checker.source;
-            if source.bytes(start.saturating_sub(9), start) == b"<![CDATA[" {
-                start -= "<![CDATA[".len();
-            }
-            let rest = source.bytes(end, source.end());
-            if rest.starts_with(b"]]>") {
-                end += "]]>".len();
-            } else if matches!(rest, b"]" | b"]]") {
-                // Cut off by the end of the input, which dropped these.
-                end = source.end();
-            }
-        }
-        let xml11 = self.xml11;
-        let t = &mut self.text;
-        if !t.active {
-            t.start(Span::new(start, end));
-        }
-        t.span.end = end;
-        if self.phase != Phase::Main {
-            match piece.kind {
-                TextKind::Plain => {
-                    // The first character of each line that is not
-                    // whitespace; the rest of its line is skipped.
-                    let source = &self.checker.source;
-                    let (start, end) = (piece.span.start, piece.span.end);
-                    let bytes = source.bytes(start, end);
-                    let mut i = 0;
-                    while i < bytes.len() {
-                        if matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
-                            i += 1;
-                            continue;
-                        }
-                        // NEL and LINE SEPARATOR end lines in XML 1.1.
-                        let line_end = match bytes[i..] {
-                            [0xC2, 0x85, ..] if xml11 => 2,
-                            [0xE2, 0x80, 0xA8, ..] if xml11 => 3,
-                            _ => 0,
-                        };
-                        if line_end > 0 {
-                            i += line_end;
-                            continue;
-                        }
-                        t.offending_at(source, start + i);
-                        i = memchr::memchr2(b'\n', b'\r', &bytes[i..])
-                            .map_or(bytes.len(), |n| i + n);
-                        t.scanned_to = start + i;
-                    }
-                }
-                TextKind::CharRef | TextKind::Cdata | TextKind::Entity => {
-                    t.offending_at(&self.checker.source, piece.span.start);
-                }
-            }
-        }
-        let start_len = t.len;
-        match (t.verbatim, t.copied, verbatim) {
-            (None, None, Some(at)) if t.len == 0 => t.verbatim = Some((at, at + piece.data.len())),
-            (Some((start, end)), None, Some(at)) if at == end => {
-                t.verbatim = Some((start, end + piece.data.len()));
-            }
-            (_, Some((start, end)), _) => {
-                let storage = self.sink.text_storage();
-                if storage.len() == end {
-                    storage.push_str(piece.data);
-                    t.copied = Some((start, storage.len()));
-                } else {
-                    // Something else was stored meanwhile: the text so far
-                    // moves to the end.
-                    let so_far = storage.get(start..end).map(str::to_owned);
-                    let at = storage.len();
-                    storage.push_str(&so_far.unwrap_or_default());
-                    storage.push_str(piece.data);
-                    t.copied = Some((at, storage.len()));
-                }
-            }
-            (_, None, _) => {
-                let storage = self.sink.text_storage();
-                let at = storage.len();
-                if let Some((start, end)) = t.verbatim.take() {
-                    storage.push_str(self.checker.source.slice(start, end));
-                }
-                storage.push_str(piece.data);
-                t.copied = Some((at, storage.len()));
-            }
-        }
-        t.len += piece.data.len();
-        if piece.kind == TextKind::Cdata {
-            match t.cdata.last_mut() {
-                Some(last) if last.1 == start_len => last.1 = t.len,
-                _ => t.cdata.push((start_len, t.len)),
-            }
-        }
-    }
-
-    /// Turns the pending character data into a text node (outside the root,
-    /// only its whitespace: the rest is reported and left out).
-    fn flush_text(&mut self) {
-        if !self.text.active {
-            return;
-        }
-        self.text.active = false;
-        let outside = self.phase != Phase::Main && !self.text.offending.is_empty();
-        if outside {
-            for i in 0..self.text.offending.len() {
-                self.error(ErrorCode::TextOutsideRootElement, self.text.offending[i]);
-            }
-        }
-        let t = &self.text;
-        if t.len == 0 {
-            // Only empty entities: no character data, no node.
-            return;
-        }
-        let text = match (t.verbatim, t.copied) {
-            (Some((start, end)), _) => {
-                Chars::InSource(self.checker.source.slice(start, end), start)
-            }
-            (None, Some((start, end))) => Chars::Stored(start, end),
-            (None, None) => return,
-        };
-        if outside {
-            let whitespace = match text {
-                Chars::Str(text) | Chars::InSource(text, _) => crate::dom::kept_outside_root(text),
-                Chars::Stored(start, end) => self
-                    .sink
-                    .text_storage()
-                    .get(start..end)
-                    .map(crate::dom::kept_outside_root)
-                    .unwrap_or_default(),
-            };
-            if !whitespace.is_empty() {
-                self.sink.text(Chars::Str(&whitespace), &[], t.span);
-            }
-            return;
-        }
-        self.sink.text(text, &t.cdata, t.span);
-    }
-
-    // ----- Elements ------------------------------------------------------
-
-    /// `name` cut to `max_name_length` bytes (on a character boundary),
-    /// reporting `name-length-limit` at `offset` when it had to be.
-    #[inline]
-    fn limited_name<'n>(&mut self, name: &'n str, offset: usize) -> &'n str {
-        if name.len() <= self.limits.max_name_length {
-            return name;
-        }
-        self.cut_name(name, offset)
-    }
-
-    /// [`limited_name`](Self::limited_name) of a name past the limit.
-    #[cold]
-    #[inline(never)]
-    fn cut_name<'n>(&mut self, name: &'n str, offset: usize) -> &'n str {
-        let max = self.limits.max_name_length;
-        self.error(ErrorCode::NameLengthLimit, offset);
-        let mut end = max;
-        while !name.is_char_boundary(end) {
-            end -= 1;
-        }
-        &name[..end]
-    }
-
-    /// How many of a tag's attributes are kept: all, up to
-    /// `max_attributes` (reporting `attribute-limit` at the first dropped).
-    fn kept_attributes(&mut self, tag: &Tag<'_>) -> usize {
-        let count = tag.attributes.len();
-        let max = self.limits.max_attributes;
-        if count > max {
-            let (span, _) = self.attribute_spans(tag, max);
-            self.error(ErrorCode::AttributeLimit, span.start);
-            return max;
-        }
-        count
-    }
-
-    /// The spans of a tag's attribute: in the source, or the reference's
-    /// for a tag from a replacement text.
-    fn attribute_spans(&self, tag: &Tag<'_>, index: usize) -> (Span, Option<Span>) {
-        match self.reference_span() {
-            Some(reference) => (reference, None),
-            None => tag.attributes.spans_at(index),
-        }
-    }
-
-    /// Interns the names of a start or empty tag into `tag_qnames`, for its
-    /// first `kept` attributes.
-    fn intern_tag_names(&mut self, tag: &Tag<'_>, kept: usize) {
-        self.tag_qnames.clear();
-        self.tag_declares = false;
-        let name = self.limited_name(tag.name, tag.span.start + 1);
-        let qname = self.sink.names_mut().qname(name);
-        self.tag_qnames.push(qname);
-        for index in 0..kept {
-            let mut name = tag.attributes.name_at(index);
-            if name.len() > self.limits.max_name_length {
-                let offset = self.attribute_spans(tag, index).0.start;
-                name = self.limited_name(name, offset);
-            }
-            self.tag_declares |= name.starts_with("xmlns");
-            let qname = self.sink.names_mut().qname(name);
-            self.tag_qnames.push(qname);
-        }
-    }
-
-    /// Creates the element for a start or empty tag (whose names
-    /// [`intern_tag_names`](Self::intern_tag_names) interned) and reports it
-    /// to the sink; returns its name with the binding-log mark to unwind
-    /// to.
-    fn create_element(&mut self, tag: &Tag<'_>, empty: bool) -> (QNameId, usize) {
-        // Text before the tag goes to the current node, before this
-        // element's declarations come into scope.
-        self.flush_text();
-        let mark = self.scopes.log.len();
-        let kept = self.tag_qnames.len() - 1;
-        let lists = match &self.declarations {
-            Some(declarations) if declarations.has_attribute_lists() => {
-                let element = self
-                    .sink
-                    .names()
-                    .qname_data(self.tag_qnames[0])
-                    .text
-                    .clone();
-                self.declared_attributes(&element, tag, kept)
-            }
-            _ => None,
-        };
-        let defaults = lists.as_ref().map_or(&[][..], |d| &d.defaults[..]);
-        // Declarations first: they apply to the element's own names.
-        self.tag_declarations.clear();
-        if self.tag_declares || defaults.iter().any(|(name, ..)| name.starts_with("xmlns")) {
-            let written = tag.attributes.iter().take(kept).map(|a| (a.name, a.value));
-            let supplied = defaults.iter().map(|(name, value, _)| (&**name, &**value));
-            for (index, (name, value)) in written.chain(supplied).enumerate() {
-                let declared = declaration(name, value);
-                if index < kept {
-                    self.tag_declarations.push(declared.kind());
-                }
-                if let Declaration::Valid(prefix) = declared {
-                    let namespace = if value.is_empty() {
-                        None
-                    } else {
-                        Some(self.sink.names_mut().namespace(value))
-                    };
-                    if prefix != "xml" {
-                        self.scopes.bind(prefix, namespace);
-                    }
-                }
-            }
-        }
-
-        let qname = self.tag_qnames[0];
-        let namespace = self.resolve(qname, true, tag.span.start);
-        let name = self.sink.names_mut().name(qname, namespace);
-
-        let mut attributes = sink::recycle(std::mem::take(&mut self.tag_attributes));
-        self.seen_attributes.clear();
-        for index in 0..kept {
-            let (span, value_span) = self.attribute_spans(tag, index);
-            let value = tag.attributes.value_at(index);
-            let attribute_qname = self.tag_qnames[index + 1];
-            let declared = self
-                .tag_declarations
-                .get(index)
-                .copied()
-                .unwrap_or(DeclarationKind::No);
-            let namespace = match declared {
-                DeclarationKind::Valid { prefixed } => {
-                    if prefixed && value.is_empty() && !self.xml11 {
-                        // Namespaces 1.1 undeclares; 1.0 does not allow it.
-                        self.error(ErrorCode::PrefixUndeclared, span.start);
-                    }
-                    Some(XMLNS_NS)
-                }
-                DeclarationKind::Invalid => {
-                    self.error(ErrorCode::InvalidNamespaceDeclaration, span.start);
-                    None
-                }
-                DeclarationKind::No => {
-                    // Most attributes have no prefix, and so no namespace.
-                    let data = self.sink.names().qname_data(attribute_qname);
-                    if data.colon.is_none() && !data.bad_colon {
-                        None
-                    } else {
-                        self.resolve(attribute_qname, false, span.start)
-                    }
-                }
-            };
-            if let Some(ns) = namespace {
-                if self.is_duplicate(&attributes, ns, attribute_qname) {
-                    self.error(ErrorCode::DuplicateNamespacedAttribute, span.start);
-                    continue;
-                }
-            }
-            let name = self.sink.names_mut().name(attribute_qname, namespace);
-            let kind = lists.as_ref().and_then(|d| d.types[index]);
-            let collapsed = kind
-                .filter(|kind| kind.is_tokenized())
-                .and_then(|_| attribute_lists::collapse_spaces(value));
-            let value_at = value_span
-                .filter(|at| collapsed.is_none() && self.checker.source.is_at(value, at.start))
-                .map(|at| at.start);
-            attributes.push(ParsedAttribute {
-                name,
-                value: collapsed.map_or(Cow::Borrowed(value), Cow::Owned),
-                span: Some(span),
-                value_span,
-                value_at,
-                is_id: kind == Some(AttributeType::Id),
-            });
-        }
-        if let Some(lists) = &lists {
-            self.push_defaults(&mut attributes, &lists.defaults, tag.span.start);
-        }
-        self.sink.start_element(&StartElement {
-            name,
-            attributes: &attributes,
-            span: tag.span,
-            empty,
-        });
-        self.tag_attributes = sink::recycle(attributes);
-        (qname, mark)
-    }
-
-    /// Adds the attributes the declared defaults supply to those of the
-    /// tag.
-    fn push_defaults<'a>(
-        &mut self,
-        attributes: &mut Vec<ParsedAttribute<'a>>,
-        defaults: &'a [(Box<str>, String, AttributeType)],
-        offset: usize,
-    ) {
-        for (name, value, kind) in defaults {
-            let qname = self.sink.names_mut().qname(name);
-            let namespace = match declaration(name, value) {
-                Declaration::Valid(_) => Some(XMLNS_NS),
-                Declaration::Invalid => {
-                    self.error(ErrorCode::InvalidNamespaceDeclaration, offset);
-                    None
-                }
-                Declaration::No => self.resolve(qname, false, offset),
-            };
-            if let Some(ns) = namespace {
-                if self.is_duplicate(attributes, ns, qname) {
-                    self.error(ErrorCode::DuplicateNamespacedAttribute, offset);
-                    continue;
-                }
-            }
-            let name = self.sink.names_mut().name(qname, namespace);
-            attributes.push(ParsedAttribute {
-                name,
-                value: Cow::Borrowed(value),
-                span: None,
-                value_span: None,
-                value_at: None,
-                is_id: *kind == AttributeType::Id,
-            });
-        }
-    }
-
-    /// Whether an attribute already resolved for this tag (in `resolved`)
-    /// has the namespace `ns` and the local name of `qname`.
-    fn is_duplicate(&mut self, resolved: &[ParsedAttribute<'_>], ns: NsId, qname: QNameId) -> bool {
-        let names = self.sink.names();
-        let local = names.local_of(qname);
-        if resolved.len() < 32 {
-            return resolved.iter().any(|r| {
-                names.name_data(r.name).namespace == Some(ns) && names.local(r.name) == local
-            });
-        }
-        // Many attributes: a set, filled once for this tag.
-        if self.seen_attributes.is_empty() {
-            for r in resolved {
-                if let Some(ns) = names.name_data(r.name).namespace {
-                    self.seen_attributes
-                        .insert((ns, names.local(r.name).into()));
-                }
-            }
-        }
-        !self.seen_attributes.insert((ns, local.into()))
-    }
-
-    /// The namespace of a name, reporting what cannot be resolved.
-    fn resolve(&mut self, qname: QNameId, element: bool, offset: usize) -> Option<NsId> {
-        /// What the prefix is, taken out of the borrowed name.
-        enum Prefix {
-            None,
-            Xml,
-            Xmlns,
-            Other,
-        }
-        let data = self.sink.names().qname_data(qname);
-        if data.bad_colon {
-            self.error(ErrorCode::InvalidQualifiedName, offset);
-            return None;
-        }
-        let prefix = match data.colon {
-            None => Prefix::None,
-            Some(c) => match &data.text[..c] {
-                "xml" => Prefix::Xml,
-                "xmlns" => Prefix::Xmlns,
-                _ => Prefix::Other,
-            },
-        };
-        match prefix {
-            Prefix::None if element => self.scopes.lookup_default(),
-            Prefix::None => None,
-            Prefix::Xml => Some(XML_NS),
-            Prefix::Xmlns => {
-                self.error(ErrorCode::InvalidQualifiedName, offset);
-                None
-            }
-            Prefix::Other => match self.prefix_binding(qname) {
-                Some(Some(ns)) => Some(ns),
-                _ => {
-                    self.error(ErrorCode::UnboundNamespacePrefix, offset);
-                    self.undeclared(qname)
-                }
-            },
-        }
-    }
-
-    /// The namespace of a name whose prefix nothing declares: in a
-    /// document, the placeholder of its prefix
-    /// ([`crate::dom::undeclared_namespace`]), which the writer declares and
-    /// queries select by; in a fragment, none, so that the prefix waits to
-    /// be resolved where the nodes land (docs/editing.md).
-    fn undeclared(&mut self, qname: QNameId) -> Option<NsId> {
-        if self.fragment {
-            return None;
-        }
-        let index = qname.0 as usize;
-        if let Some(&Some(known)) = self.undeclared_namespaces.get(index) {
-            return Some(known);
-        }
-        let data = self.sink.names().qname_data(qname);
-        let prefix = data.colon.map_or("", |c| &data.text[..c]);
-        let uri = crate::dom::undeclared_namespace(prefix);
-        let namespace = self.sink.names_mut().namespace(&uri);
-        if self.undeclared_namespaces.len() <= index {
-            self.undeclared_namespaces.resize(index + 1, None);
-        }
-        self.undeclared_namespaces[index] = Some(namespace);
-        Some(namespace)
-    }
-
-    /// The binding in scope for the prefix of `qname`, remembering where its
-    /// bindings are kept.
-    fn prefix_binding(&mut self, qname: QNameId) -> Option<Option<NsId>> {
-        let index = qname.0 as usize;
-        if let Some(&slot) = self.prefix_slots.get(index) {
-            if slot != u32::MAX {
-                return self.scopes.lookup_slot(slot as usize);
-            }
-        }
-        let data = self.sink.names().qname_data(qname);
-        let prefix = data.colon.map_or("", |c| &data.text[..c]);
-        let slot = self.scopes.slot(prefix)?;
-        if self.prefix_slots.len() <= index {
-            self.prefix_slots.resize(index + 1, u32::MAX);
-        }
-        self.prefix_slots[index] = u32::try_from(slot).unwrap_or(u32::MAX);
-        self.scopes.lookup_slot(slot)
-    }
-
-    fn push_open(&mut self, qname: QNameId, bindings: usize) {
-        let index = qname.0 as usize;
-        if self.open_counts.len() <= index {
-            self.open_counts.resize(index + 1, 0);
-        }
-        self.open_counts[index] += 1;
-        let bindings = u32::try_from(bindings).unwrap_or(u32::MAX);
-        self.stack.push(Open { qname, bindings });
-    }
-
-    /// Pops the current element; its span now ends at `end`, and
-    /// `end_tag` is the end tag that closed it, if one did.
-    fn pop(&mut self, end: usize, end_tag: Option<Span>) {
-        self.flush_text();
-        self.note_pop();
-        if let Some(open) = self.stack.pop() {
-            self.open_counts[open.qname.0 as usize] -= 1;
-            self.scopes.unwind(open.bindings as usize);
-            self.sink.end_element(end, end_tag);
-        }
-        if self.stack.is_empty() && !self.fragment {
-            self.phase = Phase::End;
-        }
-    }
-
-    fn end_tag(&mut self, name: &str, span: Span) {
-        let current = self.stack.last().map(|open| open.qname);
-        let current_name = current.map(|q| &*self.sink.names().qname_data(q).text);
-        if current_name.is_some_and(|current| crate::dom::same_text(current, name)) {
-            self.pop(span.end, Some(span));
-            return;
-        }
-        let open = self
-            .sink
-            .names()
-            .find_qname(name)
-            .filter(|q| self.open_counts.get(q.0 as usize).is_some_and(|&n| n > 0));
-        match open {
-            Some(target) => {
-                // The elements inside the innermost open `target`.
-                let implied_closes = self
-                    .stack
-                    .iter()
-                    .rev()
-                    .position(|open| open.qname == target)
-                    .unwrap_or(0);
-                self.end_tag_error(ErrorCode::MismatchedEndTag, name, span, implied_closes);
-                while let Some(top) = self.stack.last().map(|open| open.qname) {
-                    if top == target {
-                        self.pop(span.end, Some(span));
-                        break;
-                    }
-                    self.pop(span.start, None);
-                }
-            }
-            None => {
-                self.end_tag_error(ErrorCode::StrayEndTag, name, span, 0);
-                self.dropped(span);
-            }
-        }
-    }
-
-    /// Reports an end tag that does not close the current element, naming
-    /// that element.
-    #[cold]
-    fn end_tag_error(&mut self, code: ErrorCode, name: &str, span: Span, implied_closes: usize) {
-        let context = ErrorContext {
-            end_tag: name.to_owned(),
-            open: self.current_element_start(),
-            implied_closes,
-        };
-        let error = self.located(code, span.start);
-        self.sink.error_with_context(error, context);
-    }
-
     /// An empty CDATA section makes no token; outside the root element it
     /// is not XML (`Misc` holds no CDATA), so it is reported, at its `<`,
     /// when the token after it comes.
+    #[inline(always)]
     fn empty_cdata_outside_root(&mut self, token: &Token<'_>) {
         let span = token.span();
         let start = match token {
@@ -1178,86 +511,6 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
         if self.reference_span().is_none() {
             self.sink.dropped(span);
         }
-    }
-
-    /// Whether a start tag at `offset` would nest deeper than
-    /// `max_element_depth` (reported the first time).
-    fn past_depth_limit(&mut self, offset: usize) -> bool {
-        let Some(max) = self.limits.max_element_depth else {
-            return false;
-        };
-        if self.stack.len() < max && self.dropped_depth == 0 {
-            return false;
-        }
-        if !self.depth_reported {
-            self.depth_reported = true;
-            self.error(ErrorCode::ElementDepthLimit, offset);
-        }
-        true
-    }
-
-    fn processing_instruction(&mut self, target: &str, data: &str, span: Span) {
-        let target = self.limited_name(target, span.start + 2);
-        self.flush_text();
-        self.sink.processing_instruction(target, data, span);
-    }
-}
-
-/// What an attribute is to namespace processing.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Declaration<'a> {
-    /// An ordinary attribute.
-    No,
-    /// `xmlns` (prefix `""`) or `xmlns:p`, declaring the prefix.
-    Valid(&'a str),
-    /// A declaration that Namespaces in XML 1.0 §3 forbids: `xml` bound to
-    /// another URI, `xmlns` declared, another prefix bound to either
-    /// reserved URI, or a malformed `xmlns:` name.
-    Invalid,
-}
-
-impl Declaration<'_> {
-    fn kind(self) -> DeclarationKind {
-        match self {
-            Declaration::No => DeclarationKind::No,
-            Declaration::Valid(prefix) => DeclarationKind::Valid {
-                prefixed: !prefix.is_empty(),
-            },
-            Declaration::Invalid => DeclarationKind::Invalid,
-        }
-    }
-}
-
-/// A [`Declaration`] without its prefix, kept for each attribute of the
-/// tag being built between binding its declarations and resolving its
-/// attributes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum DeclarationKind {
-    No,
-    Valid { prefixed: bool },
-    Invalid,
-}
-
-fn declaration<'a>(name: &'a str, uri: &str) -> Declaration<'a> {
-    let prefix = if name == "xmlns" {
-        ""
-    } else if let Some(prefix) = name.strip_prefix("xmlns:") {
-        if crate::dom::qname_colon(name).is_none() || !is_name(prefix) {
-            return Declaration::Invalid;
-        }
-        prefix
-    } else {
-        return Declaration::No;
-    };
-    let valid = match prefix {
-        "xml" => uri == XML_NAMESPACE,
-        "xmlns" => false,
-        _ => uri != XML_NAMESPACE && uri != XMLNS_NAMESPACE,
-    };
-    if valid {
-        Declaration::Valid(prefix)
-    } else {
-        Declaration::Invalid
     }
 }
 
@@ -1355,22 +608,27 @@ impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
 }
 
 impl<S: TreeSink> TreeBuilder<'_, S> {
-    /// Builds from one token (of the source or of a replacement text).
-    fn process(&mut self, token: Token<'_>) {
-        // Tokens of a replacement text: at the reference, not checked
-        // against the source (which holds the reference), and the end of
-        // the replacement text ends nothing.
-        let expanding = self.reference_span();
-        if expanding.is_some() {
-            self.check_replacement_token(&token);
+    /// A token of a replacement text being expanded (`reference` is the
+    /// outermost reference's span): checked in that text, then moved to
+    /// the reference and built there. The end of the replacement text ends
+    /// nothing.
+    #[inline(never)]
+    fn process_replacement_token(&mut self, token: Token<'_>, reference: Span) {
+        self.check_replacement_token(&token);
+        if !matches!(token, Token::EndOfFile(_)) {
+            self.dispatch(&at_reference(token, reference));
         }
-        let token = match expanding {
-            Some(_) if matches!(token, Token::EndOfFile(_)) => return,
-            Some(reference) => at_reference(token, reference),
-            None => token,
-        };
-        let checking = expanding.is_none();
-        if checking {
+    }
+
+    /// What every token meets before the rules of its phase (`phases.rs`),
+    /// none of it from §1.5: errors before a token of the source are
+    /// settled; the first XML declaration is the document's; an end tag may
+    /// close a start tag dropped past the depth limit; the end of the input
+    /// ends the pending text. Returns whether the token goes on to its
+    /// phase (`false`: it was dealt with here).
+    #[inline(always)]
+    fn prepare(&mut self, token: &Token<'_>) -> bool {
+        if self.in_source() {
             if S::ORDERS_ERRORS {
                 // What is reported from here on is in this token, the text
                 // still waiting, or (an empty CDATA section, below) after
@@ -1378,176 +636,52 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
                 let settled = self.needed_from();
                 self.sink.errors_settled(settled, &mut self.checker.source);
             }
-            self.empty_cdata_outside_root(&token);
+            self.empty_cdata_outside_root(token);
         }
-        if let Token::Text(text) = token {
-            self.seen_token = true;
-            if checking {
-                self.checker.text(&text);
-                self.report_checks();
+        let first = !std::mem::replace(&mut self.seen_token, true);
+        match *token {
+            // XML 1.0 §2.8 (§1.5 has no XML declaration token): the very
+            // first token's declaration is the document's and makes no node
+            // (any other is misplaced, in each phase).
+            Token::XmlDeclaration(ref declaration) if first => {
+                self.xml_declaration(declaration);
+                false
             }
-            self.push_text(text);
-            return;
-        }
-        // Pending text becomes a node only when the tree changes (a node is
-        // appended, an element closes, the input ends): a token ignored
-        // between two runs of text leaves them one text node, as §1.5
-        // collects "all subsequent consecutive characters that would be
-        // appended to that node".
-        let first = !self.seen_token;
-        self.seen_token = true;
-        match token {
-            Token::Text(_) => {}
-            Token::StartTag(tag) | Token::EmptyTag(tag) => {
-                let empty = matches!(token, Token::EmptyTag(_));
-                if self.phase == Phase::End {
-                    self.error(ErrorCode::ElementAfterRootElement, tag.span.start);
-                    self.dropped(tag.span);
-                    return;
-                }
-                if self.past_depth_limit(tag.span.start) {
-                    if self.reference_span().is_none() {
-                        self.sink.depth_dropped(tag.span, self.dropped_depth > 0);
-                    }
-                    self.dropped_depth += usize::from(!empty);
-                    return;
-                }
-                let kept = self.kept_attributes(&tag);
-                self.intern_tag_names(&tag, kept);
-                if checking {
-                    self.checker.tag(&tag, self.sink.names(), &self.tag_qnames);
-                    self.report_checks();
-                }
-                let (qname, mark) = self.create_element(&tag, empty);
-                if empty {
-                    self.scopes.unwind(mark);
-                    if self.phase == Phase::Start {
-                        self.phase = Phase::End;
-                    }
-                } else {
-                    self.push_open(qname, mark);
-                    self.phase = Phase::Main;
-                }
-            }
+            // Past `max_element_depth` (docs/robustness.md), in any phase:
+            // an end tag closes a start tag that was dropped, before it
+            // could close anything open.
             Token::EndTag(_) | Token::ShortEndTag(_) if self.dropped_depth > 0 => {
-                // Closes a start tag dropped past the depth limit.
                 self.dropped_depth -= 1;
-                if self.reference_span().is_none() {
+                if self.in_source() {
                     self.sink.depth_dropped_end(token.span().end);
                 }
+                false
             }
-            Token::EndTag(tag) => match self.phase {
-                Phase::Main => {
-                    if checking {
-                        self.check_end_tag(tag.name, tag.span);
-                    }
-                    let name = self.limited_name(tag.name, tag.span.start + 2);
-                    self.end_tag(name, tag.span);
-                }
-                _ => {
-                    self.error(ErrorCode::EndTagOutsideRootElement, tag.span.start);
-                    self.dropped(tag.span);
-                }
-            },
-            Token::ShortEndTag(span) => match self.phase {
-                Phase::Main if self.stack.is_empty() => {
-                    // In a fragment: `</>` would close the element outside.
-                    self.error(ErrorCode::StrayEndTag, span.start);
-                    self.dropped(span);
-                }
-                Phase::Main => {
-                    self.error(ErrorCode::ShortEndTag, span.start);
-                    self.pop(span.end, Some(span));
-                }
-                _ => {
-                    self.error(ErrorCode::EndTagOutsideRootElement, span.start);
-                    self.dropped(span);
-                }
-            },
-            Token::Comment(comment) => {
-                if checking {
-                    self.checker.comment(comment.data, comment.span);
-                    self.report_checks();
-                }
+            // The end of the input ends the pending text (§1.5 "insert one
+            // Text node"): the text becomes a node, then the token comes
+            // again, its errors settled past that text.
+            Token::EndOfFile(offset) if self.text.active => {
                 self.flush_text();
-                self.sink.comment(comment.data, comment.span);
+                self.process_token(Token::EndOfFile(offset));
+                false
             }
-            Token::ProcessingInstruction(pi) => {
-                if checking {
-                    self.checker.processing_instruction(pi.target, pi.span);
-                    self.report_checks();
-                }
-                self.processing_instruction(pi.target, pi.data, pi.span);
-            }
-            Token::XmlDeclaration(declaration) => {
-                if first {
-                    self.checker.declaration(
-                        declaration.version,
-                        declaration.encoding,
-                        declaration.standalone,
-                        declaration.span,
-                    );
-                    self.report_checks();
-                    self.standalone = declaration.standalone == Some("yes");
-                    self.xml11 = declaration.version == Some("1.1");
-                    self.checker.xml11 = self.xml11;
-                    self.sink.xml_declaration(&declaration);
-                } else {
-                    self.error(ErrorCode::MisplacedXmlDeclaration, declaration.span.start);
-                    let at = declaration.span.start;
-                    let target = self.checker.source.slice(at + 2, at + 5).to_owned();
-                    self.processing_instruction(&target, declaration.data, declaration.span);
-                }
-            }
-            Token::Doctype(doctype) => {
-                if self.phase != Phase::Start || self.seen_doctype || !checking {
-                    self.error(ErrorCode::MisplacedDoctype, doctype.span.start);
-                    self.dropped(doctype.span);
-                    return;
-                }
-                self.seen_doctype = true;
-                let standalone = self.standalone;
-                let parameter_references = doctype
-                    .declarations
-                    .is_some_and(|d| d.has_parameter_references());
-                self.entities_may_be_external =
-                    !standalone && (doctype.system_id.is_some() || parameter_references);
-                if let Some(declarations) = doctype.declarations {
-                    self.set_declarations(declarations);
-                    self.checker.declarations = Some(declarations.clone());
-                }
-                self.checker.doctype(
-                    doctype.name,
-                    doctype.public_id,
-                    doctype.system_id,
-                    doctype.span,
-                );
-                self.report_checks();
-                self.flush_text();
-                self.sink.doctype(doctype);
-            }
-            Token::EntityReference(reference) => {
-                self.entity_reference(reference.name, reference.span);
-            }
-            Token::EndOfFile(offset) => match self.phase {
-                _ if self.text.active => {
-                    self.flush_text();
-                    self.process_token(token);
-                }
-                Phase::Start => {
-                    self.error(ErrorCode::MissingRootElement, offset);
-                    self.phase = Phase::End;
-                }
-                Phase::Main => {
-                    if !self.stack.is_empty() {
-                        self.error(ErrorCode::EofInElement, offset);
-                    }
-                    while !self.stack.is_empty() {
-                        self.pop(offset, None);
-                    }
-                }
-                Phase::End => {}
-            },
+            _ => true,
         }
+    }
+
+    /// The XML declaration at the start of the document: checked, and its
+    /// version, encoding and standalone handed to the sink.
+    fn xml_declaration(&mut self, declaration: &tokenizer::XmlDecl<'_>) {
+        self.checker.declaration(
+            declaration.version,
+            declaration.encoding,
+            declaration.standalone,
+            declaration.span,
+        );
+        self.report_checks();
+        self.standalone = declaration.standalone == Some("yes");
+        self.xml11 = declaration.version == Some("1.1");
+        self.checker.xml11 = self.xml11;
+        self.sink.xml_declaration(declaration);
     }
 }
