@@ -90,8 +90,7 @@ impl Document {
             xml11: declaration.is_some_and(|d| d.version.as_deref() == Some("1.1")),
             standalone: declaration.is_some_and(|d| d.standalone.as_deref() == Some("yes")),
         });
-        let parsed =
-            crate::tree_builder::build_fragment(text, &bindings, dtd, &ParseOptions::default());
+        let parsed = crate::parse::build_fragment(text, &bindings, dtd, &ParseOptions::default());
         let mut nodes = Vec::new();
         let top: Vec<NodeId> = parsed
             .root_element()

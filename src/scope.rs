@@ -27,6 +27,9 @@ pub(crate) struct Scopes<V> {
     free: Vec<usize>,
     /// The slots bound, in order, to undo them.
     log: Vec<usize>,
+    /// The slot of `""`, the default namespace, once bound: looked up for
+    /// every unprefixed name, so without hashing.
+    default: Option<usize>,
     /// A prefix no longer bound gives its slot back.
     forget: bool,
 }
@@ -38,6 +41,7 @@ impl<V> Default for Scopes<V> {
             stacks: Vec::new(),
             free: Vec::new(),
             log: Vec::new(),
+            default: None,
             forget: false,
         }
     }
@@ -69,6 +73,9 @@ impl<V> Scopes<V> {
                     }
                 };
                 self.slots.insert(prefix.into(), slot);
+                if prefix.is_empty() {
+                    self.default = Some(slot);
+                }
                 slot
             }
         };
@@ -89,6 +96,9 @@ impl<V> Scopes<V> {
     /// rather than hashing it.
     #[inline]
     pub(crate) fn slot(&self, prefix: &str) -> Option<usize> {
+        if prefix.is_empty() {
+            return self.default;
+        }
         if self.slots.is_empty() {
             return None;
         }
@@ -124,6 +134,9 @@ impl<V> Scopes<V> {
             stack.pop();
             if self.forget && stack.is_empty() {
                 self.slots.remove(&**prefix);
+                if prefix.is_empty() {
+                    self.default = None;
+                }
                 self.free.push(slot);
             }
         }

@@ -494,6 +494,36 @@ fn imported_names(file: &ModuleFile) -> BTreeMap<String, Vec<String>> {
     imported
 }
 
+/// `text` with its re-exports (`pub use`, `pub(crate) use`, `pub(super)
+/// use`, to their `;`) and module declarations blanked out, offsets kept:
+/// what a module file names of its own submodules there is the module
+/// tree, not a call into them.
+fn without_reexports(text: &str) -> String {
+    let mut kept = text.as_bytes().to_vec();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let trimmed = line.trim_start();
+        let front = ["pub use ", "pub(crate) use ", "pub(super) use "]
+            .iter()
+            .any(|prefix| trimmed.starts_with(prefix))
+            || declared_modules(trimmed).len() == 1;
+        if !front {
+            continue;
+        }
+        let end = text[start..]
+            .find(';')
+            .map_or(text.len(), |end| start + end + 1);
+        for byte in &mut kept[start..end] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
+    }
+    String::from_utf8(kept).unwrap_or_default()
+}
+
 /// Which files of its stage each file of `files` names (by index), leaving
 /// out its own submodules (see the module docs). A name a module imports
 /// (`super::Window`, where `mod.rs` has `use input::Window`) stands for the
@@ -510,11 +540,26 @@ fn file_imports(files: &[ModuleFile]) -> Vec<BTreeSet<usize>> {
             .rev()
             .find_map(|length| by_module.get(&full[..length]).map(|&file| (file, length)))
     };
+    let own_index = |file: &ModuleFile| by_module.get(file.module.as_slice()).copied();
     files
         .iter()
         .map(|file| {
             let mut named = BTreeSet::new();
-            for mut full in named_paths(file) {
+            // What the file names of its own submodules beyond declaring
+            // and re-exporting them: the front calling into its files.
+            let front = ModuleFile {
+                path: file.path.clone(),
+                module: file.module.clone(),
+                text: without_reexports(&file.text),
+            };
+            let mut calls: Vec<Vec<String>> = named_paths(&front);
+            for (name, _) in declared_modules(&file.text) {
+                for (_, segments) in paths_from(&front.text, &name) {
+                    calls.push([file.module.clone(), vec![name.clone()], segments].concat());
+                }
+            }
+            let paths = named_paths(file).into_iter().map(|path| (path, false));
+            for (mut full, calling) in paths.chain(calls.into_iter().map(|path| (path, true))) {
                 // Through re-exports to where the name is made (a few
                 // steps at most; a `use` of itself would loop).
                 for _ in 0..8 {
@@ -532,7 +577,7 @@ fn file_imports(files: &[ModuleFile]) -> Vec<BTreeSet<usize>> {
                 };
                 let same_stage = files[target].stage() == file.stage();
                 let own_submodule = files[target].module.starts_with(&file.module);
-                if same_stage && !own_submodule {
+                if same_stage && (calling || !own_submodule) && Some(target) != own_index(file) {
                     named.insert(target);
                 }
             }
@@ -614,10 +659,10 @@ fn the_files_of_a_stage_name_each_other_in_no_cycle() {
 #[test]
 fn the_cycle_check_sees_two_siblings_and_leaves_the_module_tree_alone() {
     let files = [
-        // The front: declares, re-exports and calls its files.
+        // The front: declares and re-exports its files.
         fixture(
             &["s"],
-            "mod a;\nmod b;\nmod w;\npub use a::A;\nfn f() { self::w::write() }",
+            "mod a;\nmod b;\nmod w;\npub use a::A;\npub(crate) use w::{\n    write,\n};",
         ),
         // Uses its parent's item and a sibling's.
         fixture(&["s", "a"], "use super::{b::B, Front};"),
@@ -656,5 +701,28 @@ fn the_cycle_check_sees_two_siblings_and_leaves_the_module_tree_alone() {
     assert_eq!(
         cycle_problems(&files),
         ["the files of `s` name each other in a cycle: s/a.rs -> s/b.rs -> s/a.rs"]
+    );
+}
+
+#[test]
+fn a_front_that_calls_its_files_holds_nothing_they_name() {
+    let files = [
+        // Calls into `w` (by a relative path and through `self::`) and
+        // holds `Event`, which `w` names: the import runs back up.
+        fixture(
+            &["s"],
+            "mod leaf;\nmod w;\nuse w::Writer;\npub struct Event;\nfn f() { self::w::write() }",
+        ),
+        fixture(&["s", "w"], "use super::Event;\npub struct Writer;"),
+        // Names only a leaf file: no way back.
+        fixture(&["s", "leaf"], "pub struct Leaf;"),
+    ];
+    let imports = file_imports(&files);
+    let expect = |indices: &[usize]| indices.iter().copied().collect::<BTreeSet<_>>();
+    assert_eq!(imports[0], expect(&[1]), "the front's calls are imports");
+    assert_eq!(imports[1], expect(&[0]));
+    assert_eq!(
+        cycle_problems(&files),
+        ["the files of `s` name each other in a cycle: s.rs -> s/w.rs -> s.rs"]
     );
 }

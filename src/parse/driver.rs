@@ -8,14 +8,46 @@
 //! Decoding stays with the callers, which differ in what they do with its
 //! errors (a document adds them at the end, a stream hands them on).
 
+use crate::decoding::ParseOptions;
+use crate::dom::{Document, SourceText};
 use crate::limits::{piece_kept, Limits};
 use crate::tokenizer::{self, Tokenizer};
-use crate::tree_builder::{Source, TreeBuilder, TreeSink};
+use crate::tree_builder::{DocumentSink, FragmentDtd, Source, TreeBuilder, TreeSink};
 
 /// Parses `text` whole into `sink`, and gives what the sink made.
 pub(crate) fn parse_into<S: TreeSink>(text: &str, limits: &Limits, sink: S) -> S::Output {
     let builder = TreeBuilder::new(text, limits.clone(), sink);
     tokenizer::tokenize_with(text, builder, limits).finish()
+}
+
+/// Parses `text` into a document, which keeps a copy of it.
+pub(crate) fn build(text: &str, options: &ParseOptions) -> Document {
+    parse_into(text, &options.limits, DocumentSink::new(text))
+}
+
+/// Parses `text` into a document, which takes `text` itself as its source
+/// (no copy): the same document as [`build`] makes.
+pub(crate) fn build_owned(text: SourceText, options: &ParseOptions) -> Document {
+    let mut doc = parse_into(&text, &options.limits, DocumentSink::without_copy(&text));
+    doc.give_source(text);
+    doc
+}
+
+/// Parses `text` as the content of an element whose namespace `bindings`
+/// are in scope (see `TreeBuilder::for_fragment`): a document whose root
+/// element stands for that element and holds what `text` makes, and whose
+/// errors are the fragment's.
+pub(crate) fn build_fragment(
+    text: &str,
+    bindings: &[(String, String)],
+    dtd: Option<FragmentDtd<'_>>,
+    options: &ParseOptions,
+) -> Document {
+    let sink = DocumentSink::for_fragment(text);
+    let mut builder = TreeBuilder::for_fragment(text, options.limits.clone(), sink, bindings);
+    let declarations = dtd.as_ref().map(|dtd| builder.fragment_dtd(dtd));
+    let xml11 = dtd.is_some_and(|dtd| dtd.xml11);
+    tokenizer::tokenize_fragment(text, builder, &options.limits, declarations, xml11).finish()
 }
 
 /// Text parsed into a sink as it arrives, piece by piece: the builder reads

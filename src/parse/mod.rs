@@ -24,11 +24,11 @@ use crate::decoding::{
 };
 use crate::dom::{Document, SharedText, SourceText};
 use crate::error::{Error, ErrorCode, ParseError};
-use crate::tree_builder::{self, DocumentSink};
+use crate::tree_builder::DocumentSink;
 
 mod driver;
 
-pub(crate) use driver::{parse_into, Pieces};
+pub(crate) use driver::{build_fragment, parse_into, Pieces};
 
 impl Document {
     /// Parses `text` with the XML5 rules. Never fails. The document keeps a
@@ -537,14 +537,14 @@ fn parse_text(text: Input<'_>, options: &ParseOptions) -> Document {
     let len = text.as_str().len();
     let kept = options.limits.input_kept(text.as_str());
     let mut doc = match text {
-        Input::Borrowed(text) => tree_builder::build(&text[..kept], options),
+        Input::Borrowed(text) => driver::build(&text[..kept], options),
         Input::Given(SourceText::Owned(mut text)) => {
             text.truncate(kept);
-            tree_builder::build_owned(SourceText::Owned(text), options)
+            driver::build_owned(SourceText::Owned(text), options)
         }
-        Input::Given(text) if kept == len => tree_builder::build_owned(text, options),
+        Input::Given(text) if kept == len => driver::build_owned(text, options),
         // Shared text is not cut in place: what is kept is copied.
-        Input::Given(text) => tree_builder::build(&text[..kept], options),
+        Input::Given(text) => driver::build(&text[..kept], options),
     };
     if kept < len {
         cut_at(&mut doc, kept);

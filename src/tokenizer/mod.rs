@@ -164,7 +164,7 @@ pub(crate) fn tokenize_entity<S: TokenSink>(text: &str, sink: S, declarations: D
     tokenizer.sink
 }
 
-/// Tokenizes a fragment of content (see `tree_builder::build_fragment`)
+/// Tokenizes a fragment of content (see `parse::build_fragment`)
 /// with the declarations of the document it goes into, if it has any:
 /// references to its entities are recognized as in the document.
 pub(crate) fn tokenize_fragment<S: TokenSink>(

@@ -21,21 +21,8 @@ use crate::error::ErrorCode;
 use crate::span::Span;
 use crate::tokenizer::{self, Text, TextKind};
 
+use super::pending::ActiveExpansion;
 use super::{TreeBuilder, TreeSink};
-
-/// The outermost expansion of a reference with markup, while it runs.
-pub(super) struct ActiveExpansion {
-    /// The reference.
-    reference: Span,
-    /// The depth of the stack of open elements when it started.
-    stack_len: usize,
-    /// The same for each entity being expanded inside it (outermost
-    /// first): each must close what it opens, and nothing else (XML 1.0
-    /// §4.3.2).
-    levels: Vec<usize>,
-    /// Some entity closed an element it did not open, or left one open.
-    unbalanced: bool,
-}
 
 impl<S: TreeSink> TreeBuilder<'_, S> {
     /// The span tokens from a replacement text take: the outermost

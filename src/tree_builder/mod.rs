@@ -43,6 +43,7 @@ mod document_sink;
 mod elements;
 mod entities;
 mod namespaces;
+mod pending;
 mod phases;
 #[cfg(test)]
 mod recorder_tests;
@@ -55,39 +56,16 @@ use std::collections::{HashMap, HashSet};
 
 use crate::chars::is_name;
 
-use crate::dom::{Document, NsId, QNameId, SourceText};
+use crate::dom::{NsId, QNameId};
 use crate::error::{ErrorCode, ParseError};
+use crate::scope::Scopes;
 use crate::span::Span;
 use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
 
 pub(crate) use document_sink::DocumentSink;
-use namespaces::{DeclarationKind, Scopes};
+use pending::{ActiveExpansion, DeclarationKind, PendingText};
 pub(crate) use sink::{Chars, ParsedAttribute, StartElement, TreeSink};
 pub(crate) use source::Source;
-use text::PendingText;
-
-/// Parses `text` into a document, which keeps a copy of it.
-pub(crate) fn build(text: &str, options: &crate::decoding::ParseOptions) -> Document {
-    let builder = TreeBuilder::new(text, options.limits.clone(), DocumentSink::new(text));
-    tokenizer::tokenize_with(text, builder, &options.limits).finish()
-}
-
-/// Parses `text` as the content of an element whose namespace `bindings`
-/// are in scope (see [`TreeBuilder::for_fragment`]): a document whose root
-/// element stands for that element and holds what `text` makes, and whose
-/// errors are the fragment's.
-pub(crate) fn build_fragment(
-    text: &str,
-    bindings: &[(String, String)],
-    dtd: Option<FragmentDtd<'_>>,
-    options: &crate::decoding::ParseOptions,
-) -> Document {
-    let sink = DocumentSink::for_fragment(text);
-    let mut builder = TreeBuilder::for_fragment(text, options.limits.clone(), sink, bindings);
-    let declarations = dtd.as_ref().map(|dtd| builder.fragment_dtd(dtd));
-    let xml11 = dtd.is_some_and(|dtd| dtd.xml11);
-    tokenizer::tokenize_fragment(text, builder, &options.limits, declarations, xml11).finish()
-}
 
 /// The DOCTYPE of the document a fragment is parsed into: its entities
 /// are expanded and its attribute defaults supplied in the fragment.
@@ -102,19 +80,6 @@ pub(crate) struct FragmentDtd<'a> {
     pub(crate) xml11: bool,
     /// The document said `standalone="yes"`.
     pub(crate) standalone: bool,
-}
-
-/// Parses `text` into a document, which takes `text` itself as its source
-/// (no copy): the same document as [`build`] makes.
-pub(crate) fn build_owned(text: SourceText, options: &crate::decoding::ParseOptions) -> Document {
-    let builder = TreeBuilder::new(
-        &text,
-        options.limits.clone(),
-        DocumentSink::without_copy(&text),
-    );
-    let mut doc = tokenizer::tokenize_with(&text, builder, &options.limits).finish();
-    doc.give_source(text);
-    doc
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,7 +126,7 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
     /// The outermost reference being expanded.
     outer_reference: Span,
     /// The outermost expansion with markup, while it runs.
-    expansion: Option<entities::ActiveExpansion>,
+    expansion: Option<ActiveExpansion>,
     /// Attribute defaults, normalized once: by element name, then index in
     /// its list; `None` where the budget ran out.
     default_values: HashMap<Box<str>, HashMap<usize, Option<String>>>,
@@ -176,7 +141,7 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
     stack: Vec<Open>,
     /// How many open elements have each qualified name, by `QNameId`.
     open_counts: Vec<u32>,
-    scopes: Scopes,
+    scopes: Scopes<Option<NsId>>,
     text: PendingText,
     seen_token: bool,
     seen_doctype: bool,
@@ -190,7 +155,7 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
     /// processing (empty when none may be a declaration).
     tag_declarations: Vec<DeclarationKind>,
     /// The attributes of the tag being built (empty between tags: only the
-    /// allocation is kept, see [`sink::recycle`]).
+    /// allocation is kept: `sink.rs`, `recycle`).
     tag_attributes: Vec<ParsedAttribute<'static>>,
     /// By `QNameId`: the scope stack of the name's prefix, once known
     /// (`u32::MAX` before), so resolving a name does not hash its prefix.
@@ -301,7 +266,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
     /// Reads the declarations of the document a fragment is parsed into,
     /// as the DOCTYPE token would have given them; returns them for the
     /// tokenizer.
-    fn fragment_dtd(&mut self, dtd: &FragmentDtd<'_>) -> crate::dtd::Declarations {
+    pub(crate) fn fragment_dtd(&mut self, dtd: &FragmentDtd<'_>) -> crate::dtd::Declarations {
         let declarations =
             crate::dtd::Declarations::parse(dtd.subset, 0, &self.limits, dtd.name, dtd.xml11);
         self.standalone = dtd.standalone;

@@ -13,76 +13,14 @@
 //! resolves to its placeholder namespace in a document and to none in a
 //! fragment (docs/conformance.md, "Namespaces").
 
-use std::collections::HashMap;
-
 use crate::chars::is_name;
 use crate::dom::{NsId, QNameId, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS};
 use crate::dtd::AttributeType;
 use crate::error::ErrorCode;
 use crate::tokenizer::Tag;
 
+use super::pending::DeclarationKind;
 use super::{ParsedAttribute, TreeBuilder, TreeSink};
-
-/// Namespace bindings in scope: a stack of URIs per prefix (`""` for the
-/// default namespace), and a log of the prefixes each element bound, to
-/// undo them when it closes.
-#[derive(Default)]
-pub(super) struct Scopes {
-    prefixes: HashMap<Box<str>, usize>,
-    stacks: Vec<Vec<Option<NsId>>>,
-    log: Vec<usize>,
-    /// The stack of the default namespace, once it was bound.
-    default: Option<usize>,
-}
-
-impl Scopes {
-    pub(super) fn bind(&mut self, prefix: &str, namespace: Option<NsId>) {
-        let index = match self.prefixes.get(prefix) {
-            Some(&index) => index,
-            None => {
-                let index = self.stacks.len();
-                self.prefixes.insert(prefix.into(), index);
-                self.stacks.push(Vec::new());
-                if prefix.is_empty() {
-                    self.default = Some(index);
-                }
-                index
-            }
-        };
-        self.stacks[index].push(namespace);
-        self.log.push(index);
-    }
-
-    /// The length of the binding log: what [`unwind`](Self::unwind) goes
-    /// back to, to undo the bindings made from now on.
-    #[inline]
-    pub(super) fn mark(&self) -> usize {
-        self.log.len()
-    }
-
-    /// The stack of bindings of `prefix`, if it was ever bound.
-    fn slot(&self, prefix: &str) -> Option<usize> {
-        self.prefixes.get(prefix).copied()
-    }
-
-    /// `None`: never bound; `Some(None)`: bound to no namespace (undeclared).
-    fn lookup_slot(&self, slot: usize) -> Option<Option<NsId>> {
-        self.stacks.get(slot)?.last().copied()
-    }
-
-    /// The default namespace in scope.
-    fn lookup_default(&self) -> Option<NsId> {
-        self.lookup_slot(self.default?).flatten()
-    }
-
-    pub(super) fn unwind(&mut self, mark: usize) {
-        while self.log.len() > mark {
-            if let Some(index) = self.log.pop() {
-                self.stacks[index].pop();
-            }
-        }
-    }
-}
 
 /// What an attribute is to namespace processing.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -107,16 +45,6 @@ impl Declaration<'_> {
             Declaration::Invalid => DeclarationKind::Invalid,
         }
     }
-}
-
-/// A [`Declaration`] without its prefix, kept for each attribute of the
-/// tag being built between binding its declarations and resolving its
-/// attributes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum DeclarationKind {
-    No,
-    Valid { prefixed: bool },
-    Invalid,
 }
 
 fn declaration<'a>(name: &'a str, uri: &str) -> Declaration<'a> {
@@ -301,7 +229,11 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             },
         };
         match prefix {
-            Prefix::None if element => self.scopes.lookup_default(),
+            Prefix::None if element => self
+                .scopes
+                .slot("")
+                .and_then(|slot| self.scopes.get_slot(slot).copied())
+                .flatten(),
             Prefix::None => None,
             Prefix::Xml => Some(XML_NS),
             Prefix::Xmlns => {
@@ -348,7 +280,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
         let index = qname.0 as usize;
         if let Some(&slot) = self.prefix_slots.get(index) {
             if slot != u32::MAX {
-                return self.scopes.lookup_slot(slot as usize);
+                return self.scopes.get_slot(slot as usize).copied();
             }
         }
         let data = self.sink.names().qname_data(qname);
@@ -358,6 +290,6 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             self.prefix_slots.resize(index + 1, u32::MAX);
         }
         self.prefix_slots[index] = u32::try_from(slot).unwrap_or(u32::MAX);
-        self.scopes.lookup_slot(slot)
+        self.scopes.get_slot(slot).copied()
     }
 }

@@ -1,6 +1,6 @@
 //! What the tree builder reports: the [`TreeSink`] trait.
 //!
-//! The [`TreeBuilder`](super::TreeBuilder) decides what the tree is (the
+//! The tree builder decides what the tree is (the
 //! phases of §1.5, namespaces, implied end tags, entity expansion, the
 //! limits); a sink receives the result, one call per thing built, in
 //! document order. Building a [`Document`](crate::dom::Document) is one sink

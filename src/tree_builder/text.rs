@@ -19,67 +19,7 @@ use crate::error::ErrorCode;
 use crate::span::Span;
 use crate::tokenizer::{Text, TextKind};
 
-use super::{Chars, Phase, Source, TreeBuilder, TreeSink};
-
-/// Character data waiting to become one text node.
-#[derive(Default)]
-pub(super) struct PendingText {
-    pub(super) active: bool,
-    pub(super) span: Span,
-    /// The text so far, while it is exactly one range of the source.
-    verbatim: Option<(usize, usize)>,
-    /// The text so far, once it is not a range of the source: a range of
-    /// the sink's text storage, grown in place while it ends the storage.
-    copied: Option<(usize, usize)>,
-    len: usize,
-    cdata: Vec<(usize, usize)>,
-    /// Outside the root: on each line, the first character that is not
-    /// literal whitespace (each is reported, so that `check` shows every
-    /// line the repair drops something from).
-    offending: Vec<usize>,
-    /// How far the source is known to hold no line break after the last
-    /// of `offending`.
-    scanned_to: usize,
-}
-
-impl PendingText {
-    /// Starts new character data at `span` (keeping the CDATA list's
-    /// allocation).
-    fn start(&mut self, span: Span) {
-        self.active = true;
-        self.span = span;
-        self.verbatim = None;
-        self.copied = None;
-        self.len = 0;
-        self.cdata.clear();
-        self.offending.clear();
-    }
-
-    /// Notes a character outside the root at `at` that XML does not allow
-    /// there, if it is the first on its line.
-    fn offending_at(&mut self, source: &Source<'_>, at: usize) {
-        let new_line = match self.offending.last() {
-            None => true,
-            Some(_) => source
-                .bytes(self.scanned_to.min(at), at)
-                .iter()
-                .any(|&b| matches!(b, b'\n' | b'\r')),
-        };
-        if new_line {
-            self.offending.push(at);
-        }
-        self.scanned_to = at;
-    }
-
-    /// Notes that the text from `start_len` on came from a CDATA section
-    /// (merged with the section just before, if it ended there).
-    fn note_cdata(&mut self, start_len: usize) {
-        match self.cdata.last_mut() {
-            Some(last) if last.1 == start_len => last.1 = self.len,
-            _ => self.cdata.push((start_len, self.len)),
-        }
-    }
-}
+use super::{Chars, Phase, TreeBuilder, TreeSink};
 
 impl<S: TreeSink> TreeBuilder<'_, S> {
     /// A text token, in any phase: checked against the source (not a

@@ -234,7 +234,7 @@ impl<'a> XNode<'a> {
 
     /// The node's string-value (§5). For a text node, the text of the
     /// whole run of adjacent text siblings it is part of, which XPath sees
-    /// as one node (see [the module docs](self#text-nodes)); for a tree
+    /// as one node (see "Text nodes" in the `query::xpath` docs); for a tree
     /// node, what [`Node::string_value`] gives, which the table there
     /// compares with [`Node::text_content`]; for an attribute its value,
     /// for a namespace node its URI.
@@ -257,7 +257,7 @@ impl<'a> XNode<'a> {
 
     /// The DOM text nodes of a text node: the run of adjacent text
     /// siblings it is part of, from the first, which XPath sees as one
-    /// text node (see [the module docs](self#text-nodes)). Nothing for
+    /// text node (see "Text nodes" in the `query::xpath` docs). Nothing for
     /// other nodes.
     ///
     /// ```
