@@ -6,8 +6,11 @@
 //! the exit status is settled, where it judges the input), and gives the
 //! run's exit status.
 //!
-//! A subcommand hands it a `Job` (one file's work, to an `Outcome`) and a
-//! `Layout`; `in_place` writes files back. It uses the options' `Error`.
+//! A subcommand hands it a `Task` (its name for hints, its `Layout`, what
+//! its exit status says) and a `Job` (its work on one file, to an
+//! `Outcome`); `Settings` are the flags every subcommand shares (`-r`,
+//! `--jobs`, `--quiet`). `in_place` writes files back. It uses the
+//! options' `Error`, and nothing else of the command line.
 
 mod in_place;
 mod inputs;
@@ -16,19 +19,31 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use xml5dom::Limits;
-
 use crate::options::Error;
 
 pub use in_place::{write_in_place, Comparison};
 pub use inputs::Opened;
 use inputs::{expand_paths, open, Input};
 
-/// The options every subcommand shares.
+/// The runner's flags, the same for every subcommand.
 pub struct Settings {
-    /// The subcommand's name and what it does to files, for hints.
-    pub command_name: &'static str,
+    /// `-r`: take the XML files of directories.
+    pub recursive: bool,
+    /// `--jobs`: how many files to work on at once.
+    pub jobs: Option<usize>,
+    /// `--quiet`: no progress bar.
+    pub quiet: bool,
+}
+
+/// What a subcommand asks of the runner, besides its work on each file:
+/// how it names itself, how its outputs are laid out, and what its exit
+/// status says.
+pub struct Task {
+    /// The subcommand's name and what it does to files, for hints (`use
+    /// xml5dom fmt -r to format the XML files in it`).
+    pub name: &'static str,
     pub verb: &'static str,
+    pub layout: Layout,
     /// The subcommand searches (`query`): finding nothing is exit status 1.
     pub search: bool,
     /// The subcommand's exit status judges the input (`check`, `fmt`,
@@ -37,13 +52,20 @@ pub struct Settings {
     pub judges: bool,
     /// Close the run with a line that counts what it found (`check`).
     pub summary: bool,
-    pub recursive: bool,
-    pub jobs: Option<usize>,
-    pub quiet: bool,
-    /// The encoding to read every input in, if the user chose one.
-    pub input_encoding: Option<String>,
-    /// The limits of every parse.
-    pub limits: Limits,
+}
+
+impl Task {
+    /// A subcommand that neither searches, judges nor sums up.
+    pub fn new(name: &'static str, verb: &'static str, layout: Layout) -> Task {
+        Task {
+            name,
+            verb,
+            layout,
+            search: false,
+            judges: false,
+            summary: false,
+        }
+    }
 }
 
 /// What a subcommand made of one file, besides what it wrote to standard
@@ -100,15 +122,10 @@ pub type Job<'a> =
 pub fn batch(
     paths: &[PathBuf],
     settings: &Settings,
-    layout: Layout,
+    task: &Task,
     job: &Job<'_>,
 ) -> Result<ExitCode, Error> {
-    let inputs = expand_paths(
-        paths,
-        settings.recursive,
-        settings.command_name,
-        settings.verb,
-    );
+    let inputs = expand_paths(paths, settings.recursive, task.name, task.verb);
     let many = inputs.len() > 1;
     let progress = progress_bar(&inputs, settings.quiet);
     let threads = settings
@@ -141,10 +158,10 @@ pub fn batch(
     let mut stdout = Pipe {
         inner: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
         closed: false,
-        swallow: settings.judges,
+        swallow: task.judges,
     };
     let mut layout = Sections {
-        layout,
+        layout: task.layout,
         many,
         wrote: false,
     };
@@ -153,7 +170,7 @@ pub fn batch(
     // can no longer change but to 2: at once where it does not judge the
     // input, once it is settled where it does.
     let go_on = |status: &Status, stdout: &Pipe<_>| {
-        if stdout.closed && (!settings.judges || status.settled(settings.search)) {
+        if stdout.closed && (!task.judges || status.settled(task.search)) {
             return Err(io::Error::from(io::ErrorKind::BrokenPipe));
         }
         Ok(())
@@ -182,10 +199,10 @@ pub fn batch(
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe && stdout.closed => {}
         result => result?,
     }
-    if settings.summary {
+    if task.summary {
         let _ = io::stderr().write_all(status.summary().as_bytes());
     }
-    Ok(status.exit_code(settings.search))
+    Ok(status.exit_code(task.search))
 }
 
 /// Standard output, which notes when its reader goes away (a write fails
