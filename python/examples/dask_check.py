@@ -93,7 +93,7 @@ import os
 import sys
 import warnings
 
-# The extensions ``xml5dom check -r`` takes (cli/src/main.rs,
+# The extensions ``xml5dom check -r`` takes (cli/src/runner/inputs.rs,
 # XML_EXTENSIONS), compared in lower case.
 XML_EXTENSIONS = frozenset(
     "xml svg xhtml rss atom xsl xslt xsd kml gpx plist opf xlf resx csproj".split()
