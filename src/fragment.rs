@@ -1,6 +1,6 @@
-//! Fragment parsing: markup parsed with the XML5 rules as the content of
-//! an element of a document, in that element's namespace scope, and
-//! inserted there.
+//! Layer 7: fragment parsing, markup parsed with the XML5 rules as the
+//! content of an element of a document, in that element's namespace
+//! scope, and inserted there.
 //!
 //! The tree builder starts in its main phase, as if inside the root
 //! element, with the element's namespace bindings in scope and nothing of

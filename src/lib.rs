@@ -81,19 +81,26 @@
 //!
 //! ## How it is built
 //!
-//! The pipeline, one module per stage, each importing only the stages
-//! before it (docs/architecture.md has the map):
+//! The pipeline, as layers: each module imports only the layers below
+//! its own (docs/architecture.md has the map). Text flows from decoding
+//! through the tokenizer and tree construction into the DOM, and the
+//! serializer writes it back.
 //!
-//! 1. [`decoding`]: bytes in any encoding to text;
-//! 2. [`tokenizer`]: text to tokens and parse errors (XML5 §1.4), handing
-//!    the DOCTYPE's internal subset to [`dtd`] (declarations, entities and
-//!    their expansion);
-//! 3. tree construction (XML5 §1.5, the `tree_builder` module), with
-//!    namespaces, builds
-//! 4. the arena [`dom`], which [`query`] reads (XPath 1.0 and
-//!    ElementTree's path language);
-//! 5. the [`serializer`] writes it back: losslessly, with minimal diffs
-//!    after edits, repaired into well-formed XML, pretty or canonical.
+//! 1. the foundations, which import nothing of the crate: `chars`,
+//!    `scope`, `span`, `limits`, `error`, `output`, `notation`,
+//!    `test_inputs`;
+//! 2. [`decoding`]: bytes in any encoding to text; `char_refs`;
+//! 3. [`dtd`]: the DOCTYPE's internal subset (declarations, entities and
+//!    their expansion); the arena [`dom`];
+//! 4. [`tokenizer`]: text to tokens and parse errors (XML5 §1.4);
+//!    [`query`]: XPath 1.0 and ElementTree's path language over the DOM;
+//! 5. tree construction (XML5 §1.5, the `tree_builder` module), with
+//!    namespaces; the [`serializer`] writes a document back: losslessly,
+//!    with minimal diffs after edits, repaired into well-formed XML,
+//!    pretty or canonical;
+//! 6. `parse`, the driver that wires the stages together;
+//! 7. [`events`]: the pipeline without a tree; [`fragment`]: markup parsed
+//!    into a document.
 //!
 //! [`Document::parse`] and its siblings (bytes, files, readers) and the push
 //! [`Parser`] wire the stages together; [`events`] runs them without a

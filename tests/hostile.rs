@@ -217,7 +217,7 @@ fn a_million_nested_elements_stop_at_the_depth_limit_and_keep_their_text() {
     // Measured: 298.6 MiB for 8 MB of input, though the tree has 1,001
     // nodes. The limit does not bound memory: the arena is reserved before
     // parsing from the input's `<`s (a node for each that is not `</`, and a
-    // text node for each not after `>`: 2,000,001 here; docs/architecture.md)
+    // text node for each not after `>`: 2,000,001 here; docs/performance.md)
     // at about 150 bytes a node, whatever the limit then keeps. So the bound
     // is 160 bytes per reserved node, twice the input and 4 MiB: linear in
     // the input, and broken by nodes or entries kept for dropped elements.

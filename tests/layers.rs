@@ -7,19 +7,22 @@
 //!
 //! - every module of the library names only modules of a lower layer than
 //!   its own, so no module imports one that imports it, directly or
-//!   through others. The layers are the table of docs/architecture.md's
-//!   bird's-eye view; a new module must be put in one;
+//!   through others. The layers are the numbered list of
+//!   docs/architecture.md's bird's-eye view; a new module must be put in
+//!   one;
 //! - no file but `src/lib.rs` names the crate root (`crate::Document`, a
 //!   re-export for users): the root is the top layer, and a name through it
 //!   hides which stage a file uses;
 //! - inside a stage (a directory of `src/`), the files that name each
-//!   other form no cycle. A name a module imports with `use` stands for the
-//!   file it comes from (`super::Node` in `dom/axes.rs`, which `dom/mod.rs`
-//!   re-exports, names `dom/node.rs`). A module naming its own submodules
-//!   is the module tree, not an import: a directory's `mod.rs` declares its
-//!   files, re-exports and calls them, and is not counted as naming them;
-//!   what a file names of its parent's own items (`super::Writer`) is
-//!   counted, as is everything it names of its siblings.
+//!   other form no cycle. A name a module imports with `use` stands for
+//!   the file it comes from (`super::Node` in `dom/axes.rs`, which
+//!   `dom/mod.rs` re-exports, names `dom/node.rs`). A module declaring and
+//!   re-exporting its own submodules is the module tree, not an import;
+//!   what else it names of them (a call, a private `use`, by a relative
+//!   path too) is counted, so a directory's `mod.rs` that calls its files
+//!   holds nothing they name: no import runs back up. What a file names of
+//!   its parent's own items (`super::Writer`) is counted, as is everything
+//!   it names of its siblings.
 //!
 //! Calls of methods are not names: a file that calls a method another file
 //! of its stage adds to a type (`impl Tokenizer` split over files) is not

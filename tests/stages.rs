@@ -1,8 +1,8 @@
-//! One numbering of the pipeline's stages everywhere: the crate's front
-//! page (`src/lib.rs`, its numbered list), docs/architecture.md (its
-//! numbered sentence) and each module's summary ("Stage N of the
-//! pipeline", "Part of stage N", "over stage N") give each module the same
-//! number.
+//! One numbering of the library's modules everywhere, by the layers of
+//! their imports: the crate's front page (`src/lib.rs`, its numbered
+//! list), docs/architecture.md (its numbered sentence), each module's
+//! summary ("Layer N") and `LAYERS` in `tests/layers.rs` give each module
+//! the same number.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -84,12 +84,12 @@ fn front_page() -> BTreeMap<String, u32> {
     stages_of(&numbered_items(&list.join(" ")))
 }
 
-/// docs/architecture.md's sentence "The stages, numbered as ...".
+/// docs/architecture.md's sentence "The layers, numbered as ...".
 fn architecture() -> BTreeMap<String, u32> {
     let doc = read("docs/architecture.md");
     let from = doc
-        .find("The stages, numbered")
-        .expect("the stages' paragraph");
+        .find("The layers, numbered")
+        .expect("the layers' paragraph");
     let paragraph = &doc[from..];
     let paragraph = &paragraph[..paragraph.find("\n\n").unwrap_or(paragraph.len())];
     // The items start at "1. ".
@@ -103,7 +103,7 @@ fn architecture() -> BTreeMap<String, u32> {
     stages_of(&items)
 }
 
-/// What each module's summary says of its stage: "stage N" in its first
+/// What each module's summary says of its layer: "layer N" in its first
 /// paragraph (a module with no number there claims none).
 fn module_summaries() -> BTreeMap<String, u32> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -129,23 +129,40 @@ fn module_summaries() -> BTreeMap<String, u32> {
             .join(" ")
             .to_lowercase();
         let numbers = summary
-            .match_indices("stage ")
+            .match_indices("layer ")
             .filter_map(|(at, _)| summary[at + 6..].chars().next()?.to_digit(10));
         for number in numbers {
             if let Some(other) = claims.insert(name.to_owned(), number) {
-                assert_eq!(other, number, "src/{name}: two stages in its summary");
+                assert_eq!(other, number, "src/{name}: two layers in its summary");
             }
         }
     }
     claims
 }
 
+/// `LAYERS` of tests/layers.rs: each module with its layer's number
+/// (from 1), read from the text of the constant.
+fn layers_test() -> BTreeMap<String, u32> {
+    let text = read("tests/layers.rs");
+    let from = text.find("const LAYERS").expect("tests/layers.rs: LAYERS");
+    let body = &text[from..];
+    let body = &body[body.find("= &[").expect("LAYERS' value") + 4..];
+    let body = &body[..body.find("\n];").expect("the end of LAYERS")];
+    let mut layers = BTreeMap::new();
+    for (index, layer) in body.split("],").enumerate() {
+        for name in layer.split('"').skip(1).step_by(2) {
+            layers.insert(name.to_owned(), index as u32 + 1);
+        }
+    }
+    layers
+}
+
 #[test]
-fn the_stages_are_numbered_alike_everywhere() {
+fn the_layers_are_numbered_alike_everywhere() {
     let front = front_page();
     assert_eq!(
         front.get("tokenizer"),
-        Some(&2),
+        Some(&4),
         "src/lib.rs's list: {front:?}"
     );
     assert_eq!(
@@ -153,17 +170,26 @@ fn the_stages_are_numbered_alike_everywhere() {
         front,
         "docs/architecture.md against src/lib.rs"
     );
+    assert_eq!(layers_test(), front, "tests/layers.rs against src/lib.rs");
     let claims = module_summaries();
-    for (module, stage) in &claims {
+    for (module, layer) in &claims {
         assert_eq!(
             front.get(module),
-            Some(stage),
-            "src/{module}: its summary says stage {stage}; src/lib.rs: {front:?}"
+            Some(layer),
+            "src/{module}: its summary says layer {layer}; src/lib.rs: {front:?}"
         );
     }
-    // Every stage's own module says which it is.
-    for module in ["decoding", "tokenizer", "tree_builder", "dom", "serializer"] {
-        assert!(claims.contains_key(module), "src/{module} names no stage");
+    // Every stage of the pipeline says which layer it is.
+    for module in [
+        "decoding",
+        "tokenizer",
+        "tree_builder",
+        "dom",
+        "serializer",
+        "parse",
+        "events",
+    ] {
+        assert!(claims.contains_key(module), "src/{module} names no layer");
     }
 }
 

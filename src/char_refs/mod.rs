@@ -1,4 +1,4 @@
-//! §1.4.44 Tokenizing character references.
+//! Layer 2: §1.4.44 Tokenizing character references.
 //!
 //! XML5 leaves the algorithm unfinished; the suite's `entities.test`,
 //! `namedEntities.test` and `numericEntities.test` follow HTML's version

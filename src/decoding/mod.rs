@@ -1,4 +1,4 @@
-//! Stage 1 of the pipeline: bytes to text.
+//! Layer 2: bytes to text.
 //!
 //! It owns the encodings ([`Encoding`], in `encoding.rs`, with the
 //! generated tables of `code_pages.rs`), finding the encoding (sniffing)

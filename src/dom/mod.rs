@@ -1,4 +1,4 @@
-//! Stage 4 of the pipeline: the arena DOM.
+//! Layer 3: the arena DOM.
 //!
 //! A [`Document`] owns everything: the arena of nodes (on `indextree`), the
 //! source text (a copy of a `&str`, or the `String` it was handed), the

@@ -1,6 +1,6 @@
-//! Part of stage 2 of the pipeline, the tokenizer's: the document type
-//! declaration's internal subset (XML 1.0 §2.8, §3.3, §4). A layer below
-//! the tokenizer, which imports it.
+//! Layer 3, beside the DOM: the document type declaration's internal
+//! subset (XML 1.0 §2.8, §3.3, §4), below the tokenizer, which hands it
+//! the subset's text.
 //!
 //! It owns the declaration grammar (`internal_subset.rs`), the declared
 //! entities with their replacement text, and entity expansion with its one

@@ -1,5 +1,5 @@
-//! The tree builder's output as events, without a tree: the first part of
-//! streaming (docs/streaming.md).
+//! Layer 7: the tree builder's output as events, without a tree, the
+//! first part of streaming (docs/streaming.md).
 //!
 //! [`parse`] runs the whole pipeline (tokenizer, XML5 tree construction,
 //! namespaces, entity expansion, the well-formedness checks) and hands each

@@ -1,4 +1,5 @@
-//! The top of the pipeline: where the stages are wired together. Text goes
+//! Layer 6, the top of the pipeline: where the stages are wired together
+//! (the feeding itself is `driver.rs`'s). Text goes
 //! to the tree builder ([`Document::parse`], [`Document::parse_string`]);
 //! bytes are decoded first ([`Document::parse_bytes`],
 //! [`Document::parse_vec`], [`Document::from_file`],

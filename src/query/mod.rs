@@ -1,4 +1,4 @@
-//! Queries over stage 4 of the pipeline, the DOM: XPath 1.0 ([`XPath`]) and ElementTree's
+//! Layer 4: queries over the DOM, XPath 1.0 ([`XPath`]) and ElementTree's
 //! ElementPath ([`ElementPath`]: `find`, `findall`, `iterfind`,
 //! `findtext`, also as methods on [`Node`](crate::dom::Node)).
 //!

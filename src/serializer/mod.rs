@@ -1,4 +1,4 @@
-//! Stage 5 of the pipeline: writing a document (or a subtree) back out.
+//! Layer 5: writing a document (or a subtree) back out.
 //!
 //! Three promises (docs/serialization.md has the details):
 //!

@@ -1,4 +1,4 @@
-//! Stage 2 of the pipeline: the XML5 tokenizer (spec §1.4).
+//! Layer 4: the XML5 tokenizer (spec §1.4).
 //!
 //! It owns the state machine that turns text into [`Token`]s and
 //! [`ParseError`]s, and hands both, in order, to a [`TokenSink`] (the tree

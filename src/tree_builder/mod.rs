@@ -1,4 +1,4 @@
-//! Stage 3 of the pipeline: tree construction (XML5 spec §1.5).
+//! Layer 5: tree construction (XML5 spec §1.5).
 //!
 //! The [`TreeBuilder`] is the tokenizer's [`TokenSink`]: it takes tokens and
 //! parse errors and builds the tree through the start, main and end phases
