@@ -926,7 +926,7 @@ fn external_declarations_kept(doc: &Document, broken: &Broken<'_>) -> bool {
     let Some(index) = doc.data(node.id().0).doctype_index() else {
         return false;
     };
-    let fields = &doc.doctypes[index as usize];
+    let fields = &doc.doctypes[index];
     // Read again as written out: a parameter-entity declaration is no
     // reference, and a reference in a dropped declaration is gone.
     // (Only if the identifier does not settle it: this reads the subset.)

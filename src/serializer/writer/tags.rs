@@ -29,7 +29,6 @@ impl<'d> Writer<'d> {
         let Some(tag_end) = data.element_tag_end() else {
             return;
         };
-        let tag_end = tag_end as usize;
         let source_tag = self.source_span(node);
         let fixup = self.scopes.fixup(node);
         for _ in 0..fixup.undeclared {
