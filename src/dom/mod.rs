@@ -500,11 +500,11 @@ const _: () = {
 };
 
 /// The node's own markup or text changed (name, attributes, data).
-pub(crate) const DIRTY_SELF: u8 = 1;
+const DIRTY_SELF: u8 = 1;
 /// The node's list of children changed.
-pub(crate) const DIRTY_CHILDREN: u8 = 2;
+const DIRTY_CHILDREN: u8 = 2;
 /// Some descendant is dirty.
-pub(crate) const DIRTY_DESCENDANTS: u8 = 4;
+const DIRTY_DESCENDANTS: u8 = 4;
 /// The `DIRTY_*` bits of [`NodeData`]'s flags.
 const DIRTY: u8 = DIRTY_SELF | DIRTY_CHILDREN | DIRTY_DESCENDANTS;
 /// The node was parsed (its span is the source it came from).
@@ -575,6 +575,58 @@ impl NodeData {
     /// The source this node was parsed from; `None` for created nodes.
     pub(crate) fn span(&self) -> Option<Span> {
         self.is_parsed().then(|| span_of(self.start, self.end))
+    }
+
+    /// Whether any edit changed the node (its own markup, its children,
+    /// a descendant).
+    #[inline]
+    pub(crate) fn edited(&self) -> bool {
+        self.dirty() != 0
+    }
+
+    /// Whether an edit changed the node's own markup or text.
+    #[inline]
+    pub(crate) fn self_edited(&self) -> bool {
+        self.dirty() & DIRTY_SELF != 0
+    }
+
+    /// Whether an edit changed the node's list of children.
+    #[inline]
+    pub(crate) fn children_edited(&self) -> bool {
+        self.dirty() & DIRTY_CHILDREN != 0
+    }
+
+    /// `1 +` the index of the entity expansion that made the node; 0 for
+    /// other nodes.
+    #[inline]
+    pub(crate) fn expansion_mark(&self) -> u32 {
+        self.expansion
+    }
+
+    /// Whether the node is a text node (CDATA parts included).
+    #[inline]
+    pub(crate) fn is_text(&self) -> bool {
+        matches!(self.kind, NodeKind::Text { .. })
+    }
+
+    /// An element's `tag_end` as recorded (0 for a created element), or
+    /// `None` for another node (see [`kind_tag_end`](Self::kind_tag_end)
+    /// for the parsed end of the tag).
+    #[inline]
+    pub(crate) fn element_tag_end(&self) -> Option<usize> {
+        match self.kind {
+            NodeKind::Element { tag_end, .. } => Some(tag_end as usize),
+            _ => None,
+        }
+    }
+
+    /// A DOCTYPE node's index in the document's DOCTYPE storage.
+    #[inline]
+    pub(crate) fn doctype_index(&self) -> Option<usize> {
+        match self.kind {
+            NodeKind::Doctype(index) => Some(index as usize),
+            _ => None,
+        }
     }
 
     /// Where an element's start tag ends in the source.

@@ -28,7 +28,7 @@ use std::cell::OnceCell;
 use std::collections::HashSet;
 
 use crate::chars::{is_forbidden_char, is_name};
-use crate::dom::{Document, NodeKind, NodeType};
+use crate::dom::{Document, NodeType};
 use crate::error::ErrorCode;
 use crate::span::Span;
 
@@ -923,10 +923,10 @@ fn external_declarations_kept(doc: &Document, broken: &Broken<'_>) -> bool {
     else {
         return false;
     };
-    let NodeKind::Doctype(index) = doc.data(node.id().0).kind else {
+    let Some(index) = doc.data(node.id().0).doctype_index() else {
         return false;
     };
-    let fields = &doc.doctypes[index as usize];
+    let fields = &doc.doctypes[index];
     // Read again as written out: a parameter-entity declaration is no
     // reference, and a reference in a dropped declaration is gone.
     // (Only if the identifier does not settle it: this reads the subset.)

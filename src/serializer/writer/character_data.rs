@@ -58,9 +58,9 @@ impl<'d> Writer<'d> {
         if node.parent().is_some_and(|p| p.is_document()) {
             // Outside the root only whitespace can be; the tree keeps only
             // that of broken text, and it is written as it is in the source.
-            let (written, from_source) = match (self.source_span(node), data.dirty()) {
+            let (written, from_source) = match (self.source_span(node), data.edited()) {
                 // (Not a reference or CDATA: a node moved here from content.)
-                (Some(span), 0) if !self.source()[span.range()].contains(['&', '<']) => {
+                (Some(span), false) if !self.source()[span.range()].contains(['&', '<']) => {
                     (&self.source()[span.range()], true)
                 }
                 _ => (node.text().unwrap_or(""), false),
@@ -80,7 +80,7 @@ impl<'d> Writer<'d> {
         let span = self
             .source_span(node)
             .filter(|span| !self.refers_to_undeclared(span.start, span.end));
-        if let (Some(span), 0) = (span, data.dirty()) {
+        if let (Some(span), false) = (span, data.edited()) {
             // Broken text: its source, mended where the errors are.
             if self.copy_repaired(span, repair::Context::Text).is_ok() {
                 return;
@@ -130,7 +130,7 @@ impl<'d> Writer<'d> {
         let data = node.text().unwrap_or("");
         let written = self
             .source_span(node)
-            .filter(|_| self.doc.data(node.id().0).dirty() == 0)
+            .filter(|_| !self.doc.data(node.id().0).edited())
             .and_then(|span| comment_source(&self.source()[span.range()], data))
             .unwrap_or(data);
         let (text, changed) = comment_text(written);
@@ -190,7 +190,7 @@ impl<'d> Writer<'d> {
         let data_node = self.doc.data(node.id().0);
         let source = self
             .source_span(node)
-            .filter(|_| data_node.dirty() == 0)
+            .filter(|_| !data_node.edited())
             .and_then(|span| {
                 let text = self.source()[span.range()].get(2..)?;
                 let end = text

@@ -17,7 +17,7 @@ mod prolog;
 mod tags;
 
 use crate::chars::is_xml_space;
-use crate::dom::{Document, Node, NodeKind, NodeType, DIRTY_CHILDREN, XML_NAMESPACE};
+use crate::dom::{Document, Node, NodeType, XML_NAMESPACE};
 use crate::output::PIECE;
 use crate::span::Span;
 
@@ -604,11 +604,11 @@ impl<'d> Writer<'d> {
     /// as an empty-element tag): it is copied whole.
     fn verbatim(&self, node: Node<'_>) -> Option<Span> {
         let data = self.doc.data(node.id().0);
-        if data.dirty() != 0 {
+        if data.edited() {
             return None;
         }
         let span = self.source_span(node)?;
-        let text = matches!(data.kind, NodeKind::Text { .. });
+        let text = data.is_text();
         if text && self.broken.drops_within(span) {
             // Markup the tree left out (past a limit) inside the text.
             return None;
@@ -629,11 +629,10 @@ impl<'d> Writer<'d> {
         if !self.broken.clean(span.start, end) {
             return None;
         }
-        match data.kind {
-            NodeKind::Element { tag_end, .. }
+        match data.element_tag_end() {
+            Some(tag_end)
                 if data.end_tag().is_none()
-                    && !(tag_end as usize == span.end
-                        && self.source()[..tag_end as usize].ends_with("/>")) =>
+                    && !(tag_end == span.end && self.source()[..tag_end].ends_with("/>")) =>
             {
                 None
             }
@@ -645,7 +644,7 @@ impl<'d> Writer<'d> {
     /// entity's expansion made (its span is the reference's).
     fn source_span(&self, node: Node<'_>) -> Option<Span> {
         let data = self.doc.data(node.id().0);
-        if data.expansion != 0 {
+        if data.expansion_mark() != 0 {
             return None;
         }
         data.span()
@@ -665,13 +664,13 @@ impl<'d> Writer<'d> {
             // declaration, is written as nodes.
             return None;
         }
-        let mark = self.doc.data(node.id().0).expansion;
+        let mark = self.doc.data(node.id().0).expansion_mark();
         if mark == 0 {
             return None;
         }
         if node
             .parent()
-            .is_some_and(|p| self.doc.data(p.id().0).expansion == mark)
+            .is_some_and(|p| self.doc.data(p.id().0).expansion_mark() == mark)
         {
             return None; // inside the expansion, not at its level
         }
@@ -697,7 +696,7 @@ impl<'d> Writer<'d> {
         for _ in 0..record.count {
             let here = current?;
             let data = self.doc.data(here.id().0);
-            if data.expansion != mark || data.dirty() != 0 {
+            if data.expansion_mark() != mark || data.edited() {
                 return None;
             }
             last = here;
@@ -755,8 +754,8 @@ impl<'d> Writer<'d> {
         }
         let renamed = self.renamed.take();
         let data = self.doc.data(node.id().0);
-        let gap_from = match (data.kind_tag_end(), data.dirty() & DIRTY_CHILDREN) {
-            (Some(tag_end), 0) if self.source_span(node).is_some() => Some(tag_end),
+        let gap_from = match (data.kind_tag_end(), data.children_edited()) {
+            (Some(tag_end), false) if self.source_span(node).is_some() => Some(tag_end),
             _ => None,
         };
         self.frames.push(Frame {
@@ -806,10 +805,10 @@ impl<'d> Writer<'d> {
     /// node (`<a><![CDATA[]]></a>`).
     fn empty_content(&mut self, node: Node<'_>) {
         let data = self.doc.data(node.id().0);
-        if let (Some(from), Some(to), 0) = (
-            data.kind_tag_end().filter(|_| data.expansion == 0),
+        if let (Some(from), Some(to), false) = (
+            data.kind_tag_end().filter(|_| data.expansion_mark() == 0),
             self.content_end(node),
-            data.dirty() & DIRTY_CHILDREN,
+            data.children_edited(),
         ) {
             self.copy_gap(from, to);
         }
@@ -839,7 +838,7 @@ fn source_reach(scope: Node<'_>) -> Vec<Span> {
         let data = doc.data(node.id().0);
         let span = data.span();
         spans.extend(span);
-        if span.is_none() || data.dirty() != 0 {
+        if span.is_none() || data.edited() {
             if let Some(child) = node.first_child() {
                 node = child;
                 continue;

@@ -5,7 +5,7 @@
 //! what XML cannot carry.
 
 use crate::chars::{is_name, is_xml_space};
-use crate::dom::{Node, NodeKind};
+use crate::dom::Node;
 use crate::error::ErrorCode;
 use crate::serializer::escape::{
     push_quoted, quotable, repaired_name, repaired_qname, replace_forbidden,
@@ -114,12 +114,12 @@ impl<'d> Writer<'d> {
 
     pub(super) fn doctype(&mut self, node: Node<'_>) {
         let data = self.doc.data(node.id().0);
-        let NodeKind::Doctype(index) = data.kind else {
+        let Some(index) = data.doctype_index() else {
             return;
         };
-        let fields = &self.doc.doctypes[index as usize];
+        let fields = &self.doc.doctypes[index];
         let subset = fields.subset_span;
-        if let (Some(span), None, 0) = (self.source_span(node), subset, data.dirty()) {
+        if let (Some(span), None, false) = (self.source_span(node), subset, data.edited()) {
             // As written, or with only a forbidden character replaced.
             if let Some(text) = self.characters_replaced(node, span.start, span.end) {
                 self.report_doctype_characters(node, span.start, span.end, &text);
@@ -145,9 +145,9 @@ impl<'d> Writer<'d> {
         if let (Some(span), Some(subset), Some(kept)) =
             (self.source_span(node), subset, &kept_subset)
         {
-            let head = match data.dirty() {
-                0 => self.characters_replaced(node, span.start, subset.start),
-                _ => None,
+            let head = match data.edited() {
+                false => self.characters_replaced(node, span.start, subset.start),
+                true => None,
             };
             if let Some(head) = head {
                 self.report_doctype_characters(node, span.start, subset.start, &head);
@@ -172,7 +172,7 @@ impl<'d> Writer<'d> {
         }
         // Stray characters after the identifiers (`"x.dtd"<>`): the header
         // up to its last identifier is copied, the rest written anew.
-        if let (Some(span), 0) = (self.source_span(node), data.dirty()) {
+        if let (Some(span), false) = (self.source_span(node), data.edited()) {
             let head_end = subset.map_or(span.end, |subset| subset.start);
             let end = self.doctype_identifiers_end(node, span.start, head_end);
             if let Some(end) = end.filter(|&end| self.clean(span.start, end)) {
@@ -251,7 +251,7 @@ impl<'d> Writer<'d> {
         self.out.push('>');
         // Written anew from the tree, which left out what XML5's recovery
         // skipped (`<!DOCTYPE a PUB&LIC "...">` keeps no identifiers).
-        if let (Some(span), 0) = (self.source_span(node), data.dirty()) {
+        if let (Some(span), false) = (self.source_span(node), data.edited()) {
             let head_end = subset.map_or(span.end, |subset| subset.start);
             if self.repairs.len() == reported && !self.clean(span.start, head_end) {
                 self.report(RepairKind::DoctypeChanged, node);

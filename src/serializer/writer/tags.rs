@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use crate::chars::is_xml_space;
-use crate::dom::{Attribute, Node, NodeKind, DIRTY_SELF};
+use crate::dom::{Attribute, Node};
 use crate::serializer::escape::{
     push_attribute_value, repaired_name, repaired_qname, written_element_name,
 };
@@ -26,10 +26,9 @@ impl<'d> Writer<'d> {
     /// children and was written that way, or is new).
     pub(super) fn start_tag(&mut self, node: Node<'d>, has_children: bool) {
         let data = self.doc.data(node.id().0);
-        let NodeKind::Element { tag_end, .. } = data.kind else {
+        let Some(tag_end) = data.element_tag_end() else {
             return;
         };
-        let tag_end = tag_end as usize;
         let source_tag = self.source_span(node);
         let fixup = self.scopes.fixup(node);
         for _ in 0..fixup.undeclared {
@@ -41,7 +40,7 @@ impl<'d> Writer<'d> {
             .any(|a| a.is_defaulted() && !self.default_only(node, a));
         match source_tag {
             Some(span)
-                if data.dirty() & DIRTY_SELF == 0
+                if !data.self_edited()
                     && fixup.renames_nothing()
                     && self.clean(span.start, tag_end)
                     && !defaults_to_write =>
@@ -148,7 +147,7 @@ impl<'d> Writer<'d> {
     /// The output keeps the DTD, which supplies it again; repaired output
     /// drops the internal subset, so it writes the attribute.
     fn default_only(&self, node: Node<'_>, attribute: Attribute<'_>) -> bool {
-        let renamed = self.doc.data(node.id().0).dirty() & DIRTY_SELF != 0
+        let renamed = self.doc.data(node.id().0).self_edited()
             && !self
                 .source_span(node)
                 .is_some_and(|span| self.renamed_none(node, span));
@@ -448,7 +447,7 @@ impl<'d> Writer<'d> {
                 Some(_) => {}
                 // Closed by another element's end tag, or by the end of the
                 // input: the end tag goes where the element now ends.
-                None if self.repair && data.dirty() & DIRTY_SELF == 0 => {
+                None if self.repair && !data.self_edited() => {
                     self.report_at(RepairKind::EndTagAdded, span.end);
                 }
                 None => {}
