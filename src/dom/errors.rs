@@ -3,7 +3,7 @@
 //! mismatched or stray end tag), so that the errors stay a plain slice of
 //! [`ParseError`] and an error without context costs nothing more.
 
-use crate::error::{Diagnostic, ErrorContext, ParseError};
+use crate::error::{Diagnostic, ErrorCode, ErrorContext, ParseError};
 
 use super::{Document, LineIndex, PositionCursor};
 
@@ -123,6 +123,32 @@ impl Document {
             *at = moved_to[*at];
         }
         self.error_contexts.sort_by_key(|(at, _)| *at);
+    }
+
+    /// Adds an error at `offset`, its line and column counted now (put the
+    /// errors in order after with [`sort_errors`](Self::sort_errors)).
+    pub(crate) fn add_error(&mut self, code: ErrorCode, offset: usize) {
+        let (line, column) = self.position(offset);
+        self.errors.push(ParseError {
+            code,
+            offset,
+            line,
+            column,
+        });
+    }
+
+    /// Counts the lines and columns of the errors that have none yet (a
+    /// document built as its source arrived: a line index of part of it
+    /// would not do). The errors are in order, each counted on from the one
+    /// before.
+    pub(crate) fn count_error_positions(&mut self) {
+        let mut cursor = PositionCursor::default();
+        for i in 0..self.errors.len() {
+            if self.errors[i].line == 0 {
+                let (line, column) = self.position_after(&mut cursor, self.errors[i].offset);
+                (self.errors[i].line, self.errors[i].column) = (line, column);
+            }
+        }
     }
 
     /// Inserts an error at `at` of the errors (in order).

@@ -22,6 +22,7 @@
 //! ```
 
 mod axes;
+mod build;
 mod compact;
 mod copy;
 mod dump;
@@ -33,6 +34,7 @@ mod node;
 pub use axes::{
     Ancestors, Children, Descendants, Elements, FollowingSiblings, PrecedingSiblings, Traverse,
 };
+pub(crate) use build::Builder;
 pub use dump::DUMP_DEPTH;
 pub use handle::NodeMut;
 pub use node::{Attribute, Attributes, Edge, Node, NodeType};
@@ -474,7 +476,7 @@ pub(crate) fn qname_colon(name: &str) -> Option<usize> {
 /// which stay `usize`: edits may store any amount of text.
 #[derive(Clone)]
 pub(crate) struct NodeData {
-    pub(crate) kind: NodeKind,
+    kind: NodeKind,
     /// The source this node was parsed from, `start..end` (meaningless
     /// unless [`PARSED`]).
     start: u32,
@@ -485,7 +487,7 @@ pub(crate) struct NodeData {
     /// `1 +` the index in [`Document::entity_expansions`] of the entity
     /// reference whose expansion made this node; 0 for other nodes. Such a
     /// node's span is the reference's.
-    pub(crate) expansion: u32,
+    expansion: u32,
 }
 
 // Node data is most of a document's memory: an arena node is its data plus
@@ -528,7 +530,7 @@ fn span_of(start: u32, end: u32) -> Span {
 
 impl NodeData {
     /// A node parsed from `span` of the source.
-    pub(crate) fn parsed(kind: NodeKind, span: Span) -> NodeData {
+    fn parsed(kind: NodeKind, span: Span) -> NodeData {
         NodeData {
             kind,
             start: offset32(span.start),
@@ -539,7 +541,7 @@ impl NodeData {
     }
 
     /// A node created by an edit.
-    pub(crate) fn created(kind: NodeKind) -> NodeData {
+    fn created(kind: NodeKind) -> NodeData {
         NodeData {
             kind,
             start: 0,
@@ -652,7 +654,7 @@ impl NodeData {
 /// `NodeKind::Element::end_tag` of an element that no end tag closed. No
 /// end tag starts there: one is at least three bytes (`</>`) of a source
 /// of at most `u32::MAX`.
-pub(crate) const NO_END_TAG: u32 = u32::MAX;
+const NO_END_TAG: u32 = u32::MAX;
 
 /// A range of one of [`Document`]'s side vectors: an element's attributes.
 /// 32-bit, to keep [`NodeKind`] small: whatever makes one (a parse, an
@@ -681,7 +683,7 @@ impl ItemRange {
 }
 
 #[derive(Clone)]
-pub(crate) enum NodeKind {
+enum NodeKind {
     Document,
     /// An index into [`Document`]'s DOCTYPE storage.
     Doctype(u32),
@@ -718,7 +720,7 @@ pub(crate) enum NodeKind {
 impl NodeKind {
     /// A parsed element whose start tag ends at `tag_end`, not closed yet
     /// (see [`Document::close_parsed`]).
-    pub(crate) fn parsed_element(name: NameId, attributes: ItemRange, tag_end: usize) -> NodeKind {
+    fn parsed_element(name: NameId, attributes: ItemRange, tag_end: usize) -> NodeKind {
         NodeKind::Element {
             name,
             attributes,
@@ -912,20 +914,20 @@ struct Verdict {
 /// assert_eq!(list.text_content(), "onetwo");
 /// ```
 pub struct Document {
-    pub(crate) arena: indextree::Arena<NodeData>,
-    pub(crate) root: indextree::NodeId,
+    arena: indextree::Arena<NodeData>,
+    root: indextree::NodeId,
     /// The source text.
-    pub(crate) text: SourceText,
-    pub(crate) source_len: usize,
+    text: SourceText,
+    source_len: usize,
     /// Every string that differs from the source; a [`StrRange`] from
     /// `source_len` on points here. (Kept apart from the source so that
     /// storing the first string does not copy the whole source to grow it.)
     stored: String,
     /// The side storage's size after the last compaction (`compact.rs`).
     compacted_size: usize,
-    pub(crate) names: Names,
+    names: Names,
     /// Every element's attributes, each element's in one range.
-    pub(crate) attributes: Vec<AttributeData>,
+    attributes: Vec<AttributeData>,
     /// The CDATA parts of every text node that has any, each node's in
     /// one run.
     cdata: Vec<(usize, usize)>,
@@ -933,9 +935,9 @@ pub struct Document {
     /// `NodeKind::Text::cdata` is `1 +` the index of its run here.
     cdata_runs: Vec<(usize, usize)>,
     /// The data of DOCTYPE nodes.
-    pub(crate) doctypes: Vec<DoctypeData>,
-    pub(crate) declaration: Option<XmlDeclaration>,
-    pub(crate) errors: Vec<ParseError>,
+    doctypes: Vec<DoctypeData>,
+    declaration: Option<XmlDeclaration>,
+    errors: Vec<ParseError>,
     /// Whether an error is a well-formedness violation and whether a limit
     /// was reached, found the first time it is asked: the errors do not
     /// change once the document is built, and a writer of one node asks
@@ -943,40 +945,44 @@ pub struct Document {
     verdict: OnceLock<Verdict>,
     /// The context of some errors, by index in `errors`, in order (see
     /// `errors.rs`).
-    pub(crate) error_contexts: Vec<(usize, crate::error::ErrorContext)>,
+    error_contexts: Vec<(usize, crate::error::ErrorContext)>,
     /// Whether any edit was made (the serializer then checks namespace
     /// scopes before copying source).
-    pub(crate) edited: bool,
+    edited: bool,
     /// How many nodes may be [`NodeData::unchecked`]: while there are
     /// any, a move looks through the subtree it moves.
-    pub(crate) unchecked: usize,
+    unchecked: usize,
     /// The elements the internal subset's attribute-list declarations give
     /// defaults, each with the attributes they give a default, sorted:
     /// while the DOCTYPE is there, a document read back has them (edits
     /// keep that true).
-    pub(crate) attribute_defaults: Vec<(Box<str>, Vec<Box<str>>)>,
-    pub(crate) encoding: crate::decoding::Encoding,
-    pub(crate) encoding_source: EncodingSource,
+    attribute_defaults: AttributeDefaults,
+    encoding: crate::decoding::Encoding,
+    encoding_source: EncodingSource,
     /// The input began with a byte-order mark (not part of the text).
-    pub(crate) bom: bool,
-    pub(crate) input_map: InputMap,
+    bom: bool,
+    input_map: InputMap,
     /// Where the source's lines start (the parse fills it if it reported
     /// errors).
-    pub(crate) lines: LineIndex,
+    lines: LineIndex,
     /// Where [`position`](Self::position) was last asked.
     last_position: Mutex<PositionCursor>,
     /// The entity references in content whose replacement text held markup,
     /// in document order (the outermost reference of nested ones).
-    pub(crate) entity_expansions: Vec<EntityExpansion>,
+    entity_expansions: Vec<EntityExpansion>,
     /// Markup the parse dropped (stray end tags, misplaced DOCTYPEs,
     /// elements after the root), as source spans in order: it may lie
     /// inside a text node's span, and repaired output leaves it out.
-    pub(crate) dropped: Vec<Span>,
+    dropped: Vec<Span>,
     /// Where elements past the depth limit were dropped: from each
     /// outermost dropped tag to the end tag that closed it, in order. Their
     /// tags may lie inside a text node's span.
-    pub(crate) depth_dropped: Vec<Span>,
+    depth_dropped: Vec<Span>,
 }
+
+/// The elements that attribute-list declarations give defaults, each with
+/// the attributes they give a default.
+type AttributeDefaults = Vec<(Box<str>, Vec<Box<str>>)>;
 
 /// One reference in content to an entity with markup, and the nodes its
 /// expansion made: the serializer writes the reference back in their place
@@ -1036,7 +1042,7 @@ impl Document {
 
     /// An empty document for `source`, holding a copy of it (the tree
     /// builder fills it).
-    pub(crate) fn with_source(source: &str) -> Document {
+    fn with_source(source: &str) -> Document {
         let mut doc = Document::sized_for(source);
         doc.text = SourceText::Owned(source.to_owned());
         doc
@@ -1046,7 +1052,7 @@ impl Document {
     /// builder fills it): [`give_source`](Self::give_source) hands it that
     /// text, the same string, once the parse that borrows it is done. Until
     /// then only the construction API may be used.
-    pub(crate) fn sized_for(source: &str) -> Document {
+    fn sized_for(source: &str) -> Document {
         // Reserving the arena up front saves growing it by copying (which
         // costs more than counting, and at the end of a parse holds the old
         // and the new arena at once): a node for each `<` that is not `</`,
@@ -1162,6 +1168,46 @@ impl Document {
     /// ```
     pub fn errors(&self) -> &[ParseError] {
         &self.errors
+    }
+
+    /// Whether an edit has changed the document since it was parsed (or it
+    /// was built without a source, as edits build).
+    pub(crate) fn is_edited(&self) -> bool {
+        self.edited
+    }
+
+    /// The records of the DOCTYPE nodes, by their
+    /// [`NodeData::doctype_index`].
+    pub(crate) fn doctype_records(&self) -> &[DoctypeData] {
+        &self.doctypes
+    }
+
+    /// The record of the entity expansion `index` (a node's
+    /// [`NodeData::expansion_mark`] minus 1).
+    pub(crate) fn entity_expansion(&self, index: usize) -> Option<&EntityExpansion> {
+        self.entity_expansions.get(index)
+    }
+
+    /// Where the source had markup that made no node, and markup dropped
+    /// for the depth limit, each in source order.
+    pub(crate) fn dropped_markup(&self) -> (&[Span], &[Span]) {
+        (&self.dropped, &self.depth_dropped)
+    }
+
+    /// Records how the input was decoded: its encoding, how that was found,
+    /// whether it began with a byte-order mark, and the map back to its
+    /// bytes.
+    pub(crate) fn set_decoding(
+        &mut self,
+        encoding: Encoding,
+        source: EncodingSource,
+        bom: bool,
+        input_map: InputMap,
+    ) {
+        self.encoding = encoding;
+        self.encoding_source = source;
+        self.bom = bom;
+        self.input_map = input_map;
     }
 
     /// Whether the input is known to be well-formed XML 1.0 with
@@ -1287,12 +1333,12 @@ impl Document {
     /// For a parse: the storage of strings that are not in the source, to
     /// append to (a range appended is then taken with
     /// [`stored_range`](Self::stored_range); what is there must stay).
-    pub(crate) fn storage(&mut self) -> &mut String {
+    fn storage(&mut self) -> &mut String {
         &mut self.stored
     }
 
     /// For a parse: bytes `start..end` of [`storage`](Self::storage).
-    pub(crate) fn stored_range(&self, start: usize, end: usize) -> StrRange {
+    fn stored_range(&self, start: usize, end: usize) -> StrRange {
         StrRange::new(STORED | start, STORED | end)
     }
 
@@ -1305,12 +1351,7 @@ impl Document {
 
     /// For a parse: the parsed element `id` closed, its source now ending
     /// at `end`; `end_tag` is the end tag that closed it, if one did.
-    pub(crate) fn close_parsed(
-        &mut self,
-        id: indextree::NodeId,
-        end: usize,
-        end_tag: Option<Span>,
-    ) {
+    fn close_parsed(&mut self, id: indextree::NodeId, end: usize, end_tag: Option<Span>) {
         let data = self.arena[id].get_mut();
         data.end = offset32(end);
         if let NodeKind::Element { end_tag: slot, .. } = &mut data.kind {
@@ -1324,7 +1365,7 @@ impl Document {
     /// takes can hold, but entity expansion under raised limits can make
     /// them), a text node keeps none: its text is the same, and the
     /// serializer writes it escaped where it writes it anew.
-    pub(crate) fn add_cdata(&mut self, parts: &[(usize, usize)]) -> u32 {
+    fn add_cdata(&mut self, parts: &[(usize, usize)]) -> u32 {
         if parts.is_empty() {
             return 0;
         }

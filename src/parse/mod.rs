@@ -413,14 +413,8 @@ impl Parser {
         let mut doc = builder.finish();
         doc.give_grown_source(text);
         // The builder's errors wait for their lines and columns until the
-        // whole source is there (a line index of part of it would not do).
-        let mut cursor = Default::default();
-        for i in 0..doc.errors.len() {
-            if doc.errors[i].line == 0 {
-                let (line, column) = doc.position_after(&mut cursor, doc.errors[i].offset);
-                (doc.errors[i].line, doc.errors[i].column) = (line, column);
-            }
-        }
+        // whole source is there.
+        doc.count_error_positions();
         doc.count_context_positions_in_source();
         let kept = doc.source().len();
         if cut {
@@ -476,38 +470,23 @@ fn build_input(text: Input<'_>, decoded: Decoded<'_>, options: &ParseOptions) ->
 /// detected UTF-16, the encoding, and the map back to the input.
 fn add_decoding(doc: &mut Document, decoded: &Decoded<'_>) {
     for &(code, offset) in &decoded.errors {
-        let (line, column) = doc.position(offset);
-        doc.errors.push(ParseError {
-            code,
-            offset,
-            line,
-            column,
-        });
+        doc.add_error(code, offset);
     }
     if matches!(
         decoded.source,
         EncodingSource::ByteOrderMark | EncodingSource::Detection
     ) {
-        if let Some(declaration) = &doc.declaration {
-            if let Some(label) = &declaration.encoding {
-                if !decoded.encoding.agrees_with(label) {
-                    let at = declaration.span.start;
-                    let (line, column) = doc.position(at);
-                    doc.errors.push(ParseError {
-                        code: ErrorCode::EncodingMismatch,
-                        offset: at,
-                        line,
-                        column,
-                    });
-                }
-            }
+        let mismatch = doc.xml_declaration().and_then(|declaration| {
+            let label = declaration.encoding.as_deref()?;
+            (!decoded.encoding.agrees_with(label)).then_some(declaration.span.start)
+        });
+        if let Some(at) = mismatch {
+            doc.add_error(ErrorCode::EncodingMismatch, at);
         }
     }
     doc.sort_errors();
-    doc.encoding = decoded.encoding;
-    doc.encoding_source = decoded.source;
-    doc.bom = decoded.bom;
-    doc.input_map = InputMap::new(decoded.anchors.clone(), decoded.linear);
+    let input_map = InputMap::new(decoded.anchors.clone(), decoded.linear);
+    doc.set_decoding(decoded.encoding, decoded.source, decoded.bom, input_map);
 }
 
 /// Parses text into a document: the one path every entry point takes (text
@@ -557,7 +536,7 @@ fn parse_text(text: Input<'_>, options: &ParseOptions) -> Document {
 /// at that offset: it is why the input ends there).
 fn cut_at(doc: &mut Document, kept: usize) {
     let (line, column) = doc.position(kept);
-    let at = doc.errors.partition_point(|e| e.offset < kept);
+    let at = doc.errors().partition_point(|e| e.offset < kept);
     doc.insert_error(
         at,
         ParseError {

@@ -165,12 +165,13 @@ impl<'s> Broken<'s> {
                 _ => {}
             }
         }
+        let (dropped, depth_dropped) = doc.dropped_markup();
         Broken {
             doc,
             source: doc.source(),
             errors,
-            dropped: &doc.dropped,
-            depth_dropped: &doc.depth_dropped,
+            dropped,
+            depth_dropped,
             unchecked,
             external_references,
             dropped_declarations: OnceCell::new(),
@@ -219,7 +220,7 @@ impl<'s> Broken<'s> {
         self.declared_entities.get_or_init(|| {
             let mut names: Vec<Box<str>> = self
                 .doc
-                .doctypes
+                .doctype_records()
                 .iter()
                 .flat_map(|doctype| doctype.subset_entities.iter())
                 .map(|(_, name)| name.clone())
@@ -829,7 +830,7 @@ impl DroppedDeclarations {
     /// where the output keeps no external DTD).
     fn of(doc: &Document, broken: &Broken<'_>) -> DroppedDeclarations {
         let mut dropped = DroppedDeclarations::default();
-        for doctype in &doc.doctypes {
+        for doctype in doc.doctype_records() {
             let items = &doctype.subset_items;
             let entities = &doctype.subset_entities;
             let names = dropped_entities(broken, &mut dropped.dependents, items, entities);
@@ -926,7 +927,7 @@ fn external_declarations_kept(doc: &Document, broken: &Broken<'_>) -> bool {
     let Some(index) = doc.data(node.id().0).doctype_index() else {
         return false;
     };
-    let fields = &doc.doctypes[index];
+    let fields = &doc.doctype_records()[index];
     // Read again as written out: a parameter-entity declaration is no
     // reference, and a reference in a dropped declaration is gone.
     // (Only if the identifier does not settle it: this reads the subset.)
@@ -985,7 +986,7 @@ fn within_reach<'d>(
 /// looks at.
 fn subset_reach(doc: &Document, doctype: bool) -> Vec<Span> {
     let mut spans = Vec::new();
-    for fields in &doc.doctypes {
+    for fields in doc.doctype_records() {
         spans.extend(fields.subset_span);
         if let (Some(first), Some(last)) = (fields.subset_items.first(), fields.subset_items.last())
         {

@@ -228,7 +228,7 @@ impl<'d> Writer<'d> {
     fn for_document(doc: &'d Document, options: &SerializeOptions) -> Writer<'d> {
         let (broken, attlists_dropped) = repair::Broken::of(doc);
         let repair = !broken.errors.is_empty();
-        let mut writer = Writer::new(doc, options, broken, repair, doc.edited);
+        let mut writer = Writer::new(doc, options, broken, repair, doc.is_edited());
         if declares_xml11(doc) {
             writer.version = Version::V11;
         }
@@ -374,7 +374,7 @@ impl<'d> Writer<'d> {
     /// and the nodes of `scope` are looked through, so that writing a
     /// small subtree stays in proportion to it.
     fn without_declarations(&mut self, scope: Node<'_>, reach: &[Span]) {
-        if self.doc.doctypes.is_empty() {
+        if self.doc.doctype_records().is_empty() {
             return;
         }
         if !self.attlists_dropped {
@@ -674,7 +674,7 @@ impl<'d> Writer<'d> {
         {
             return None; // inside the expansion, not at its level
         }
-        let record = self.doc.entity_expansions.get(mark as usize - 1)?;
+        let record = self.doc.entity_expansion(mark as usize - 1)?;
         if record.first != Some(node.id().0) {
             return None;
         }

@@ -117,7 +117,7 @@ impl<'d> Writer<'d> {
         let Some(index) = data.doctype_index() else {
             return;
         };
-        let fields = &self.doc.doctypes[index];
+        let fields = &self.doc.doctype_records()[index];
         let subset = fields.subset_span;
         if let (Some(span), None, false) = (self.source_span(node), subset, data.edited()) {
             // As written, or with only a forbidden character replaced.
