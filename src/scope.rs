@@ -10,8 +10,10 @@
 //! prefix's bindings are ([`Scopes::slot`]); or, made with
 //! [`Scopes::forgetting`], a prefix whose stack empties is forgotten and
 //! its slot reused, so that a writer of a stream that binds ever new
-//! prefixes holds the bindings in scope, not every prefix it saw. A leaf:
-//! it names nothing of the crate.
+//! prefixes holds the bindings in scope, not every prefix it saw.
+//! [`ElementScopes`] is that, a scope per open element, as the canonical
+//! writers keep namespace declarations. A leaf: it names nothing of the
+//! crate.
 
 use std::collections::HashMap;
 
@@ -140,6 +142,80 @@ impl<V> Scopes<V> {
                 self.free.push(slot);
             }
         }
+    }
+}
+
+/// The namespace bindings in scope at the element being written, as the
+/// canonical writers keep them: a scope per open element
+/// ([`open`](Self::open), [`close`](Self::close)), the default namespace
+/// as the prefix `None`, and `""` for a prefix bound to nothing. The URIs
+/// are owned or borrowed (`V`); a prefix no longer bound is forgotten, so
+/// memory follows the bindings in scope.
+pub(crate) struct ElementScopes<V> {
+    bindings: Scopes<V>,
+    /// For each open element, where the bindings stood when it opened.
+    marks: Vec<usize>,
+}
+
+impl<V> Default for ElementScopes<V> {
+    fn default() -> ElementScopes<V> {
+        ElementScopes {
+            bindings: Scopes::forgetting(),
+            marks: Vec::new(),
+        }
+    }
+}
+
+impl<V: std::ops::Deref<Target = str>> ElementScopes<V> {
+    /// An element opens: what is bound from now is undone when it closes.
+    pub(crate) fn open(&mut self) {
+        self.marks.push(self.bindings.mark());
+    }
+
+    /// The element opened last closes.
+    pub(crate) fn close(&mut self) {
+        let mark = self.marks.pop().unwrap_or(0);
+        self.bindings.unwind(mark);
+    }
+
+    /// The URI bound to `prefix`, `""` for none.
+    pub(crate) fn get(&self, prefix: Option<&str>) -> &str {
+        self.bindings
+            .get(prefix.unwrap_or(""))
+            .map_or("", |uri| uri)
+    }
+
+    /// How many prefixes are bound now.
+    #[cfg(test)]
+    pub(crate) fn prefixes(&self) -> usize {
+        self.bindings.prefixes()
+    }
+
+    /// Whether no element is open and nothing is bound.
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.marks.is_empty() && self.bindings.mark() == 0 && self.prefixes() == 0
+    }
+
+    /// Binds `prefix` to `uri`.
+    pub(crate) fn bind<'u>(&mut self, prefix: Option<&str>, uri: &'u str)
+    where
+        V: From<&'u str>,
+    {
+        self.bindings.bind(prefix.unwrap_or(""), uri.into());
+    }
+
+    /// Binds `prefix` to `uri` unless it is bound so already: whether it
+    /// did (a canonical writer then writes the declaration).
+    pub(crate) fn declare<'u>(&mut self, prefix: Option<&str>, uri: &'u str) -> bool
+    where
+        V: From<&'u str>,
+    {
+        let changes = self.get(prefix) != uri;
+        if changes {
+            self.bind(prefix, uri);
+        }
+        changes
     }
 }
 

@@ -26,7 +26,7 @@ use crate::decoding::ParseOptions;
 use crate::dom::XML_NAMESPACE;
 use crate::error::Error;
 use crate::output::PIECE;
-use crate::scope::Scopes;
+use crate::scope::ElementScopes;
 use crate::serializer::canonical::{
     escape_xmltest, is_xml11, write_second_form_doctype, CanonicalForm, XMLTEST_1_1_DECLARATION,
 };
@@ -208,9 +208,9 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             failed: None,
             depth: 0,
             after_root: false,
-            scope: NamespaceScope::default(),
+            scope: ElementScopes::default(),
             xml11: false,
-            declared: NamespaceScope::default(),
+            declared: ElementScopes::default(),
             inclusive: InclusiveNamespaces::default(),
             errors: None,
         }
@@ -274,8 +274,7 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
                 continue;
             }
             let uri = attribute.value;
-            if self.scope.get(prefix) != uri {
-                self.scope.bind(prefix, uri);
+            if self.scope.declare(prefix, uri) {
                 // `xmlns:p=""` leaves no namespace node to write;
                 // `xmlns=""` is written when it undeclares a default.
                 if prefix.is_none() || !uri.is_empty() {
@@ -289,14 +288,11 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
             .chain(attributes.iter().map(|a| a.name))
             .map(|name| (name.prefix, name.namespace));
         let scope = &mut self.scope;
-        let rebinds = |prefix, uri| {
-            let changes = scope.get(Some(prefix)) != uri;
-            if changes {
-                scope.bind(Some(prefix), uri);
-            }
-            changes
-        };
-        declare_undeclared(names, rebinds, &mut declarations);
+        declare_undeclared(
+            names,
+            |p, uri| scope.declare(Some(p), uri),
+            &mut declarations,
+        );
         // The same sorts as the DOM writer's on the same sequences, so ties
         // (if any) fall the same way.
         declarations.sort_unstable_by_key(|&(prefix, _)| prefix);
@@ -335,8 +331,7 @@ impl<'w, W: Write> CanonicalWriter<'w, W> {
         // (prefix, URI) written, owned: the scope they come from changes.
         let mut declarations: Vec<(Option<String>, String)> = Vec::new();
         let mut consider = |scope: &mut NamespaceScope, prefix: Option<&str>, uri: &str| {
-            if scope.get(prefix) != uri {
-                scope.bind(prefix, uri);
+            if scope.declare(prefix, uri) {
                 declarations.push((prefix.map(str::to_owned), uri.to_owned()));
             }
         };
@@ -557,50 +552,11 @@ fn c14n_key<'a>(attribute: &Attribute<'a>) -> (&'a str, &'a str) {
     c14n_order(name.namespace, name.local, name.qualified)
 }
 
-/// The namespace bindings in scope at the element being written, as the
-/// DOM writer keeps them (only declarations are recorded: the prefix `xml`
-/// is always bound, and a prefix bound to `""` is unbound), but owned: the
-/// events' strings last only as long as the event. A prefix no longer
-/// bound is forgotten, so memory follows the bindings in scope, not all
-/// the prefixes the document ever declared.
-struct NamespaceScope {
-    /// Per prefix (`""`: the default namespace), the URIs bound.
-    bindings: Scopes<Box<str>>,
-    /// For each open element, where the bindings stood when it opened.
-    marks: Vec<usize>,
-}
-
-impl Default for NamespaceScope {
-    fn default() -> NamespaceScope {
-        NamespaceScope {
-            bindings: Scopes::forgetting(),
-            marks: Vec::new(),
-        }
-    }
-}
-
-impl NamespaceScope {
-    fn open(&mut self) {
-        self.marks.push(self.bindings.mark());
-    }
-
-    fn close(&mut self) {
-        let mark = self.marks.pop().unwrap_or(0);
-        self.bindings.unwind(mark);
-    }
-
-    /// The URI bound to `prefix` (`None`: the default namespace), `""` for
-    /// none.
-    fn get(&self, prefix: Option<&str>) -> &str {
-        self.bindings
-            .get(prefix.unwrap_or(""))
-            .map_or("", |uri| uri)
-    }
-
-    fn bind(&mut self, prefix: Option<&str>, uri: &str) {
-        self.bindings.bind(prefix.unwrap_or(""), uri.into());
-    }
-}
+/// The bindings in scope at the element being written, as the DOM writer
+/// keeps them (only declarations are recorded: the prefix `xml` is always
+/// bound, and a prefix bound to `""` is unbound), owned: the events'
+/// strings last only as long as the event.
+type NamespaceScope = ElementScopes<Box<str>>;
 
 #[cfg(test)]
 #[path = "canonical_tests.rs"]

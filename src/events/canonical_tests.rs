@@ -376,8 +376,7 @@ fn streamed_canonical_forms_of_deep_nesting() {
     stream.feed_bytes(input.as_bytes());
     let writer = stream.finish();
     assert_eq!(writer.depth, 0);
-    assert!(writer.scope.marks.is_empty() && writer.scope.bindings.mark() == 0);
-    assert_eq!(writer.scope.bindings.prefixes(), 0);
+    assert!(writer.scope.is_empty());
 }
 
 /// A prefix no longer in scope is forgotten: siblings that each declare
@@ -396,15 +395,11 @@ fn namespace_scope_forgets_prefixes_out_of_scope() {
         assert_eq!(scope.get(Some(&prefix)), "urn:p");
         assert_eq!(scope.get(None), "");
         scope.close();
-        assert_eq!(
-            scope.bindings.prefixes(),
-            1,
-            "the default namespace's alone"
-        );
+        assert_eq!(scope.prefixes(), 1, "the default namespace's alone");
         assert_eq!(scope.get(None), "urn:d");
     }
     scope.close();
-    assert!(scope.bindings.prefixes() == 0 && scope.bindings.mark() == 0 && scope.marks.is_empty());
+    assert!(scope.is_empty());
     // Closing more than was opened undoes everything, and no more.
     scope.close();
     assert_eq!(scope.get(None), "");

@@ -26,13 +26,13 @@
 //! assert_eq!(canonicalize(&doc, CanonicalForm::XmlTest), r#"<a a="2" b="1"><e></e></a>"#);
 //! ```
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::dom::{Attribute, Document, Edge, NodeType};
 use crate::notation::Notation;
 use crate::output::Pieces;
 use crate::query::XNode;
+use crate::scope::ElementScopes;
 
 use super::c14n::{self, Mode, Subset};
 pub use super::canonical_markup::InclusiveNamespaces;
@@ -362,7 +362,7 @@ fn write_form_with(
 // ----- Canonical XML 1.0 ---------------------------------------------------
 
 fn write_c14n(doc: &Document, with_comments: bool, pieces: &mut Pieces<'_>) {
-    let mut scope = NamespaceScope::default();
+    let mut scope = ElementScopes::<&str>::default();
     // Reused for every element.
     let mut declarations: Vec<(Option<&str>, &str)> = Vec::new();
     let mut attributes: Vec<Attribute<'_>> = Vec::new();
@@ -392,8 +392,7 @@ fn write_c14n(doc: &Document, with_comments: bool, pieces: &mut Pieces<'_>) {
                             Some(Some("xml")) => {}
                             Some(prefix) => {
                                 let uri = attribute.value();
-                                if scope.get(prefix) != uri {
-                                    scope.bind(prefix, uri);
+                                if scope.declare(prefix, uri) {
                                     // `xmlns:p=""` (Namespaces 1.1) leaves no
                                     // namespace node to write; `xmlns=""` is
                                     // written when it undeclares a default.
@@ -410,14 +409,8 @@ fn write_c14n(doc: &Document, with_comments: bool, pieces: &mut Pieces<'_>) {
                     // namespace is not in scope.
                     let names = std::iter::once((node.prefix(), node.namespace()))
                         .chain(attributes.iter().map(|a| (a.prefix(), a.namespace())));
-                    let rebinds = |prefix, uri| {
-                        let changes = scope.get(Some(prefix)) != uri;
-                        if changes {
-                            scope.bind(Some(prefix), uri);
-                        }
-                        changes
-                    };
-                    declare_undeclared(names, rebinds, &mut declarations);
+                    let declare = |prefix, uri| scope.declare(Some(prefix), uri);
+                    declare_undeclared(names, declare, &mut declarations);
                     declarations.sort_unstable_by_key(|&(prefix, _)| prefix);
                     attributes.sort_unstable_by(|a, b| c14n_key(a).cmp(&c14n_key(b)));
 
@@ -463,49 +456,6 @@ fn c14n_key<'a>(attribute: &Attribute<'a>) -> (&'a str, &'a str) {
         attribute.local_name(),
         attribute.name(),
     )
-}
-
-/// The namespace bindings in scope at the element being written (only
-/// declarations are recorded: the prefix `xml` is always bound, and a prefix
-/// bound to `""` is unbound). One entry per open element plus one per
-/// declaration, so deep documents cost no more than wide ones.
-#[derive(Default)]
-struct NamespaceScope<'a> {
-    /// For each prefix (`None`: the default namespace), its bindings, the
-    /// innermost last.
-    bindings: HashMap<Option<&'a str>, Vec<&'a str>>,
-    /// The prefixes bound, in order, to undo them.
-    bound: Vec<Option<&'a str>>,
-    /// For each open element, the length of `bound` when it opened.
-    marks: Vec<usize>,
-}
-
-impl<'a> NamespaceScope<'a> {
-    fn open(&mut self) {
-        self.marks.push(self.bound.len());
-    }
-
-    fn close(&mut self) {
-        let mark = self.marks.pop().unwrap_or(0);
-        for prefix in self.bound.drain(mark..) {
-            if let Some(uris) = self.bindings.get_mut(&prefix) {
-                uris.pop();
-            }
-        }
-    }
-
-    /// The URI bound to `prefix`, `""` for none.
-    fn get(&self, prefix: Option<&str>) -> &'a str {
-        self.bindings
-            .get(&prefix)
-            .and_then(|uris| uris.last().copied())
-            .unwrap_or("")
-    }
-
-    fn bind(&mut self, prefix: Option<&'a str>, uri: &'a str) {
-        self.bindings.entry(prefix).or_default().push(uri);
-        self.bound.push(prefix);
-    }
 }
 
 // ----- xmltest -------------------------------------------------------------
