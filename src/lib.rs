@@ -88,7 +88,7 @@
 //!
 //! 1. the foundations, which import nothing of the crate: `chars`,
 //!    `scope`, `span`, `limits`, `error`, `output`, `notation`,
-//!    `test_inputs`;
+//!    `test_inputs`, [`external`] (the caller's resolver);
 //! 2. [`decoding`]: bytes in any encoding to text; `char_refs`;
 //! 3. [`dtd`]: the DOCTYPE's internal subset (declarations, entities and
 //!    their expansion); the arena [`dom`];
@@ -117,6 +117,7 @@ pub mod dom;
 pub mod dtd;
 mod error;
 pub mod events;
+pub mod external;
 pub mod fragment;
 mod limits;
 mod notation;

@@ -52,6 +52,9 @@ pub struct ParseOptions {
     pub encoding: Option<Encoding>,
     /// How much the document may make the parser do.
     pub limits: crate::limits::Limits,
+    /// What it may read beyond its input: nothing by default (see
+    /// [`External`](crate::external::External)).
+    pub external: crate::external::External,
 }
 
 impl ParseOptions {
