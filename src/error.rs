@@ -186,6 +186,11 @@ pub enum ErrorCode {
     /// `PUBLIC`): never fetched, the reference is kept as written; a
     /// warning (XML 1.0 §4.4.3 lets a non-validating processor skip it).
     ExternalEntityReference,
+    /// An external DTD subset or entity that the caller's resolver
+    /// (`ParseOptions::external`) refused or did not find: not read,
+    /// references to it kept as written; a warning, as when nothing is
+    /// resolved.
+    ExternalResourceUnavailable,
     /// A reference to an external entity in an attribute value (XML 1.0
     /// WFC "No External Entity References"); kept as written.
     ExternalEntityInAttributeValue,
@@ -355,6 +360,7 @@ impl ErrorCode {
             // (§4.4.3, §5.1), nor know what an unread DTD declares.
             | ExternalEntityReference
             | UnreadParameterEntity
+            | ExternalResourceUnavailable
             | EntityInExternalSubset
             // Invalid, but well-formed: only a validating processor
             // rejects it.
@@ -620,6 +626,10 @@ impl ErrorCode {
             ExternalEntityReference => (
                 "external-entity-reference",
                 "reference to an external entity; never fetched, kept as written",
+            ),
+            ExternalResourceUnavailable => (
+                "external-resource-unavailable",
+                "external DTD or entity not read: the resolver refused it or found nothing; kept as written",
             ),
             ExternalEntityInAttributeValue => (
                 "external-entity-in-attribute-value",

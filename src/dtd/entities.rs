@@ -22,13 +22,15 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::internal_subset::{
-    self, AttributeDefinition, DefaultValue, EntityValue, InternalSubset,
+    self, AttributeDefinition, DefaultValue, EntityValue, ExternalSubset, InternalSubset,
 };
+use super::loading::{self, Loaded, Reference};
 use crate::char_refs::{self, CharRef, Replacement};
 use crate::error::ErrorCode;
+use crate::external::{External, ExternalKind};
 use crate::limits::Limits;
 use crate::notation::Notation;
 
@@ -52,6 +54,13 @@ struct Inner {
     /// The longest declared general-entity name, in bytes.
     longest_name: usize,
     limits: Limits,
+    /// What may be read outside the document.
+    external: External,
+    /// The external parsed general entities, once content refers to them:
+    /// read through the resolver, once each (empty without a resolver).
+    external_texts: HashMap<Box<str>, OnceLock<Result<Loaded, ErrorCode>>>,
+    /// The document is XML 1.1 (line ends in external text).
+    xml11: bool,
     /// How far into the input the parse had read when expansion was last
     /// asked for (the end of the reference, or of the tag whose defaults
     /// are supplied): the expansion budget is counted against it.
@@ -76,8 +85,11 @@ impl std::fmt::Debug for Declarations {
 pub(crate) enum EntityLookup<'d> {
     /// An internal entity with this replacement text.
     Internal(&'d str),
-    /// An external parsed entity: never read.
+    /// An external parsed entity: not read (no resolver, or in an
+    /// attribute value, where it may not be).
     External,
+    /// An external parsed entity the resolver did not give: the error.
+    Unavailable(ErrorCode),
     /// An unparsed (`NDATA`) entity, which only `ENTITY` attributes may
     /// name.
     Unparsed,
@@ -109,6 +121,16 @@ pub(crate) enum ExpansionStop {
 /// keeps for a node.
 pub(crate) const NODE_COST: usize = 128;
 
+/// What expanding a replacement text with markup costs (see
+/// [`Declarations::markup_cost`]); 0 for one without.
+fn markup_cost_of(text: &str) -> usize {
+    if !text.contains('<') {
+        return 0;
+    }
+    let nodes = memchr::memchr_iter(b'<', text.as_bytes()).count() + 1;
+    text.len().saturating_add(nodes.saturating_mul(NODE_COST))
+}
+
 /// The hard bound on entity nesting, whatever the limits say: expansion in
 /// content nests a tokenizer per level.
 pub(crate) const MAX_ENTITY_NESTING: usize = 64;
@@ -124,9 +146,34 @@ impl Declarations {
         doctype_name: &str,
         xml11: bool,
     ) -> Declarations {
+        let nothing = External::default();
+        Declarations::parse_with(subset, base, limits, doctype_name, xml11, &nothing, None)
+    }
+
+    /// [`parse`](Self::parse), reading external parameter entities, the
+    /// external subset `dtd` (if given) and, when content refers to them,
+    /// external general entities, through `external`'s resolver.
+    pub(crate) fn parse_with(
+        subset: &str,
+        base: usize,
+        limits: &Limits,
+        doctype_name: &str,
+        xml11: bool,
+        external: &External,
+        dtd: Option<ExternalSubset<'_>>,
+    ) -> Declarations {
         // The subset is read whole before any of its entities is used.
         let read = base.saturating_add(subset.len());
-        let subset = internal_subset::parse(subset, base, limits, xml11);
+        let subset = internal_subset::parse_with(subset, base, limits, xml11, external, dtd);
+        let external_texts = match external.resolves() {
+            true => subset
+                .entities
+                .iter()
+                .filter(|(_, e)| matches!(e.value, EntityValue::External { notation: None, .. }))
+                .map(|(name, _)| (name.clone(), OnceLock::new()))
+                .collect(),
+            false => HashMap::new(),
+        };
         let longest_name = subset.entities.keys().map(|k| k.len()).max().unwrap_or(0);
         let used = subset.expanded_bytes;
         let with_markup = subset
@@ -134,9 +181,7 @@ impl Declarations {
             .iter()
             .filter_map(|(name, e)| match &e.value {
                 EntityValue::Internal(text) if text.contains('<') => {
-                    let nodes = memchr::memchr_iter(b'<', text.as_bytes()).count() + 1;
-                    let cost = text.len().saturating_add(nodes.saturating_mul(NODE_COST));
-                    Some((name.clone(), cost))
+                    Some((name.clone(), markup_cost_of(text)))
                 }
                 _ => None,
             })
@@ -175,6 +220,9 @@ impl Declarations {
             positions,
             longest_name,
             limits: limits.clone(),
+            external: external.clone(),
+            external_texts,
+            xml11,
             read: AtomicUsize::new(read),
             used: AtomicUsize::new(used),
             exhausted: AtomicBool::new(false),
@@ -241,6 +289,54 @@ impl Declarations {
             Some(EntityValue::External { notation: None, .. }) => EntityLookup::External,
             Some(EntityValue::External { .. }) => EntityLookup::Unparsed,
             None => EntityLookup::Undeclared,
+        }
+    }
+
+    /// What `name` refers to in content: as [`lookup`](Self::lookup), but
+    /// an external parsed entity is read through the resolver (once; its
+    /// text is then the entity's replacement text for this parse), or is
+    /// `Unavailable` when the resolver refused it.
+    pub(crate) fn lookup_content(&self, name: &str) -> EntityLookup<'_> {
+        let lookup = self.lookup(name);
+        let Some(cell) = self.0.external_texts.get(name) else {
+            return lookup;
+        };
+        match cell.get_or_init(|| self.load_general(name)) {
+            Ok(loaded) => EntityLookup::Internal(&loaded.text),
+            Err(code) => EntityLookup::Unavailable(*code),
+        }
+    }
+
+    /// Reads the external parsed entity `name` through the resolver: at
+    /// most what the expansion budget has left.
+    fn load_general(&self, name: &str) -> Result<Loaded, ErrorCode> {
+        let Some(entity) = self.0.subset.entities.get(name) else {
+            return Err(ErrorCode::UndeclaredEntity);
+        };
+        let EntityValue::External {
+            public_id,
+            system_id,
+            ..
+        } = &entity.value
+        else {
+            return Err(ErrorCode::ExternalEntityReference);
+        };
+        let reference = Reference {
+            kind: ExternalKind::GeneralEntity,
+            name: Some(name),
+            public_id: public_id.as_deref(),
+            system_id,
+            base: entity.base.as_deref(),
+        };
+        let inner = &self.0;
+        let budget = inner
+            .limits
+            .entity_expansion_budget(inner.read.load(Relaxed));
+        let left = budget.saturating_sub(inner.used.load(Relaxed));
+        match loading::load(&inner.external, reference, left, inner.xml11) {
+            Some(Err(ErrorCode::InputSizeLimit)) => Err(ErrorCode::EntityExpansionLimit),
+            Some(loaded) => loaded,
+            None => Err(ErrorCode::ExternalEntityReference),
         }
     }
 
@@ -313,7 +409,15 @@ impl Declarations {
     /// Whether the internal entity `name`'s replacement text holds a `<`
     /// (markup, unless it is in a reference's text).
     pub(crate) fn has_markup(&self, name: &str) -> bool {
-        self.0.with_markup.contains_key(name)
+        self.0.with_markup.contains_key(name) || self.external_text(name).contains('<')
+    }
+
+    /// The text of the external entity `name`, once read (`""` otherwise).
+    fn external_text(&self, name: &str) -> &str {
+        match self.0.external_texts.get(name).and_then(OnceLock::get) {
+            Some(Ok(loaded)) => &loaded.text,
+            _ => "",
+        }
     }
 
     /// What expanding the entity `name` (with markup) once costs in the
@@ -321,7 +425,10 @@ impl Declarations {
     /// per `<`, and the text after the last), so that the memory its nodes
     /// take stays in proportion to the budget.
     pub(crate) fn markup_cost(&self, name: &str) -> usize {
-        self.0.with_markup.get(name).copied().unwrap_or(0)
+        match self.0.with_markup.get(name) {
+            Some(&cost) => cost,
+            None => markup_cost_of(self.external_text(name)),
+        }
     }
 
     /// Whether the budget ran out.
@@ -480,7 +587,11 @@ impl Declarations {
             if let Some(Some(n)) = self.match_reference(after, true) {
                 let name = &text[at + 1..at + 1 + n];
                 top.2 = at + n + 2;
-                match self.lookup(name) {
+                let lookup = match mode {
+                    ExpansionMode::Text => self.lookup_content(name),
+                    ExpansionMode::Attribute => self.lookup(name),
+                };
+                match lookup {
                     EntityLookup::Internal(replacement) => {
                         if stack.iter().any(|(open, _, _)| *open == Some(name)) {
                             errors.push(ErrorCode::RecursiveEntityReference);
@@ -500,6 +611,7 @@ impl Declarations {
                         errors.push(ErrorCode::ExternalEntityInAttributeValue);
                     }
                     EntityLookup::External => errors.push(ErrorCode::ExternalEntityReference),
+                    EntityLookup::Unavailable(code) => errors.push(code),
                     EntityLookup::Unparsed => errors.push(ErrorCode::UnparsedEntityReference),
                     EntityLookup::Undeclared => errors.push(ErrorCode::UndeclaredEntity),
                 }

@@ -38,8 +38,11 @@ use crate::chars::{
     is_name_char, is_name_start_char, is_predefined_entity, is_pubid_char, is_xml_char,
 };
 use crate::error::ErrorCode;
+use crate::external::{External, ExternalKind};
 use crate::limits::Limits;
 use crate::notation::Notation;
+
+use super::loading::{self, normalize_line_ends, Reference};
 
 /// What the internal subset declares.
 #[derive(Debug, Default)]
@@ -79,6 +82,9 @@ pub(crate) struct Entity {
     pub(crate) value: EntityValue,
     /// Offset (in the document) of the `<!ENTITY` that declared it.
     pub(crate) offset: usize,
+    /// The URI of the external text it was declared in (its relative
+    /// system identifier is resolved from there); `None` in the document.
+    pub(crate) base: Option<Arc<str>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -147,10 +153,36 @@ pub(crate) fn has_parameter_references(subset: &str) -> bool {
 /// of an XML 1.1 document (NEL and LINE SEPARATOR end lines in its
 /// literals, and controls may be referred to).
 pub(crate) fn parse(subset: &str, base: usize, limits: &Limits, xml11: bool) -> InternalSubset {
+    parse_with(subset, base, limits, xml11, &External::default(), None)
+}
+
+/// The external DTD subset of a DOCTYPE: its public and system identifiers.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ExternalSubset<'a> {
+    pub(crate) public_id: Option<&'a str>,
+    pub(crate) system_id: &'a str,
+}
+
+/// [`parse`], reading what the subset refers to outside the document
+/// through `external`'s resolver, if it has one: external parameter
+/// entities, and after the internal subset the external one, `dtd`, if
+/// given (XML 1.0 §2.8: the internal subset's declarations come first and
+/// so win). Errors inside external text go to the reference that read it
+/// (the end of the internal subset for `dtd`).
+pub(crate) fn parse_with(
+    subset: &str,
+    base: usize,
+    limits: &Limits,
+    xml11: bool,
+    external: &External,
+    dtd: Option<ExternalSubset<'_>>,
+) -> InternalSubset {
     let mut reader = Reader {
         subset,
         base,
         limits,
+        external,
+        dtd,
         xml11,
         // The subset is one token: read whole before any of it is used.
         budget: limits.entity_expansion_budget(base.saturating_add(subset.len())),
@@ -168,20 +200,48 @@ pub(crate) fn parse(subset: &str, base: usize, limits: &Limits, xml11: bool) -> 
 
 /// A parameter entity (`<!ENTITY % name ...>`).
 enum ParameterEntity {
-    /// Its replacement text, and whether it is being read right now (a
-    /// reference to it from inside its own text is recursion).
-    Internal { text: Arc<str>, open: bool },
-    /// Never read: a non-validating processor need not (XML 1.0 §5.1).
-    External,
+    /// Its replacement text, whether it is being read right now (a
+    /// reference to it from inside its own text is recursion), and the URI
+    /// it was read from if it is external text.
+    Internal {
+        text: Arc<str>,
+        open: bool,
+        source: Option<Arc<str>>,
+    },
+    /// Not read (yet): without a resolver, never (a non-validating
+    /// processor need not, XML 1.0 §5.1). `base` is the URI of the text it
+    /// was declared in.
+    External {
+        public_id: Option<Box<str>>,
+        system_id: Box<str>,
+        base: Option<Arc<str>>,
+    },
 }
 
-/// A parameter entity whose text is being read as declarations.
+/// A parameter entity (or the external subset) whose text is being read
+/// as declarations.
 struct Frame {
     name: Arc<str>,
     text: Arc<str>,
     pos: usize,
     /// Offset in the subset of the outermost reference: where errors inside go.
     anchor: usize,
+    /// The URI relative references in it are resolved from: its own if it
+    /// was read from outside, else that of the text that referred to it.
+    base: Option<Arc<str>>,
+    /// It is (or is inside) external text, where conditional sections may
+    /// stand (XML 1.0 §3.4).
+    external: bool,
+    /// `INCLUDE` sections open in it, whose `]]>` is still to come.
+    includes: usize,
+}
+
+/// A parameter entity opened to be read: its name, its text, and the URI
+/// it was read from if it is external text.
+struct Opened {
+    name: Arc<str>,
+    text: Arc<str>,
+    source: Option<Arc<str>>,
 }
 
 /// A parameter entity whose text is being read inside an entity value.
@@ -219,6 +279,10 @@ struct Reader<'s> {
     subset: &'s str,
     base: usize,
     limits: &'s Limits,
+    /// What may be read outside the document.
+    external: &'s External,
+    /// The external subset, to read once the internal one is done.
+    dtd: Option<ExternalSubset<'s>>,
     /// The document is XML 1.1.
     xml11: bool,
     budget: usize,
@@ -270,16 +334,82 @@ impl Reader<'_> {
                 Step::Enter(frame) => self.frames.push(frame),
                 Step::End => match self.frames.pop() {
                     Some(frame) => self.close_parameter_entity(&frame.name),
-                    None => return,
+                    None => match self.external_subset() {
+                        Some(frame) => self.frames.push(frame),
+                        None => return,
+                    },
                 },
             }
         }
+    }
+
+    /// The external subset, read once the internal subset is done (if it
+    /// is asked for and can be read).
+    fn external_subset(&mut self) -> Option<Frame> {
+        let dtd = self.dtd.take()?;
+        let reference = Reference {
+            kind: ExternalKind::Dtd,
+            name: None,
+            public_id: dtd.public_id,
+            system_id: dtd.system_id,
+            base: None,
+        };
+        let at = self.subset.len();
+        let (text, uri) = self.load(reference, at)?;
+        Some(Frame {
+            name: "[dtd]".into(),
+            text,
+            pos: 0,
+            anchor: at,
+            base: Some(uri),
+            external: true,
+            includes: 0,
+        })
+    }
+
+    /// Reads `reference` through the resolver, charging its text to the
+    /// expansion budget; `None` (and the error reported at `at`) when it is
+    /// not read.
+    fn load(&mut self, reference: Reference<'_>, at: usize) -> Option<(Arc<str>, Arc<str>)> {
+        if self.expansion_stopped {
+            return None;
+        }
+        let max = self.budget.saturating_sub(self.out.expanded_bytes);
+        match loading::load(self.external, reference, max, self.xml11) {
+            None => None,
+            Some(Err(ErrorCode::InputSizeLimit)) => {
+                self.expansion_stopped = true;
+                self.error(ErrorCode::EntityExpansionLimit, at);
+                None
+            }
+            Some(Err(code)) => {
+                self.error(code, at);
+                None
+            }
+            Some(Ok(loaded)) => {
+                self.out.expanded_bytes += loaded.text.len();
+                Some((loaded.text, loaded.uri))
+            }
+        }
+    }
+
+    /// The base of what is being read now (see [`Frame::base`]).
+    fn current_base(&self) -> Option<Arc<str>> {
+        self.frames.last().and_then(|frame| frame.base.clone())
     }
 
     /// Reads one item where a declaration may stand: whitespace and then a
     /// declaration, comment, PI, conditional section, reference or stray text.
     fn top_level_item(&mut self, cur: &mut Cursor<'_>) -> Step {
         cur.skip_s();
+        if cur.starts_with(b"]]>") {
+            if let Some(frame) = self.frames.last_mut().filter(|f| f.includes > 0) {
+                // The end of an `INCLUDE` section.
+                frame.includes -= 1;
+                cur.pos += 3;
+                return Step::Continue;
+            }
+        }
         match cur.peek() {
             None => Step::End,
             Some(b'<') => {
@@ -302,29 +432,92 @@ impl Reader<'_> {
             self.processing_instruction(cur);
         } else if cur.starts_with(b"<![") {
             self.conditional_section(cur);
-        } else {
-            let mut literals = true;
-            let result = if cur.eat_str(b"<!") {
-                match cur.keyword() {
-                    "ENTITY" => self.entity_declaration(cur, start),
-                    "ATTLIST" => self.attlist_declaration(cur),
-                    "ELEMENT" => {
-                        // No literal in it: a quote is a stray character,
-                        // and the declaration ends at the next `>`.
-                        literals = false;
-                        self.element_declaration(cur)
-                    }
-                    "NOTATION" => self.notation_declaration(cur),
-                    _ => Err(Fail::Grammar),
-                }
-            } else {
-                // A `<` that starts no declaration (content markup, say).
-                cur.pos += 1;
-                Err(Fail::Grammar)
+        } else if let Some((end, expanded)) = self.with_references_replaced(cur) {
+            // Read from its text with the references replaced; errors in
+            // it go where it starts.
+            let mut inner = Cursor {
+                text: &expanded,
+                pos: 0,
+                anchor: Some(cur.offset(start)),
             };
-            if let Err(fail) = result {
-                self.recover(cur, start, fail, literals);
+            self.declaration(&mut inner, 0);
+            cur.pos = end;
+        } else {
+            self.declaration(cur, start);
+        }
+    }
+
+    /// A markup declaration in external text that refers to parameter
+    /// entities between its tokens (XML 1.0 §2.8 lets it there, not in the
+    /// internal subset): where it ends, and its text with each reference
+    /// replaced by the entity's text between two spaces (§4.4.8), again
+    /// while the texts bring references, as deep as entities may nest.
+    /// `None` when it has no such reference (or is not in external text).
+    fn with_references_replaced(&mut self, cur: &Cursor<'_>) -> Option<(usize, String)> {
+        if !self.frames.last().is_some_and(|frame| frame.external) {
+            return None;
+        }
+        let end = declaration_end(cur.text, cur.pos)?;
+        let original = &cur.text[cur.pos..end];
+        let mut text = original.to_owned();
+        let at = cur.offset(cur.pos);
+        for depth in 0.. {
+            let references = references_outside_literals(&text);
+            if references.is_empty() {
+                break;
             }
+            if depth >= self.limits.max_entity_depth {
+                self.error(ErrorCode::EntityDepthLimit, at);
+                return Some((end, original.to_owned()));
+            }
+            let mut replaced = String::with_capacity(text.len());
+            let mut copied = 0;
+            for (start, name_end) in references {
+                replaced.push_str(&text[copied..start]);
+                let name = &text[start + 1..name_end];
+                match self.open_parameter_entity(name, at, self.frames.len(), None) {
+                    Some(opened) => {
+                        replaced.push(' ');
+                        replaced.push_str(&opened.text);
+                        replaced.push(' ');
+                        self.close_parameter_entity(&opened.name);
+                    }
+                    None => replaced.push_str(&text[start..=name_end]),
+                }
+                copied = name_end + 1;
+            }
+            replaced.push_str(&text[copied..]);
+            if replaced == text {
+                break;
+            }
+            text = replaced;
+        }
+        (text != original).then_some((end, text))
+    }
+
+    /// A markup declaration, `<!` at `start`.
+    fn declaration(&mut self, cur: &mut Cursor<'_>, start: usize) {
+        let mut literals = true;
+        let result = if cur.eat_str(b"<!") {
+            match cur.keyword() {
+                "ENTITY" => self.entity_declaration(cur, start),
+                "ATTLIST" => self.attlist_declaration(cur),
+                "ELEMENT" => {
+                    // No literal in it: a quote is a stray character, and
+                    // the declaration ends at the next `>`.
+                    literals = false;
+                    self.element_declaration(cur)
+                }
+                "NOTATION" => self.notation_declaration(cur),
+                _ => Err(Fail::Grammar),
+            }
+        } else {
+            // A `<` that starts no declaration (content markup, say).
+            cur.pos += 1;
+            Err(Fail::Grammar)
+        };
+        if let Err(fail) = result {
+            self.recover(cur, start, fail, literals);
         }
     }
 
@@ -428,15 +621,40 @@ impl Reader<'_> {
         }
     }
 
-    /// `<![INCLUDE[ ... ]]>` or `<![IGNORE[ ... ]]>`: only the external
-    /// subset may hold them (XML 1.0 §3.4), so the whole section is skipped,
-    /// nested sections included.
+    /// `<![INCLUDE[ ... ]]>` or `<![IGNORE[ ... ]]>` (XML 1.0 §3.4). In
+    /// external text, an `INCLUDE` section's content is read as
+    /// declarations and an `IGNORE` section is skipped, nested sections
+    /// included; the keyword may come from a parameter entity. Only
+    /// external text may hold them: in the internal subset the whole
+    /// section is skipped, and reported.
     fn conditional_section(&mut self, cur: &mut Cursor<'_>) {
         let start = cur.pos;
-        self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+        let external = self.frames.last().is_some_and(|frame| frame.external);
+        let keyword = if external {
+            self.conditional_keyword(cur)
+        } else {
+            None
+        };
+        match keyword {
+            Some(true) => {
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.includes += 1;
+                }
+                return;
+            }
+            Some(false) => {}
+            None => {
+                self.error(ErrorCode::MalformedDeclaration, cur.offset(start));
+                cur.pos = start;
+            }
+        }
         let bytes = cur.text.as_bytes();
         let mut depth = 1usize;
-        let mut i = start + 3;
+        let mut i = if keyword.is_some() {
+            cur.pos
+        } else {
+            start + 3
+        };
         while let Some(rest) = bytes.get(i..).filter(|rest| !rest.is_empty()) {
             if rest.starts_with(b"<![") {
                 depth += 1;
@@ -453,6 +671,40 @@ impl Reader<'_> {
             }
         }
         cur.pos = bytes.len();
+    }
+
+    /// Reads `<![ S? (INCLUDE | IGNORE) S? [`, the keyword perhaps a
+    /// parameter entity's text: `Some(true)` for `INCLUDE`, `Some(false)`
+    /// for `IGNORE`, the cursor after the `[`; `None` if it is neither.
+    fn conditional_keyword(&mut self, cur: &mut Cursor<'_>) -> Option<bool> {
+        cur.pos += 3;
+        cur.skip_s();
+        let keyword = if cur.peek() == Some(b'%') {
+            let (name, end) = reference_at(cur.text, cur.pos)?;
+            cur.pos = end;
+            match self.parameter_entities.get(name) {
+                Some(ParameterEntity::Internal { text, .. }) => text.trim().to_owned(),
+                _ => return None,
+            }
+        } else {
+            cur.keyword().to_owned()
+        };
+        // The entity's text may bring the `[` too.
+        let keyword = match keyword.strip_suffix('[') {
+            Some(keyword) => keyword.trim_end().to_owned(),
+            None => {
+                cur.skip_s();
+                if !cur.eat(b'[') {
+                    return None;
+                }
+                keyword
+            }
+        };
+        match keyword.as_str() {
+            "INCLUDE" => Some(true),
+            "IGNORE" => Some(false),
+            _ => None,
+        }
     }
 
     /// Text that is no declaration: one error, and skip to what may start one.
@@ -475,11 +727,14 @@ impl Reader<'_> {
         cur.pos = end;
         let at = cur.offset(start);
         match self.open_parameter_entity(name, at, self.frames.len(), None) {
-            Some((name, text)) => Step::Enter(Frame {
+            Some(Opened { name, text, source }) => Step::Enter(Frame {
                 name,
                 text,
                 pos: 0,
                 anchor: at,
+                external: source.is_some() || self.frames.last().is_some_and(|f| f.external),
+                base: source.or_else(|| self.current_base()),
+                includes: 0,
             }),
             None => {
                 if self.unread(name) {
@@ -500,6 +755,45 @@ impl Reader<'_> {
             )
     }
 
+    /// Reads the external parameter entity `name` through the resolver, if
+    /// there is one, and keeps its text as the entity's (read once).
+    /// `false` when it stays unread (the error reported at `at`).
+    fn read_external_parameter_entity(&mut self, name: &str, at: usize) -> bool {
+        let Some(ParameterEntity::External {
+            public_id,
+            system_id,
+            base,
+        }) = self.parameter_entities.get(name)
+        else {
+            return false;
+        };
+        if !self.external.resolves() {
+            return false;
+        }
+        let (public_id, system_id, base) = (public_id.clone(), system_id.clone(), base.clone());
+        let reference = Reference {
+            kind: ExternalKind::ParameterEntity,
+            name: Some(name),
+            public_id: public_id.as_deref(),
+            system_id: &system_id,
+            base: base.as_deref(),
+        };
+        let Some((text, uri)) = self.load(reference, at) else {
+            return false;
+        };
+        // Charged when read (`load`): each later reference charges it again.
+        self.out.expanded_bytes -= text.len();
+        self.parameter_entities.insert(
+            name.into(),
+            ParameterEntity::Internal {
+                text,
+                open: false,
+                source: Some(uri),
+            },
+        );
+        true
+    }
+
     /// Decides whether the parameter entity `name`, referred to with `depth`
     /// entities already open, is read; if so, marks it open, charges its text
     /// to the budget and returns it. Otherwise reports why not (at `at`).
@@ -510,16 +804,29 @@ impl Reader<'_> {
         at: usize,
         depth: usize,
         declaring: Option<&str>,
-    ) -> Option<(Arc<str>, Arc<str>)> {
+    ) -> Option<Opened> {
         self.out.parameter_references = true;
         if name.len() > self.limits.max_name_length {
             self.error(ErrorCode::NameLengthLimit, at);
             return None;
         }
-        let (key, text) = match self.parameter_entities.get_key_value(name) {
-            Some((key, ParameterEntity::Internal { text, open: false })) => {
-                (Arc::clone(key), Arc::clone(text))
-            }
+        if matches!(
+            self.parameter_entities.get(name),
+            Some(ParameterEntity::External { .. })
+        ) && !self.read_external_parameter_entity(name, at)
+            && self.external.resolves()
+        {
+            return None;
+        }
+        let (key, text, source) = match self.parameter_entities.get_key_value(name) {
+            Some((
+                key,
+                ParameterEntity::Internal {
+                    text,
+                    open: false,
+                    source,
+                },
+            )) => (Arc::clone(key), Arc::clone(text), source.clone()),
             Some((_, ParameterEntity::Internal { open: true, .. })) => {
                 self.error(ErrorCode::RecursiveEntityReference, at);
                 return None;
@@ -528,7 +835,7 @@ impl Reader<'_> {
                 self.error(ErrorCode::RecursiveEntityReference, at);
                 return None;
             }
-            None | Some((_, ParameterEntity::External)) => {
+            None | Some((_, ParameterEntity::External { .. })) => {
                 self.error(ErrorCode::UnreadParameterEntity, at);
                 return None;
             }
@@ -553,7 +860,11 @@ impl Reader<'_> {
         {
             *open = true;
         }
-        Some((key, text))
+        Some(Opened {
+            name: key,
+            text,
+            source,
+        })
     }
 
     fn close_parameter_entity(&mut self, name: &str) {
@@ -610,16 +921,29 @@ impl Reader<'_> {
                     EntityValue::Internal(text) => ParameterEntity::Internal {
                         text: text.into(),
                         open: false,
+                        source: None,
                     },
-                    EntityValue::External { .. } => ParameterEntity::External,
+                    EntityValue::External {
+                        public_id,
+                        system_id,
+                        ..
+                    } => ParameterEntity::External {
+                        public_id,
+                        system_id,
+                        base: self.current_base(),
+                    },
                 };
                 self.parameter_entities.insert(name.into(), entity);
             }
         } else if !is_predefined_entity(name) && !self.out.entities.contains_key(name) {
             let offset = self.document_offset(cur.offset(start));
-            self.out
-                .entities
-                .insert(name.into(), Entity { value, offset });
+            let base = self.current_base();
+            let entity = Entity {
+                value,
+                offset,
+                base,
+            };
+            self.out.entities.insert(name.into(), entity);
         }
         Ok(())
     }
@@ -645,6 +969,7 @@ impl Reader<'_> {
         }
         let mut value = String::new();
         let mut reported_reference = false;
+        let external = self.frames.last().is_some_and(|frame| frame.external);
         let mut included: Vec<Inclusion> = Vec::new();
         // Where errors inside `included` go: the outermost `%` reference.
         let mut inclusion_anchor = 0;
@@ -731,14 +1056,15 @@ impl Reader<'_> {
                 },
                 Some(_) => match reference_at(text, at) {
                     Some((name, end)) => {
-                        if in_literal && !reported_reference {
+                        if in_literal && !reported_reference && !external {
                             // WFC: PEs in Internal Subset (XML 1.0 §2.8):
                             // reported (once per value), and still included.
+                            // External text may hold them.
                             reported_reference = true;
                             self.error(ErrorCode::ParameterEntityInDeclaration, error_at);
                         }
                         let depth = self.frames.len() + included.len();
-                        if let Some((name, text)) =
+                        if let Some(Opened { name, text, .. }) =
                             self.open_parameter_entity(name, error_at, depth, declaring)
                         {
                             if included.is_empty() {
@@ -931,7 +1257,7 @@ impl Reader<'_> {
             self.notation_names.insert(name.into());
             self.out.notations.push(Notation::new(
                 name.into(),
-                public_id.map(|id| normalize_line_ends(id, false)),
+                public_id.map(normalize_public_id),
                 system_id.map(|id| normalize_line_ends(id, false)),
             ));
         }
@@ -1374,20 +1700,49 @@ fn char_ref_at(bytes: &[u8], at: usize, xml11: bool) -> CharRefAt {
     }
 }
 
-/// CR LF and lone CR become LF (XML 1.0 §2.11); with `xml11` also CR NEL,
-/// NEL and LINE SEPARATOR (XML 1.1 §2.11).
-fn normalize_line_ends(text: &str, xml11: bool) -> Box<str> {
-    let text: std::borrow::Cow<'_, str> = if xml11 && text.contains(['\u{85}', '\u{2028}']) {
-        text.replace("\r\u{85}", "\n")
-            .replace(['\u{85}', '\u{2028}'], "\n")
-            .into()
-    } else {
-        text.into()
-    };
-    if !text.contains('\r') {
-        return text.into();
+/// Where the declaration that starts at `start` of `text` ends: after its
+/// `>` outside literals; `None` if the text ends first.
+fn declaration_end(text: &str, start: usize) -> Option<usize> {
+    let mut quote = None;
+    for (i, byte) in text.bytes().enumerate().skip(start) {
+        match (quote, byte) {
+            (None, b'"' | b'\'') => quote = Some(byte),
+            (Some(open), _) if open == byte => quote = None,
+            (None, b'>') => return Some(i + 1),
+            _ => {}
+        }
     }
-    text.replace("\r\n", "\n").replace('\r', "\n").into()
+    None
+}
+
+/// The parameter-entity references (`%name;`) in a declaration's text
+/// outside its literals: where each starts and where its `;` is.
+fn references_outside_literals(text: &str) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut quote = None;
+    for (i, byte) in text.bytes().enumerate() {
+        match (quote, byte) {
+            (None, b'"' | b'\'') => quote = Some(byte),
+            (Some(open), _) if open == byte => quote = None,
+            (None, b'%') => {
+                if let Some((_, end)) = reference_at(text, i) {
+                    found.push((i, end - 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// A public identifier as it is matched (XML 1.0 §4.2.2): runs of white
+/// space made one space, none at either end.
+fn normalize_public_id(id: &str) -> Box<str> {
+    id.split([' ', '\t', '\r', '\n'])
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .into()
 }
 
 #[cfg(test)]

@@ -8,12 +8,16 @@
 //! and `]` and receives [`Declarations`]; the tokenizer expands references
 //! in attribute values through it, and the tree builder expands references
 //! in content and adds default attributes from it. External subsets and
-//! external entities are never read.
+//! external entities are read only through the caller's resolver
+//! (`loading.rs`, `crate::external`), never otherwise.
 
 mod entities;
 mod internal_subset;
+mod loading;
 
 pub use crate::notation::Notation;
 pub use entities::Declarations;
 pub(crate) use entities::{EntityLookup, ExpansionMode, ExpansionStop};
-pub(crate) use internal_subset::{has_parameter_references, AttributeType, DefaultValue};
+pub(crate) use internal_subset::{
+    has_parameter_references, AttributeType, DefaultValue, ExternalSubset,
+};

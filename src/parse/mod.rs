@@ -296,6 +296,13 @@ impl Document {
             path: path.display().to_string(),
             source,
         })?;
+        // A resolver resolves the file's relative references from where
+        // it is, unless told otherwise.
+        if options.external.resolves() && options.external.base.is_none() {
+            let mut options = options.clone();
+            options.external.base = Some(path.display().to_string());
+            return Ok(Document::parse_vec_with(bytes, &options));
+        }
         Ok(Document::parse_vec_with(bytes, options))
     }
 }
@@ -376,7 +383,7 @@ impl Parser {
         let limit = Some(options.limits.input_bytes());
         Parser {
             bytes: ByteStream::new(options.clone()),
-            pieces: Pieces::new(&options.limits, limit, DocumentSink::growing()),
+            pieces: Pieces::new(&options, limit, DocumentSink::growing()),
             piece: String::new(),
             decoding_errors: Vec::new(),
         }

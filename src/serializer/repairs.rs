@@ -59,7 +59,8 @@ repairs! {
     Nothing: [
         DiscouragedCharacterInInputStream, NoncharacterInInputStream,
         NoncharacterCharacterReference, ControlCharacterReference, ExternalEntityReference,
-        UnreadParameterEntity, EntityInExternalSubset, DuplicateNotationDeclaration,
+        UnreadParameterEntity, ExternalResourceUnavailable, EntityInExternalSubset,
+        DuplicateNotationDeclaration,
         EntityExpansionLimit, EntityDepthLimit, ElementDepthLimit, AttributeLimit, NameLengthLimit,
         InputSizeLimit,
     ],

@@ -9,7 +9,7 @@ use super::buffers::DoctypeBuilder;
 use super::input::{scan, stop_table, Window};
 use super::states::{State, Subset};
 use super::{push_consumed, Flow, Input, TokenSink, Tokenizer};
-use crate::dtd::Declarations;
+use crate::dtd::{Declarations, ExternalSubset};
 use crate::error::ErrorCode;
 use crate::span::Span;
 
@@ -165,18 +165,37 @@ impl<S: TokenSink> Tokenizer<S> {
     /// Reads the declarations of the first DOCTYPE's internal subset and
     /// reports what was wrong in them.
     pub(super) fn read_declarations(&mut self, w: &Window<'_>) {
-        let Some(subset) = &self.doctype.internal_subset else {
-            return;
+        // The external subset, when it is to be read: after the internal
+        // one, or alone.
+        let dtd = match &self.doctype.system_id {
+            Some(system_id) if self.external.load_dtd && self.external.resolves() => {
+                Some(ExternalSubset {
+                    public_id: self.doctype.public_id.as_ref().map(|id| id.as_str(w)),
+                    system_id: system_id.as_str(w),
+                })
+            }
+            _ => None,
         };
-        let start = self.doctype.subset_start;
+        let (subset, start) = match &self.doctype.internal_subset {
+            Some(subset) => (subset.as_str(w), self.doctype.subset_start),
+            None if dtd.is_some() => ("", self.pos),
+            None => return,
+        };
         let lowered = self.doctype.name.as_ref().map_or("", |name| name.as_str(w));
         let head = w
             .text
             .get(self.token_start.saturating_sub(w.base)..start.saturating_sub(w.base))
             .unwrap_or_default();
         let name = written_doctype_name(head, lowered);
-        let declarations =
-            Declarations::parse(subset.as_str(w), start, &self.limits, name, self.xml11);
+        let declarations = Declarations::parse_with(
+            subset,
+            start,
+            &self.limits,
+            name,
+            self.xml11,
+            &self.external,
+            dtd,
+        );
         // The subset parser counted offsets in the normalized subset (CR LF
         // and CR made LF, NUL made U+FFFD); map them back to the source.
         let mut wanted: Vec<usize> = declarations

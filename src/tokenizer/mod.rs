@@ -90,6 +90,7 @@ use crate::char_refs::Replacement;
 use crate::chars::starts_predefined_reference;
 use crate::dtd::Declarations;
 use crate::error::{ErrorCode, ParseError};
+use crate::external::External;
 use crate::limits::Limits;
 use crate::span::Span;
 use buffers::{AttributeNames, DeclarationBuilder, DoctypeBuilder};
@@ -188,13 +189,7 @@ pub(crate) fn tokenize_fragment<S: TokenSink>(
 
 /// [`tokenize`] with limits (those on entity expansion apply here).
 pub fn tokenize_with<S: TokenSink>(input: &str, sink: S, limits: &Limits) -> S {
-    let mut tokenizer = Tokenizer::with_limits(sink, limits.clone());
-    let window = Window {
-        text: input,
-        base: 0,
-    };
-    tokenizer.run(&window, true);
-    tokenizer.sink
+    Tokenizer::with_limits(sink, limits.clone()).run_whole(input)
 }
 
 /// Tokenizes what `reader` gives, in memory bounded by the longest token:
@@ -339,6 +334,12 @@ pub struct Tokenizer<S: TokenSink> {
     doctype: DoctypeBuilder,
 
     limits: Limits,
+    /// What the DTD may read beyond the input (nothing by default).
+    external: External,
+    /// The text is a replacement text, not a document: a U+FEFF at its
+    /// start is a character of it (an external entity's byte-order mark
+    /// went with its decoding).
+    replacement: bool,
     /// What the internal subset declared, once read.
     declarations: Option<Declarations>,
     /// A DOCTYPE or a start tag was emitted: no later DOCTYPE declares
@@ -384,6 +385,22 @@ impl<S: TokenSink> Tokenizer<S> {
         Tokenizer::with_limits(sink, Limits::default())
     }
 
+    /// Lets the DTD read what `external`'s resolver gives (the external
+    /// subset, external entities); before any input.
+    pub(crate) fn set_external(&mut self, external: External) {
+        self.external = external;
+    }
+
+    /// Tokenizes `input`, all of the input, and gives the sink back.
+    pub(crate) fn run_whole(mut self, input: &str) -> S {
+        let window = Window {
+            text: input,
+            base: 0,
+        };
+        self.run(&window, true);
+        self.sink
+    }
+
     /// A tokenizer with limits (those on entity expansion apply here).
     pub fn with_limits(sink: S, limits: Limits) -> Tokenizer<S> {
         Tokenizer {
@@ -418,6 +435,8 @@ impl<S: TokenSink> Tokenizer<S> {
             declaration: DeclarationBuilder::default(),
             doctype: DoctypeBuilder::default(),
             limits,
+            external: External::default(),
+            replacement: false,
             declarations: None,
             declarations_closed: false,
             subset_items: Vec::new(),
@@ -432,6 +451,7 @@ impl<S: TokenSink> Tokenizer<S> {
         let mut tokenizer = Tokenizer::with_limits(sink, declarations.limits().clone());
         tokenizer.declarations = Some(declarations);
         tokenizer.declarations_closed = true;
+        tokenizer.replacement = true;
         tokenizer
     }
 
@@ -506,7 +526,7 @@ impl<S: TokenSink> Tokenizer<S> {
     fn run(&mut self, w: &Window<'_>, eof: bool) {
         // A byte-order mark is not part of the document (XML 1.0 §4.3.3):
         // skip it, keeping offsets those of the text as given.
-        if self.pos == 0 && w.text.starts_with('\u{FEFF}') {
+        if self.pos == 0 && !self.replacement && w.text.starts_with('\u{FEFF}') {
             self.pos = '\u{FEFF}'.len_utf8();
             self.mark = self.pos;
         }

@@ -202,7 +202,9 @@ impl<S: TokenSink> Tokenizer<S> {
                 errors.push(ErrorCode::EntityDepthLimit);
                 value.push_str(reference);
             }
-            EntityLookup::External => {
+            // (`lookup` never reads an external entity: in an attribute
+            // value one may not be referred to.)
+            EntityLookup::External | EntityLookup::Unavailable(_) => {
                 errors.push(ErrorCode::ExternalEntityInAttributeValue);
                 value.push_str(reference);
             }

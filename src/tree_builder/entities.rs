@@ -50,13 +50,13 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             self.unexpanded(name, reference, outermost);
             return;
         }
-        let text = match declarations.lookup(name) {
+        let text = match declarations.lookup_content(name) {
             EntityLookup::Internal(text) => text,
             lookup => {
-                let code = if lookup == EntityLookup::Unparsed {
-                    ErrorCode::UnparsedEntityReference
-                } else {
-                    ErrorCode::ExternalEntityReference
+                let code = match lookup {
+                    EntityLookup::Unparsed => ErrorCode::UnparsedEntityReference,
+                    EntityLookup::Unavailable(code) => code,
+                    _ => ErrorCode::ExternalEntityReference,
                 };
                 self.error(code, reference.start);
                 self.unexpanded(name, reference, outermost);
