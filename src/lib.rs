@@ -100,7 +100,8 @@
 //!    pretty or canonical;
 //! 6. `parse`, the driver that wires the stages together;
 //! 7. [`events`]: the pipeline without a tree; [`fragment`]: markup parsed
-//!    into a document.
+//!    into a document; [`resolve`]: the resolvers a caller may opt into
+//!    (files in given folders, XML catalogs).
 //!
 //! [`Document::parse`] and its siblings (bytes, files, readers) and the push
 //! [`Parser`] wire the stages together; [`events`] runs them without a
@@ -124,6 +125,7 @@ mod notation;
 mod output;
 mod parse;
 pub mod query;
+pub mod resolve;
 mod scope;
 pub mod serializer;
 mod span;

@@ -51,7 +51,7 @@ const LAYERS: &[&[&str]] = &[
     &["tokenizer", "query"],
     &["tree_builder", "serializer"],
     &["parse"],
-    &["events", "fragment"],
+    &["events", "fragment", "resolve"],
 ];
 
 fn layer(module: &str) -> Option<usize> {

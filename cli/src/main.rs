@@ -35,14 +35,18 @@
 //! - `options.rs`: what the subcommands share of their options (the limit
 //!   flags and the messages that name them, `Format`, `PREFIX=URI`) and
 //!   the run's `Error`.
+//! - `resolving.rs`: the flags that let a parse read external files
+//!   (`--load-dtd`, `--dtd-path`, `--catalog`, and `XML_CATALOG_FILES`
+//!   with them) and the resolvers they set in each input's parse options.
 //!
-//! Imports flow one way: main → commands → context, report → runner →
-//! options.
+//! Imports flow one way: main → commands → context, report → runner,
+//! resolving → options.
 
 mod commands;
 mod context;
 mod options;
 mod report;
+mod resolving;
 mod runner;
 
 use std::io::{self, Write};
@@ -53,6 +57,7 @@ use clap::{CommandFactory, Parser};
 use commands::Command;
 use context::Context;
 use options::LimitArgs;
+use resolving::{ResolveArgs, Resolving};
 use runner::Settings;
 
 #[derive(Parser, Debug)]
@@ -95,6 +100,8 @@ struct Cli {
     input_encoding: Option<String>,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    resolve: ResolveArgs,
 }
 
 /// Runs the command line with the process's arguments.
@@ -123,10 +130,26 @@ fn main() -> ExitCode {
         jobs: cli.jobs,
         quiet: cli.quiet,
     };
+    // XML_CATALOG_FILES counts only when a flag asks for resolving.
+    let plan = cli.resolve.plan(|| std::env::var("XML_CATALOG_FILES").ok());
+    let resolving = plan.map(|plan| Resolving::new(plan, limits.input_bytes()));
+    let resolving = match resolving.transpose() {
+        Ok(resolving) => resolving.map(|(resolving, warnings)| {
+            for warning in warnings {
+                let _ = writeln!(io::stderr(), "xml5dom: warning: {warning}");
+            }
+            resolving
+        }),
+        Err(error) => {
+            let _ = writeln!(io::stderr(), "xml5dom: {error}");
+            return ExitCode::from(2);
+        }
+    };
     let context = Context::new(
         settings,
         cli.input_encoding.as_deref(),
         limits,
+        resolving,
         Cli::command,
     );
     match context.and_then(|context| cli.command.run(&context)) {

@@ -2535,3 +2535,86 @@ fn fmt_bind_prefix_declares_the_prefix_once_on_the_root_element() {
         stderr(&output)
     );
 }
+
+/// `--load-dtd`, `--dtd-path` and `--catalog` are in every subcommand's
+/// help under a heading that says nothing is fetched from the network, and
+/// there is no flag that would.
+#[test]
+fn the_resolving_flags_are_listed_and_none_reaches_the_network() {
+    for args in [&["--help"][..], &["check", "--help"], &["fmt", "-h"]] {
+        let help = stdout(&run(args));
+        for flag in ["--load-dtd", "--dtd-path <DIR>", "--catalog <FILE>"] {
+            assert!(help.contains(flag), "{args:?}: {flag}: {help}");
+        }
+        assert!(
+            help.contains("nothing is ever fetched from the network"),
+            "{args:?}: {help}"
+        );
+    }
+    for flag in ["--net", "--network"] {
+        let output = run(&["check", flag, "-"]);
+        assert_eq!(output.status.code(), Some(2), "{flag}");
+    }
+}
+
+/// A `--catalog` file or `--dtd-path` folder that is not there is a
+/// mistake of the caller's: one line, exit status 2, no file read.
+#[test]
+fn a_missing_catalog_or_dtd_folder_is_exit_status_2() {
+    let dir = TempDir::new("resolving-missing");
+    let doc = dir.write("doc.xml", "<a/>");
+    let missing = dir.path.join("missing");
+    let missing_text = missing.display().to_string();
+    for (flag, said) in [
+        ("--catalog", "no such file"),
+        ("--dtd-path", "no such folder"),
+    ] {
+        let output = run_paths(&["check", flag, &missing_text], &[&doc]);
+        assert_eq!(output.status.code(), Some(2), "{flag}");
+        assert_eq!(
+            stderr(&output),
+            format!("xml5dom: {flag} {missing_text}: {said}\n")
+        );
+        assert_eq!(stdout(&output), "");
+    }
+}
+
+/// `XML_CATALOG_FILES` is read only when a resolving flag is given: a
+/// catalog it names that is not a catalog is warned about then, and only
+/// then (the catalog itself never stops the run).
+#[test]
+fn xml_catalog_files_is_read_only_with_a_resolving_flag() {
+    let dir = TempDir::new("resolving-env");
+    let doc = dir.write("doc.xml", "<a/>");
+    let not_a_catalog = dir.write("not-a-catalog.xml", "<html/>");
+    let run_with = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .arg(&doc)
+            .env("XML_CATALOG_FILES", &not_a_catalog)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"))
+    };
+    let quiet = run_with(&["check"]);
+    assert_eq!(quiet.status.code(), Some(0));
+    assert_eq!(stderr(&quiet), "");
+    let folder = dir.path.display().to_string();
+    for args in [
+        &["check", "--load-dtd"][..],
+        &["check", "--dtd-path", &folder],
+        &["fmt", "--load-dtd"],
+    ] {
+        let output = run_with(args);
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        assert_eq!(
+            stderr(&output),
+            format!(
+                "xml5dom: warning: catalog {}: the root element is <html>, not a catalog in \
+                 the namespace urn:oasis:names:tc:entity:xmlns:xml:catalog\n",
+                std::fs::canonicalize(&not_a_catalog).unwrap().display()
+            ),
+            "{args:?}"
+        );
+    }
+}

@@ -169,7 +169,7 @@ impl Canon {
             let mut damage = Damage::default();
             let written = events::write_canonical_reader_reporting(
                 opened.reader,
-                &context.options,
+                &context.options_for(path),
                 form,
                 &inclusive,
                 &mut out,

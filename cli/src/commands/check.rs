@@ -102,7 +102,7 @@ impl Check {
         };
         // Streamed: the errors come as the file is read, in bounded memory.
         context.batch(&self.paths, task, &|path, opened, _, out| {
-            report.check(path, opened.reader, &context.options, out)
+            report.check(path, opened.reader, &context.options_for(path), out)
         })
     }
 }

@@ -111,9 +111,12 @@ impl Fmt {
             // file's bytes, so they keep them; otherwise the document
             // takes them.
             let (mut doc, bytes) = if self.check || self.in_place {
-                (Document::parse_bytes_with(&bytes, &context.options), bytes)
+                (
+                    Document::parse_bytes_with(&bytes, &context.options_for(path)),
+                    bytes,
+                )
             } else {
-                (context.parse(bytes), Vec::new())
+                (context.parse(path, bytes), Vec::new())
             };
             let shown = path.display();
             let mut outcome = Outcome::default();

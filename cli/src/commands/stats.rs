@@ -53,7 +53,7 @@ impl Stats {
         // Streamed: counted from the events as the file is read.
         context.batch(&self.paths, task, &|path, opened, _, out| {
             let shown = path.display().to_string();
-            match stats(&shown, opened.reader, &context.options) {
+            match stats(&shown, opened.reader, &context.options_for(path)) {
                 Ok(counts) if format == Format::Json => {
                     out.write_all(counts.json(&shown).as_bytes())?
                 }

@@ -37,7 +37,7 @@ impl Tokens {
             let writer = match tokenize_reader_with(
                 opened.reader,
                 SuiteJsonWriter::new(out),
-                &context.options,
+                &context.options_for(path),
             ) {
                 Ok(writer) => writer,
                 Err(error) => return Ok(Outcome::failed(named(path, error).to_string())),
