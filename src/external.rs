@@ -5,8 +5,10 @@
 //! xml5dom reads nothing the caller did not give it: without a resolver in
 //! the parse options, external references are reported and left as they
 //! are. A resolver is the caller's opt-in, and it decides what may be read;
-//! the ones xml5dom provides read only files in the folders they are
-//! given, never the network. A leaf: it names nothing of the crate.
+//! the ones xml5dom provides (the `resolve` module) read local files only,
+//! never the network: those in the folders they are given, and those a
+//! catalog the caller names maps to. A leaf: it names nothing of the
+//! crate.
 
 use std::fmt;
 use std::sync::Arc;
@@ -118,6 +120,13 @@ pub enum Refusal {
 pub trait Resolver: fmt::Debug + Send + Sync {
     /// The bytes `request` refers to, or why not.
     fn resolve(&self, request: &ExternalRequest<'_>) -> Result<Resolved, Refusal>;
+}
+
+/// A shared resolver resolves as the one it shares.
+impl<R: Resolver + ?Sized> Resolver for Arc<R> {
+    fn resolve(&self, request: &ExternalRequest<'_>) -> Result<Resolved, Refusal> {
+        (**self).resolve(request)
+    }
 }
 
 /// What a parse may read beyond its input (part of the parse options,

@@ -2618,3 +2618,101 @@ fn xml_catalog_files_is_read_only_with_a_resolving_flag() {
         );
     }
 }
+
+/// The fixtures of tests/external/ (issue 35), from the library's tests.
+fn external_fixture(name: &str) -> String {
+    format!("{}/../tests/external/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A DocBook-XSL-style stylesheet takes its XPath from entities declared in
+/// `%common.entities;`, a file in a sibling folder: with `--dtd-path` that
+/// folder is read and the entities expand; without it, nothing is read and
+/// the references stay, as before.
+#[test]
+fn dtd_path_reads_the_entities_a_stylesheet_takes_from_a_sibling_folder() {
+    let stylesheet = external_fixture("docbook/html/docbook.xsl");
+    let common = external_fixture("docbook/common");
+    let with = run(&["check", "--dtd-path", &common, &stylesheet]);
+    let said = stdout(&with) + &String::from_utf8_lossy(&with.stderr);
+    assert_eq!(with.status.code(), Some(0), "{said}");
+    for code in [
+        "undeclared-entity",
+        "entity-in-external-subset",
+        "unread-parameter-entity",
+    ] {
+        assert!(!said.contains(code), "{code}: {said}");
+    }
+    let tree = stdout(&run(&["tree", "--dtd-path", &common, &stylesheet]));
+    assert!(
+        tree.contains("translate(substring(normalize-space(concat(primary/@sortas"),
+        "{tree}"
+    );
+    assert!(tree.contains("count(ancestor::node()|$scope)"), "{tree}");
+    // The entity with markup made an element.
+    assert!(tree.contains("xsl:text"), "{tree}");
+    // Unedited, `fmt` writes the references back as they were.
+    let formatted = stdout(&run(&["fmt", "--dtd-path", &common, &stylesheet]));
+    let source = std::fs::read_to_string(&stylesheet).unwrap();
+    assert_eq!(formatted, source);
+
+    let without = run(&["check", &stylesheet]);
+    let said = stdout(&without) + &String::from_utf8_lossy(&without.stderr);
+    assert!(said.contains("unread-parameter-entity"), "{said}");
+    assert!(said.contains("entity-in-external-subset"), "{said}");
+    let tree = stdout(&run(&["tree", &stylesheet]));
+    assert!(tree.contains("&primary;"), "{tree}");
+}
+
+/// A catalog's `rewriteSystem` maps an `http:` system identifier to a
+/// local file; without the catalog the identifier is never fetched.
+#[test]
+fn a_catalog_maps_a_web_identifier_to_a_local_file() {
+    let stylesheet = external_fixture("by-catalog.xsl");
+    let catalog = external_fixture("catalog.xml");
+    let tree = stdout(&run(&["tree", "--catalog", &catalog, &stylesheet]));
+    assert!(
+        tree.contains("normalize-space(concat(primary/@sortas"),
+        "{tree}"
+    );
+    for args in [
+        &["tree"][..],
+        &["tree", "--dtd-path", &external_fixture("docbook")],
+    ] {
+        let output = run_paths(args, &[&stylesheet]);
+        let tree = stdout(&output);
+        assert!(tree.contains("&primary;"), "{args:?}: {tree}");
+    }
+}
+
+/// Every probe out of the folder is refused with a warning and the
+/// reference kept; the secret beside the folder is never read.
+#[test]
+fn resolving_probes_out_of_the_folder_are_refused() {
+    let probes = external_fixture("allowed/probes.xml");
+    let allowed = external_fixture("allowed");
+    for args in [
+        &["tree", "--dtd-path", &allowed][..],
+        &["tree", "--load-dtd"],
+        &["canon"],
+    ] {
+        let output = run_paths(args, &[&probes]);
+        let out = stdout(&output);
+        assert!(
+            !out.contains("SECRET-MARKER") && !out.contains("root:"),
+            "{args:?}: {out}"
+        );
+    }
+    let check = run(&["check", "--dtd-path", &allowed, &probes]);
+    let said = stdout(&check) + &String::from_utf8_lossy(&check.stderr);
+    assert_eq!(
+        said.matches("external-resource-unavailable").count(),
+        5,
+        "{said}"
+    );
+    let canon = stdout(&run(&["canon", "--dtd-path", &allowed, &probes]));
+    assert!(canon.ends_with("|inside</d>"), "{canon}");
+    assert!(
+        canon.contains("&amp;passwd;|&amp;escape;|&amp;deeper;"),
+        "{canon}"
+    );
+}
