@@ -292,3 +292,33 @@ fn a_byte_order_mark_goes_with_decoding_and_a_second_one_is_a_character() {
     let doc = Document::parse_with(source, &options(&files, false));
     assert_eq!(canonical(&doc), "<root>\u{FEFF}<f></f></root>");
 }
+
+#[test]
+fn files_read_are_input_a_large_dtd_is_no_expansion_and_the_input_limit_holds() {
+    // A publishing DTD can be megabytes of declarations for a small
+    // document: read, it is input, not expansion.
+    let mut dtd = String::new();
+    for n in 0..40_000 {
+        dtd.push_str(&format!("<!ENTITY e{n} 'entity number {n}'>\n"));
+    }
+    let big: &'static str = Box::leak(dtd.into_boxed_str());
+    assert!(big.len() > 1 << 20);
+    let files = Memory::with(&[("big.dtd", big)]);
+    let source = "<!DOCTYPE d SYSTEM 'big.dtd'><d>&e39999;</d>";
+    let doc = Document::parse_with(source, &options(&files, true));
+    assert_eq!(codes(&doc), Vec::<&str>::new());
+    assert_eq!(
+        doc.root_element().unwrap().text_content(),
+        "entity number 39999"
+    );
+    // Within the input-size limit, the document and its files together.
+    let mut limited = options(&files, true);
+    limited.limits.max_input_bytes = 1 << 20;
+    let doc = Document::parse_with(source, &limited);
+    assert!(
+        codes(&doc).contains(&"input-size-limit"),
+        "{:?}",
+        codes(&doc)
+    );
+    assert!(!doc.is_well_formed());
+}

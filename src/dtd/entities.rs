@@ -61,6 +61,8 @@ struct Inner {
     external_texts: HashMap<Box<str>, OnceLock<Result<Loaded, ErrorCode>>>,
     /// The document is XML 1.1 (line ends in external text).
     xml11: bool,
+    /// Bytes read from outside the document so far.
+    loaded: AtomicUsize,
     /// How far into the input the parse had read when expansion was last
     /// asked for (the end of the reference, or of the tag whose defaults
     /// are supplied): the expansion budget is counted against it.
@@ -165,6 +167,7 @@ impl Declarations {
         // The subset is read whole before any of its entities is used.
         let read = base.saturating_add(subset.len());
         let subset = internal_subset::parse_with(subset, base, limits, xml11, external, dtd);
+        let loaded = subset.loaded_bytes;
         let external_texts = match external.resolves() {
             true => subset
                 .entities
@@ -223,6 +226,7 @@ impl Declarations {
             external: external.clone(),
             external_texts,
             xml11,
+            loaded: AtomicUsize::new(loaded),
             read: AtomicUsize::new(read),
             used: AtomicUsize::new(used),
             exhausted: AtomicBool::new(false),
@@ -328,16 +332,23 @@ impl Declarations {
             system_id,
             base: entity.base.as_deref(),
         };
+        // Files read are input: with the document and the files read
+        // before, within the input-size limit. (Expanding the text is
+        // charged to the budget as an internal entity's is.)
         let inner = &self.0;
-        let budget = inner
-            .limits
-            .entity_expansion_budget(inner.read.load(Relaxed));
-        let left = budget.saturating_sub(inner.used.load(Relaxed));
-        match loading::load(&inner.external, reference, left, inner.xml11) {
-            Some(Err(ErrorCode::InputSizeLimit)) => Err(ErrorCode::EntityExpansionLimit),
+        let read = inner.read.load(Relaxed);
+        let loaded = inner.loaded.load(Relaxed);
+        let left = (inner.limits.max_input_bytes)
+            .saturating_sub(read)
+            .saturating_sub(loaded);
+        let result = match loading::load(&inner.external, reference, left, inner.xml11) {
             Some(loaded) => loaded,
             None => Err(ErrorCode::ExternalEntityReference),
+        };
+        if let Ok(text) = &result {
+            inner.loaded.fetch_add(text.text.len(), Relaxed);
         }
+        result
     }
 
     /// Whether the internal subset refers to any parameter entity (so

@@ -66,6 +66,9 @@ pub(crate) struct InternalSubset {
     /// Bytes of parameter-entity replacement text read while parsing
     /// (counts against the document's entity-expansion budget).
     pub(crate) expanded_bytes: usize,
+    /// Bytes of text read from outside the document (the external subset,
+    /// external parameter entities): input, within the input-size limit.
+    pub(crate) loaded_bytes: usize,
     /// Some parameter-entity reference was met: XML 1.0's WFC "Entity
     /// Declared" then no longer applies (the entity may be declared where a
     /// non-validating processor does not read).
@@ -374,20 +377,23 @@ impl Reader<'_> {
         if self.expansion_stopped {
             return None;
         }
-        let max = self.budget.saturating_sub(self.out.expanded_bytes);
+        // Files read are input, not expansion: together with the
+        // document they stay within the input-size limit.
+        let read = self.base.saturating_add(self.subset.len());
+        let max = (self.limits.max_input_bytes)
+            .saturating_sub(read)
+            .saturating_sub(self.out.loaded_bytes);
         match loading::load(self.external, reference, max, self.xml11) {
             None => None,
-            Some(Err(ErrorCode::InputSizeLimit)) => {
-                self.expansion_stopped = true;
-                self.error(ErrorCode::EntityExpansionLimit, at);
-                None
-            }
             Some(Err(code)) => {
+                if code == ErrorCode::InputSizeLimit {
+                    self.expansion_stopped = true;
+                }
                 self.error(code, at);
                 None
             }
             Some(Ok(loaded)) => {
-                self.out.expanded_bytes += loaded.text.len();
+                self.out.loaded_bytes += loaded.text.len();
                 Some((loaded.text, loaded.uri))
             }
         }
@@ -756,8 +762,10 @@ impl Reader<'_> {
     }
 
     /// Reads the external parameter entity `name` through the resolver, if
-    /// there is one, and keeps its text as the entity's (read once).
-    /// `false` when it stays unread (the error reported at `at`).
+    /// there is one, and keeps its text as the entity's (read once: this
+    /// first reading is input; each reference after it is expansion,
+    /// charged as an internal entity's). `false` when it stays unread (the
+    /// error reported at `at`).
     fn read_external_parameter_entity(&mut self, name: &str, at: usize) -> bool {
         let Some(ParameterEntity::External {
             public_id,
@@ -781,8 +789,6 @@ impl Reader<'_> {
         let Some((text, uri)) = self.load(reference, at) else {
             return false;
         };
-        // Charged when read (`load`): each later reference charges it again.
-        self.out.expanded_bytes -= text.len();
         self.parameter_entities.insert(
             name.into(),
             ParameterEntity::Internal {
@@ -810,12 +816,12 @@ impl Reader<'_> {
             self.error(ErrorCode::NameLengthLimit, at);
             return None;
         }
-        if matches!(
+        let unread = matches!(
             self.parameter_entities.get(name),
             Some(ParameterEntity::External { .. })
-        ) && !self.read_external_parameter_entity(name, at)
-            && self.external.resolves()
-        {
+        );
+        let just_read = unread && self.read_external_parameter_entity(name, at);
+        if unread && !just_read && self.external.resolves() {
             return None;
         }
         let (key, text, source) = match self.parameter_entities.get_key_value(name) {
@@ -847,8 +853,10 @@ impl Reader<'_> {
             self.error(ErrorCode::EntityDepthLimit, at);
             return None;
         }
-        // Charged before a byte is read, so that no expansion outgrows it.
-        match self.out.expanded_bytes.checked_add(text.len()) {
+        // Charged before a byte is read, so that no expansion outgrows it
+        // (but for external text read just now: that is input).
+        let charge = if just_read { 0 } else { text.len() };
+        match self.out.expanded_bytes.checked_add(charge) {
             Some(total) if total <= self.budget => self.out.expanded_bytes = total,
             _ => {
                 self.expansion_stopped = true;

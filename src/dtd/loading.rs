@@ -38,7 +38,8 @@ pub(crate) struct Reference<'a> {
 
 /// Reads `reference` through the resolver, at most `max_bytes` of it.
 /// `None` without a resolver (nothing is ever read then); the error to
-/// report when the resolver refused it or it was too long.
+/// report when the resolver refused it, or `input-size-limit` when it was
+/// longer.
 pub(crate) fn load(
     external: &External,
     reference: Reference<'_>,
