@@ -143,8 +143,9 @@ pub enum ErrorCode {
     UnterminatedDoctypeInternalSubset,
 
     // --- Internal-subset declarations and entities (XML 1.0 §2.8, §4) ---
-    /// A markup declaration in the internal subset that does not follow its
-    /// grammar; skipped up to its `>`.
+    /// A markup declaration in the DTD (the internal subset, or a file read
+    /// through the resolver) that does not follow its grammar; skipped up
+    /// to its `>`.
     MalformedDeclaration,
     /// `<!ELEMENT a FOO>`: an element declaration whose content is not
     /// `EMPTY`, `ANY` or a parenthesized model (XML 1.0 §3.2 `contentspec`);
@@ -577,7 +578,7 @@ impl ErrorCode {
             ),
             MalformedDeclaration => (
                 "malformed-declaration",
-                "markup declaration in the internal subset that does not follow its grammar; skipped",
+                "markup declaration in the DTD that does not follow its grammar; skipped",
             ),
             InvalidContentSpecification => (
                 "invalid-content-specification",
@@ -939,6 +940,56 @@ pub struct ErrorContext {
     /// it and the one the end tag names (at least 1); 0 for
     /// `stray-end-tag`, which closes nothing.
     pub implied_closes: usize,
+    /// For an error inside a file read through the caller's resolver (an
+    /// external DTD or entity): where in it. The error's own offset is
+    /// the reference that read the file. (The fields above are empty then.)
+    pub external: Option<ExternalPosition>,
+}
+
+/// A place in a file read through the caller's resolver.
+///
+/// ```
+/// use std::sync::Arc;
+/// use xml5dom::external::{ExternalRequest, Refusal, Resolved, Resolver};
+/// use xml5dom::{Document, ParseOptions};
+///
+/// #[derive(Debug)]
+/// struct One;
+/// impl Resolver for One {
+///     fn resolve(&self, _: &ExternalRequest<'_>) -> Result<Resolved, Refusal> {
+///         let bytes = b"<!ENTITY ok 'fine'>\n  <!ENTITY broken>".to_vec();
+///         Ok(Resolved { uri: "decls.ent".into(), bytes })
+///     }
+/// }
+///
+/// let mut options = ParseOptions::default();
+/// options.external.resolver = Some(Arc::new(One));
+/// let doc = Document::parse_with("<!DOCTYPE d [<!ENTITY % e SYSTEM 'x'>%e;]><d/>", &options);
+/// let said = doc.diagnostic(0).unwrap();
+/// assert_eq!(said.to_string(), "1:38: error: malformed-declaration: \
+///     markup declaration in the DTD that does not follow its grammar; skipped \
+///     (in decls.ent, line 2, column 3)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct ExternalPosition {
+    /// The file's URI, as the resolver gave it.
+    pub uri: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+}
+
+impl ExternalPosition {
+    /// `line` and `column` in the file at `uri`.
+    pub fn new(uri: &str, line: u32, column: u32) -> ExternalPosition {
+        ExternalPosition {
+            uri: uri.to_owned(),
+            line,
+            column,
+        }
+    }
 }
 
 /// An element where it starts: its name and the `<` of its start tag (of
@@ -957,6 +1008,16 @@ pub struct ElementStart {
 }
 
 impl ErrorContext {
+    /// The context of an error inside a file read through the resolver.
+    pub fn external(position: ExternalPosition) -> ErrorContext {
+        ErrorContext {
+            end_tag: String::new(),
+            open: None,
+            implied_closes: 0,
+            external: Some(position),
+        }
+    }
+
     /// The context said for people, as `xml5dom check` says it in place of
     /// the code's own [message](ErrorCode::message) (the message of the
     /// error's [`Diagnostic`]).
@@ -971,6 +1032,9 @@ impl ErrorContext {
     /// );
     /// ```
     pub fn message(&self) -> String {
+        if let (true, Some(at)) = (self.end_tag.is_empty(), &self.external) {
+            return format!("in {}, line {}, column {}", at.uri, at.line, at.column);
+        }
         let end_tag = &self.end_tag;
         let open = |open: &ElementStart| {
             format!(
@@ -1124,6 +1188,10 @@ impl<'a> Diagnostic<'a> {
     /// ```
     pub fn message(&self) -> std::borrow::Cow<'static, str> {
         if let Some(context) = self.context {
+            if context.end_tag.is_empty() && context.external.is_some() {
+                let message = self.error.code.message();
+                return format!("{message} ({})", context.message()).into();
+            }
             return context.message().into();
         }
         match (self.error.code, self.declared_encoding) {

@@ -139,7 +139,10 @@ pub use dom::{
     undeclared_namespace, Attribute, Attributes, Document, Edge, Node, NodeId, NodeMut, NodeType,
     SharedText, XmlDeclaration, UNDECLARED_NAMESPACE_BASE, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
-pub use error::{Diagnostic, ElementStart, Error, ErrorCode, ErrorContext, ParseError, Severity};
+pub use error::{
+    Diagnostic, ElementStart, Error, ErrorCode, ErrorContext, ExternalPosition, ParseError,
+    Severity,
+};
 pub use fragment::Fragment;
 pub use limits::{Limits, ENTITY_EXPANSION_FLOOR, MAX_INPUT_BYTES};
 pub use parse::Parser;

@@ -322,3 +322,42 @@ fn files_read_are_input_a_large_dtd_is_no_expansion_and_the_input_limit_holds() 
     );
     assert!(!doc.is_well_formed());
 }
+
+#[test]
+fn an_error_inside_a_file_read_names_the_file_line_and_column() {
+    let files = Memory::with(&[
+        ("decls.ent", "<!ENTITY ok 'fine'>\n\n   <!ENTITY broken>\n"),
+        ("chapter.xml", "<p>one</p>\n<p>two &amp three</p>"),
+        (
+            "book.dtd",
+            "<!ATTLIST p n CDATA '1'>\n<!ELEMENT p (#PCDATA>",
+        ),
+    ]);
+    let source = "<!DOCTYPE d SYSTEM 'book.dtd' [<!ENTITY % e SYSTEM 'decls.ent'>%e;<!ENTITY ch SYSTEM 'chapter.xml'>]>\n<d>&ok; &ch;</d>";
+    let doc = Document::parse_with(source, &options(&files, true));
+    let said: Vec<String> = doc.diagnostics().map(|d| d.to_string()).collect();
+    let at = |needle: &str| {
+        let offset = source.find(needle).unwrap();
+        (1 + source[..offset].matches('\n').count(), offset)
+    };
+    let (_, percent) = at("%e;");
+    let (_, amp) = at("&ch;");
+    assert_eq!(doc.errors().len(), 3, "{said:?}");
+    // The parameter entity's error at its reference, in decls.ent line 3.
+    assert_eq!(doc.errors()[0].offset, percent);
+    assert!(
+        said[0].ends_with("(in mem:/decls.ent, line 3, column 4)"),
+        "{said:?}"
+    );
+    // The DTD's at the end of the internal subset, in book.dtd line 2.
+    assert!(
+        said[1].ends_with("(in mem:/book.dtd, line 2, column 1)"),
+        "{said:?}"
+    );
+    // The entity's at its reference, in chapter.xml line 2.
+    assert_eq!(doc.errors()[2].offset, amp);
+    assert!(
+        said[2].contains("mem:/chapter.xml, line 2, column 8"),
+        "{said:?}"
+    );
+}

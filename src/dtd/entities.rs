@@ -29,7 +29,7 @@ use super::internal_subset::{
 };
 use super::loading::{self, Loaded, Reference};
 use crate::char_refs::{self, CharRef, Replacement};
-use crate::error::ErrorCode;
+use crate::error::{ErrorCode, ExternalPosition};
 use crate::external::{External, ExternalKind};
 use crate::limits::Limits;
 use crate::notation::Notation;
@@ -233,6 +233,14 @@ impl Declarations {
         }))
     }
 
+    /// For error `index` of [`errors`](Self::errors), found inside a file
+    /// read through the resolver: where in it.
+    pub(crate) fn error_position(&self, index: usize) -> Option<&ExternalPosition> {
+        let positions = &self.0.subset.error_positions;
+        let at = positions.binary_search_by_key(&index, |(i, _)| *i).ok()?;
+        Some(&positions[at].1)
+    }
+
     /// The errors found reading the declarations (offsets in the input).
     /// The subset's items, as document offsets in the normalized subset
     /// (see `InternalSubset::items`).
@@ -421,6 +429,14 @@ impl Declarations {
     /// (markup, unless it is in a reference's text).
     pub(crate) fn has_markup(&self, name: &str) -> bool {
         self.0.with_markup.contains_key(name) || self.external_text(name).contains('<')
+    }
+
+    /// Where the external entity `name` was read from, once it was.
+    pub(crate) fn external_uri(&self, name: &str) -> Option<&str> {
+        match self.0.external_texts.get(name).and_then(OnceLock::get) {
+            Some(Ok(loaded)) => Some(&loaded.uri),
+            _ => None,
+        }
     }
 
     /// The text of the external entity `name`, once read (`""` otherwise).

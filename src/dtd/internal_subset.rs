@@ -37,7 +37,7 @@ use memchr::{memchr, memchr2, memmem};
 use crate::chars::{
     is_name_char, is_name_start_char, is_predefined_entity, is_pubid_char, is_xml_char,
 };
-use crate::error::ErrorCode;
+use crate::error::{ErrorCode, ExternalPosition};
 use crate::external::{External, ExternalKind};
 use crate::limits::Limits;
 use crate::notation::Notation;
@@ -69,6 +69,10 @@ pub(crate) struct InternalSubset {
     /// Bytes of text read from outside the document (the external subset,
     /// external parameter entities): input, within the input-size limit.
     pub(crate) loaded_bytes: usize,
+    /// For the errors found inside such a file (by their index in
+    /// `errors`, in order): where in it, the start of the declaration or
+    /// reference they are in.
+    pub(crate) error_positions: Vec<(usize, ExternalPosition)>,
     /// Some parameter-entity reference was met: XML 1.0's WFC "Entity
     /// Declared" then no longer applies (the entity may be declared where a
     /// non-validating processor does not read).
@@ -186,6 +190,7 @@ pub(crate) fn parse_with(
         limits,
         external,
         dtd,
+        item_start: 0,
         xml11,
         // The subset is one token: read whole before any of it is used.
         budget: limits.entity_expansion_budget(base.saturating_add(subset.len())),
@@ -237,6 +242,45 @@ struct Frame {
     external: bool,
     /// `INCLUDE` sections open in it, whose `]]>` is still to come.
     includes: usize,
+    /// Its text is a file's, read through the resolver (its URI is
+    /// `base`): errors in it say where in it.
+    file: bool,
+    /// Lines counted so far in it, for those positions.
+    lines: LineCursor,
+}
+
+/// Lines and columns counted on through a text, so that the positions of
+/// many errors in one file cost one pass over it (positions asked out of
+/// order start again from the top).
+#[derive(Clone, Copy, Default)]
+struct LineCursor {
+    pos: usize,
+    line: u32,
+    column: u32,
+}
+
+impl LineCursor {
+    /// The 1-based line and column (in characters) of `to` in `text`.
+    fn position(&mut self, text: &str, to: usize) -> (u32, u32) {
+        if to < self.pos || self.line == 0 {
+            *self = LineCursor {
+                pos: 0,
+                line: 1,
+                column: 1,
+            };
+        }
+        let to = to.min(text.len());
+        for c in text.get(self.pos..to).unwrap_or_default().chars() {
+            if c == '\n' {
+                self.line += 1;
+                self.column = 1;
+            } else {
+                self.column += 1;
+            }
+        }
+        self.pos = to.max(self.pos);
+        (self.line, self.column)
+    }
 }
 
 /// A parameter entity opened to be read: its name, its text, and the URI
@@ -286,6 +330,8 @@ struct Reader<'s> {
     external: &'s External,
     /// The external subset, to read once the internal one is done.
     dtd: Option<ExternalSubset<'s>>,
+    /// Where the item being read starts in the innermost text.
+    item_start: usize,
     /// The document is XML 1.1.
     xml11: bool,
     budget: usize,
@@ -367,6 +413,8 @@ impl Reader<'_> {
             base: Some(uri),
             external: true,
             includes: 0,
+            file: true,
+            lines: LineCursor::default(),
         })
     }
 
@@ -408,6 +456,7 @@ impl Reader<'_> {
     /// declaration, comment, PI, conditional section, reference or stray text.
     fn top_level_item(&mut self, cur: &mut Cursor<'_>) -> Step {
         cur.skip_s();
+        self.item_start = cur.pos;
         if cur.starts_with(b"]]>") {
             if let Some(frame) = self.frames.last_mut().filter(|f| f.includes > 0) {
                 // The end of an `INCLUDE` section.
@@ -739,8 +788,10 @@ impl Reader<'_> {
                 pos: 0,
                 anchor: at,
                 external: source.is_some() || self.frames.last().is_some_and(|f| f.external),
+                file: source.is_some(),
                 base: source.or_else(|| self.current_base()),
                 includes: 0,
+                lines: LineCursor::default(),
             }),
             None => {
                 if self.unread(name) {
@@ -1274,7 +1325,24 @@ impl Reader<'_> {
 
     fn error(&mut self, code: ErrorCode, subset_offset: usize) {
         let offset = self.document_offset(subset_offset);
+        if let Some(position) = self.position_in_file() {
+            self.out
+                .error_positions
+                .push((self.out.errors.len(), position));
+        }
         self.out.errors.push((code, offset));
+    }
+
+    /// Where in a file read through the resolver the reader is, if it is
+    /// in one: the start of the item it reads, or of the reference to the
+    /// internal entity it reads.
+    fn position_in_file(&mut self) -> Option<ExternalPosition> {
+        let top = self.frames.len().checked_sub(1)?;
+        let k = (0..=top).rev().find(|&i| self.frames[i].file)?;
+        let frame = &mut self.frames[k];
+        let pos = if k == top { self.item_start } else { frame.pos };
+        let (line, column) = frame.lines.position(&frame.text, pos);
+        Some(ExternalPosition::new(frame.base.as_deref()?, line, column))
     }
 
     fn document_offset(&self, subset_offset: usize) -> usize {

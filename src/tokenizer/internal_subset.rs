@@ -10,7 +10,7 @@ use super::input::{scan, stop_table, Window};
 use super::states::{State, Subset};
 use super::{push_consumed, Flow, Input, TokenSink, Tokenizer};
 use crate::dtd::{Declarations, ExternalSubset};
-use crate::error::ErrorCode;
+use crate::error::{ErrorCode, ErrorContext};
 use crate::span::Span;
 
 // Bytes that end a bulk run, per sub-state (see `input::stop_table` for the
@@ -225,8 +225,14 @@ impl<S: TokenSink> Tokenizer<S> {
             .map(|(name, at)| (to_source(at), name.into()))
             .collect();
         self.subset_entities.sort_unstable();
-        for &(code, offset) in declarations.errors() {
-            self.error_at(w, code, to_source(offset));
+        for (i, &(code, offset)) in declarations.errors().iter().enumerate() {
+            match declarations.error_position(i) {
+                Some(position) => {
+                    let context = ErrorContext::external(position.clone());
+                    self.error_at_with_context(w, code, to_source(offset), context);
+                }
+                None => self.error_at(w, code, to_source(offset)),
+            }
         }
         self.declarations = Some(declarations);
     }

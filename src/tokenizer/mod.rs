@@ -89,7 +89,7 @@ pub use token::{
 use crate::char_refs::Replacement;
 use crate::chars::starts_predefined_reference;
 use crate::dtd::Declarations;
-use crate::error::{ErrorCode, ParseError};
+use crate::error::{ErrorCode, ErrorContext, ParseError};
 use crate::external::External;
 use crate::limits::Limits;
 use crate::span::Span;
@@ -128,6 +128,13 @@ pub trait TokenSink {
     fn process_token(&mut self, token: Token<'_>);
     /// One parse error.
     fn parse_error(&mut self, error: ParseError);
+    /// One parse error with what the parser knew more about it (for an
+    /// error inside a file read through the resolver, where in it). By
+    /// default the error alone.
+    fn parse_error_with_context(&mut self, error: ParseError, context: ErrorContext) {
+        let _ = context;
+        self.parse_error(error);
+    }
 }
 
 /// Tokenizes a whole input in one go, without copying it, and returns the
@@ -153,6 +160,10 @@ impl<S: TokenSink + ?Sized> TokenSink for &mut S {
 
     fn parse_error(&mut self, error: ParseError) {
         (**self).parse_error(error);
+    }
+
+    fn parse_error_with_context(&mut self, error: ParseError, context: ErrorContext) {
+        (**self).parse_error_with_context(error, context);
     }
 }
 
@@ -670,14 +681,33 @@ impl<S: TokenSink> Tokenizer<S> {
 
     /// Reports a parse error at `offset`, after any text that precedes it.
     fn error_at(&mut self, w: &Window<'_>, code: ErrorCode, offset: usize) {
+        let error = self.located(w, code, offset);
+        self.sink.parse_error(error);
+    }
+
+    /// [`error_at`](Self::error_at), with a context.
+    fn error_at_with_context(
+        &mut self,
+        w: &Window<'_>,
+        code: ErrorCode,
+        offset: usize,
+        context: ErrorContext,
+    ) {
+        let error = self.located(w, code, offset);
+        self.sink.parse_error_with_context(error, context);
+    }
+
+    /// An error at `offset`, with its line and column, after any text
+    /// that precedes it is emitted.
+    fn located(&mut self, w: &Window<'_>, code: ErrorCode, offset: usize) -> ParseError {
         self.emit_text(w);
         let position = self.locator.locate(w, offset);
-        self.sink.parse_error(ParseError {
+        ParseError {
             code,
             offset,
             line: position.line,
             column: position.column,
-        });
+        }
     }
 
     /// Reports an error at the character consumed last.

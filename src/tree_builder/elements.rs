@@ -319,6 +319,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             end_tag: name.to_owned(),
             open: self.current_element_start(),
             implied_closes,
+            external: None,
         };
         let error = self.located(code, span.start);
         self.sink.error_with_context(error, context);

@@ -57,7 +57,7 @@ use std::collections::{HashMap, HashSet};
 use crate::chars::is_name;
 
 use crate::dom::{NsId, QNameId};
-use crate::error::{ErrorCode, ParseError};
+use crate::error::{ErrorCode, ErrorContext, ExternalPosition, ParseError};
 use crate::scope::Scopes;
 use crate::span::Span;
 use crate::tokenizer::{self, Tag, Text, TextKind, Token, TokenSink};
@@ -123,6 +123,9 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
     /// The names of the entities being expanded, outermost first, with
     /// their replacement texts.
     entity_stack: Vec<(Box<str>, Box<str>)>,
+    /// For errors inside an external entity's text: the entity, and the
+    /// offset, line and column counted to so far.
+    file_lines: Option<(Box<str>, (usize, u32, u32))>,
     /// The outermost reference being expanded.
     outer_reference: Span,
     /// The outermost expansion with markup, while it runs.
@@ -203,6 +206,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             depth_reported: false,
             declarations: None,
             entity_stack: Vec::new(),
+            file_lines: None,
             outer_reference: Span::default(),
             expansion: None,
             default_values: HashMap::new(),
@@ -545,7 +549,52 @@ impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
         }
     }
 
-    fn parse_error(&mut self, mut error: ParseError) {
+    fn parse_error(&mut self, error: ParseError) {
+        let in_file = self.position_in_file(error.offset);
+        let error = self.token_error(error);
+        match in_file {
+            Some(position) => {
+                let context = ErrorContext::external(position);
+                self.sink.error_with_context(error, context);
+            }
+            None => self.sink.error(error),
+        }
+    }
+
+    fn parse_error_with_context(&mut self, error: ParseError, context: ErrorContext) {
+        let error = self.token_error(error);
+        self.sink.error_with_context(error, context);
+    }
+}
+
+impl<S: TreeSink> TreeBuilder<'_, S> {
+    /// For an error at `offset` of the replacement text being expanded,
+    /// when that text is a file read through the resolver: where in it.
+    /// Lines are counted on from the last error's, in one pass per
+    /// expansion.
+    fn position_in_file(&mut self, offset: usize) -> Option<ExternalPosition> {
+        let (name, text) = self.entity_stack.last()?;
+        let uri = self.declarations.as_ref()?.external_uri(name)?.to_owned();
+        let lines = match &mut self.file_lines {
+            Some((counted, lines)) if **counted == **name && lines.0 <= offset => lines,
+            slot => &mut slot.insert((name.clone(), (0, 1, 1))).1,
+        };
+        let to = offset.min(text.len());
+        for c in text.get(lines.0..to).unwrap_or_default().chars() {
+            if c == '\n' {
+                (lines.1, lines.2) = (lines.1 + 1, 1);
+            } else {
+                lines.2 += 1;
+            }
+        }
+        lines.0 = to.max(lines.0);
+        Some(ExternalPosition::new(&uri, lines.1, lines.2))
+    }
+
+    /// An error the tokenizer found, where it is reported: at the
+    /// reference while an entity is expanded, its code the warning that
+    /// replaces it where the entity may be declared unread.
+    fn token_error(&mut self, mut error: ParseError) -> ParseError {
         use ErrorCode::*;
         if let Some(reference) = self.reference_span() {
             // An error in a replacement text: at the reference (counted on
@@ -568,7 +617,7 @@ impl<S: TreeSink> TokenSink for TreeBuilder<'_, S> {
             self.reference_errors.insert(error.offset);
         }
         error.code = self.entity_code(error.code);
-        self.sink.error(error);
+        error
     }
 }
 
