@@ -88,7 +88,7 @@
 //!
 //! 1. the foundations, which import nothing of the crate: `chars`,
 //!    `scope`, `span`, `limits`, `error`, `output`, `notation`,
-//!    `test_inputs`, [`external`] (the caller's resolver);
+//!    `test_inputs`, `uri`, [`external`] (the caller's resolver);
 //! 2. [`decoding`]: bytes in any encoding to text; `char_refs`;
 //! 3. [`dtd`]: the DOCTYPE's internal subset (declarations, entities and
 //!    their expansion); the arena [`dom`];
@@ -133,6 +133,7 @@ mod span;
 mod test_inputs;
 pub mod tokenizer;
 mod tree_builder;
+mod uri;
 
 pub use decoding::{Encoding, EncodingSource, ParseOptions};
 pub use dom::{

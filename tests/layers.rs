@@ -44,6 +44,7 @@ const LAYERS: &[&[&str]] = &[
         "output",
         "notation",
         "test_inputs",
+        "uri",
         "external",
     ],
     &["decoding", "char_refs"],

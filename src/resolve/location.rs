@@ -7,6 +7,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::uri::UriParts;
+
 /// What an identifier points at, as far as reading goes.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Target {
@@ -18,17 +20,10 @@ pub enum Target {
     Elsewhere(String),
 }
 
-/// The scheme of a URI reference (`http` of `http://x`), if it has one:
-/// letters, digits, `+`, `-` and `.` after a letter, then `:` (RFC 3986
-/// §3.1). A one-letter scheme on Windows is a drive (`C:\dtd`).
+/// The scheme of a URI reference (`http` of `http://x`), if it has one
+/// (RFC 3986 §3.1; a one-letter one on Windows is a drive).
 pub fn scheme(reference: &str) -> Option<&str> {
-    let colon = reference.find(':')?;
-    let name = &reference[..colon];
-    let mut chars = name.chars();
-    let starts_with_letter = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
-    let rest_fits = chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    let is_drive = cfg!(windows) && name.len() == 1;
-    (starts_with_letter && rest_fits && !is_drive).then_some(name)
+    crate::uri::scheme(reference)
 }
 
 /// What the system identifier `id` points at: a `file:` URI's path, a
@@ -181,45 +176,6 @@ pub fn last_segment(path: &Path) -> Option<&Path> {
     }
 }
 
-/// The parts of a URI reference (RFC 3986 §3).
-struct Parts<'a> {
-    scheme: Option<&'a str>,
-    authority: Option<&'a str>,
-    path: &'a str,
-    query: Option<&'a str>,
-    fragment: Option<&'a str>,
-}
-
-fn split(reference: &str) -> Parts<'_> {
-    let (rest, fragment) = match reference.split_once('#') {
-        Some((rest, fragment)) => (rest, Some(fragment)),
-        None => (reference, None),
-    };
-    let (rest, query) = match rest.split_once('?') {
-        Some((rest, query)) => (rest, Some(query)),
-        None => (rest, None),
-    };
-    let scheme = scheme(rest);
-    let rest = match scheme {
-        Some(name) => &rest[name.len() + 1..],
-        None => rest,
-    };
-    let (authority, path) = match rest.strip_prefix("//") {
-        Some(after) => {
-            let end = after.find('/').unwrap_or(after.len());
-            (Some(&after[..end]), &after[end..])
-        }
-        None => (None, rest),
-    };
-    Parts {
-        scheme,
-        authority,
-        path,
-        query,
-        fragment,
-    }
-}
-
 /// RFC 3986 §5.2.4: `.` and `..` segments removed.
 fn remove_dot_segments(path: &str) -> String {
     let absolute = path.starts_with('/');
@@ -259,8 +215,8 @@ fn remove_dot_segments(path: &str) -> String {
 /// with a scheme stands alone, one without takes what it lacks from the
 /// base.
 pub fn resolve_reference(base: &str, reference: &str) -> String {
-    let r = split(reference);
-    let b = split(base);
+    let r = UriParts::split(reference);
+    let b = UriParts::split(base);
     let (scheme, authority, path, query) = if r.scheme.is_some() {
         (r.scheme, r.authority, remove_dot_segments(r.path), r.query)
     } else if r.authority.is_some() {
@@ -285,25 +241,14 @@ pub fn resolve_reference(base: &str, reference: &str) -> String {
         };
         (b.scheme, b.authority, remove_dot_segments(&merged), r.query)
     };
-    let mut out = String::with_capacity(base.len() + reference.len());
-    if let Some(scheme) = scheme {
-        out.push_str(scheme);
-        out.push(':');
+    UriParts {
+        scheme,
+        authority,
+        path: &path,
+        query,
+        fragment: r.fragment,
     }
-    if let Some(authority) = authority {
-        out.push_str("//");
-        out.push_str(authority);
-    }
-    out.push_str(&path);
-    if let Some(query) = query {
-        out.push('?');
-        out.push_str(query);
-    }
-    if let Some(fragment) = r.fragment {
-        out.push('#');
-        out.push_str(fragment);
-    }
-    out
+    .join()
 }
 
 /// XML Catalogs §6.2: runs of white space made one space, none at either

@@ -38,6 +38,7 @@ use crate::dom::{Attribute, Document, Edge, Node, NodeId, NodeType, XML_NAMESPAC
 use crate::output::Pieces;
 use crate::query::XNode;
 use crate::scope::Scopes;
+use crate::uri::UriParts;
 
 use super::canonical_markup::{
     c14n_order, declare_undeclared, escape_c14n_text, write_c14n_start_tag, write_pi,
@@ -835,143 +836,62 @@ impl<'a> XmlAttributeScope<'a> {
 
 // ----- xml:base -------------------------------------------------------------
 
-/// The parts of a URI reference (RFC 3986, appendix B).
-struct UriParts<'s> {
-    scheme: Option<&'s str>,
-    authority: Option<&'s str>,
-    path: &'s str,
-    query: Option<&'s str>,
-    fragment: Option<&'s str>,
-}
-
-fn split_uri(uri: &str) -> UriParts<'_> {
-    let mut rest = uri;
-    let mut parts = UriParts {
-        scheme: None,
-        authority: None,
-        path: "",
-        query: None,
-        fragment: None,
-    };
-    if let Some(colon) = rest.find(':') {
-        let scheme = &rest[..colon];
-        let mut chars = scheme.chars();
-        if chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-            && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-        {
-            parts.scheme = Some(scheme);
-            rest = &rest[colon + 1..];
-        }
-    }
-    if let Some(hash) = rest.find('#') {
-        parts.fragment = Some(&rest[hash + 1..]);
-        rest = &rest[..hash];
-    }
-    if let Some(question) = rest.find('?') {
-        parts.query = Some(&rest[question + 1..]);
-        rest = &rest[..question];
-    }
-    if let Some(after) = rest.strip_prefix("//") {
-        let end = after.find('/').unwrap_or(after.len());
-        parts.authority = Some(&after[..end]);
-        rest = &after[end..];
-    }
-    parts.path = rest;
-    parts
-}
-
-fn join_uri(
-    scheme: Option<&str>,
-    authority: Option<&str>,
-    path: &str,
-    query: Option<&str>,
-    fragment: Option<&str>,
-) -> String {
-    let mut out = String::new();
-    if let Some(scheme) = scheme {
-        out.push_str(scheme);
-        out.push(':');
-    }
-    if let Some(authority) = authority {
-        out.push_str("//");
-        out.push_str(authority);
-    }
-    out.push_str(path);
-    if let Some(query) = query {
-        out.push('?');
-        out.push_str(query);
-    }
-    if let Some(fragment) = fragment {
-        out.push('#');
-        out.push_str(fragment);
-    }
-    out
-}
-
 /// Resolves `reference` against `base` as libxml2's `xmlBuildURI` does:
 /// RFC 3986 section 5.2, with an absolute-path reference kept as written
 /// and a relative path normalized by [`normalize_path`] (leading `..`
 /// segments of a relative result are kept).
 fn resolve_uri(reference: &str, base: &str) -> Option<String> {
-    let base = split_uri(base);
+    let base = UriParts::split(base);
     if reference.is_empty() {
         // The base without its fragment.
-        return Some(join_uri(
-            base.scheme,
-            base.authority,
-            base.path,
-            base.query,
-            None,
-        ));
+        return Some(
+            UriParts {
+                fragment: None,
+                ..base
+            }
+            .join(),
+        );
     }
-    let r = split_uri(reference);
-    if r.scheme.is_some() {
+    let r = UriParts::split(reference);
+    let resolved = if r.scheme.is_some() {
         return Some(reference.to_owned());
-    }
-    if r.path.is_empty() && r.authority.is_none() {
-        return Some(join_uri(
-            base.scheme,
-            base.authority,
-            base.path,
-            r.query.or(base.query),
-            r.fragment,
-        ));
-    }
-    if r.authority.is_some() {
-        return Some(join_uri(
-            base.scheme,
-            r.authority,
-            r.path,
-            r.query,
-            r.fragment,
-        ));
-    }
-    if r.path.starts_with('/') {
-        return Some(join_uri(
-            base.scheme,
-            base.authority,
-            r.path,
-            r.query,
-            r.fragment,
-        ));
-    }
-    // Merge: the base's path up to its last `/`, then the reference's.
-    let mut path = String::new();
-    if let Some(slash) = base.path.rfind('/') {
-        path.push_str(&base.path[..=slash]);
-    }
-    if path.is_empty() && base.authority.is_some() {
-        path.push('/');
-    }
-    path.push_str(r.path);
-    let path = normalize_path(&path);
-    Some(join_uri(
-        base.scheme,
-        base.authority,
-        &path,
-        r.query,
-        r.fragment,
-    ))
+    } else if r.path.is_empty() && r.authority.is_none() {
+        UriParts {
+            query: r.query.or(base.query),
+            fragment: r.fragment,
+            ..base
+        }
+    } else if r.authority.is_some() {
+        UriParts {
+            scheme: base.scheme,
+            ..r
+        }
+    } else if r.path.starts_with('/') {
+        UriParts {
+            scheme: base.scheme,
+            authority: base.authority,
+            ..r
+        }
+    } else {
+        // Merge: the base's path up to its last `/`, then the reference's.
+        let mut path = String::new();
+        if let Some(slash) = base.path.rfind('/') {
+            path.push_str(&base.path[..=slash]);
+        }
+        if path.is_empty() && base.authority.is_some() {
+            path.push('/');
+        }
+        path.push_str(r.path);
+        let path = normalize_path(&path);
+        let merged = UriParts {
+            scheme: base.scheme,
+            authority: base.authority,
+            path: &path,
+            ..r
+        };
+        return Some(merged.join());
+    };
+    Some(resolved.join())
 }
 
 /// Removes dot segments as libxml2 does (RFC 2396 section 5.2, steps 6c to
