@@ -1,8 +1,8 @@
 //! What every subcommand is given: the runner's settings, the options of
-//! every parse (`--input-encoding` and the limits), and the command line's
-//! own definition (for `completions` and `man`); and what the subcommands
-//! that read a file whole share: the document, and the note that says a
-//! limit cut it short.
+//! every parse (`--input-encoding`, `--no-well-known-prefixes` and the
+//! limits), and the command line's own definition (for `completions` and
+//! `man`); and what the subcommands that read a file whole share: the
+//! document, and the note that says a limit cut it short.
 //!
 //! It uses the options and the runner; the subcommands use it.
 
@@ -27,12 +27,14 @@ pub struct Context {
 
 impl Context {
     /// The context of a run: the encoding every input is read in, if the
-    /// user chose one (an unknown label is an error), and the limits of
-    /// every parse.
+    /// user chose one (an unknown label is an error), the limits of every
+    /// parse, and whether well-known prefixes used undeclared get their
+    /// placeholder namespace instead of their registered one.
     pub fn new(
         settings: Settings,
         input_encoding: Option<&str>,
         limits: Limits,
+        placeholder_for_well_known_prefixes: bool,
         cli: fn() -> clap::Command,
     ) -> Result<Context, Error> {
         let mut options = match input_encoding {
@@ -40,6 +42,7 @@ impl Context {
             None => ParseOptions::default(),
         };
         options.limits = limits;
+        options.placeholder_for_well_known_prefixes = placeholder_for_well_known_prefixes;
         Ok(Context {
             settings,
             options,

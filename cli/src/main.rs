@@ -93,6 +93,13 @@ struct Cli {
     /// `--input-encoding x-mac-cyrillic`.
     #[arg(long, global = true, value_name = "LABEL")]
     input_encoding: Option<String>,
+    /// Put a well-known prefix that the document uses without declaring it
+    /// (itunes, dc, media, atom, xlink, svg, ...) in its placeholder
+    /// namespace `urn:xml5dom:undeclared:PREFIX`, as any other, instead of
+    /// its registered namespace; `fmt` then declares the placeholder.
+    /// Example: `--no-well-known-prefixes`.
+    #[arg(long, global = true)]
+    no_well_known_prefixes: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -127,6 +134,7 @@ fn main() -> ExitCode {
         settings,
         cli.input_encoding.as_deref(),
         limits,
+        cli.no_well_known_prefixes,
         Cli::command,
     );
     match context.and_then(|context| cli.command.run(&context)) {

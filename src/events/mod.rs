@@ -93,7 +93,7 @@ pub fn parse_with(text: &str, options: &ParseOptions, handler: impl FnMut(Event<
         // lists it): the input ends there.
         sink.classed_error(ErrorCode::InputSizeLimit, kept, ErrorClass::InputCut);
     }
-    parse_into(text, limits, sink);
+    parse_into(text, options, sink);
 }
 
 /// Parses what `reader` gives, with the default options, in memory bounded by the largest token and

@@ -56,7 +56,7 @@ impl<H: Handler> Stream<H> {
         let limits = options.limits.clone();
         let limit = (limits.max_input_bytes < MAX_INPUT_BYTES).then_some(limits.max_input_bytes);
         Stream {
-            pieces: Pieces::new(&limits, limit, EventSink::new(handler)),
+            pieces: Pieces::new(options, limit, EventSink::new(handler)),
             bytes: (!text).then(|| ByteStream::unmapped(options.clone())),
             piece: String::new(),
             decoding_errors: Vec::new(),

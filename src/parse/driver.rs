@@ -10,25 +10,25 @@
 
 use crate::decoding::ParseOptions;
 use crate::dom::{Document, SourceText};
-use crate::limits::{piece_kept, Limits};
+use crate::limits::piece_kept;
 use crate::tokenizer::{self, Tokenizer};
 use crate::tree_builder::{DocumentSink, FragmentDtd, Source, TreeBuilder, TreeSink};
 
 /// Parses `text` whole into `sink`, and gives what the sink made.
-pub(crate) fn parse_into<S: TreeSink>(text: &str, limits: &Limits, sink: S) -> S::Output {
-    let builder = TreeBuilder::new(text, limits.clone(), sink);
-    tokenizer::tokenize_with(text, builder, limits).finish()
+pub(crate) fn parse_into<S: TreeSink>(text: &str, options: &ParseOptions, sink: S) -> S::Output {
+    let builder = TreeBuilder::new(text, options, sink);
+    tokenizer::tokenize_with(text, builder, &options.limits).finish()
 }
 
 /// Parses `text` into a document, which keeps a copy of it.
 pub(crate) fn build(text: &str, options: &ParseOptions) -> Document {
-    parse_into(text, &options.limits, DocumentSink::new(text))
+    parse_into(text, options, DocumentSink::new(text))
 }
 
 /// Parses `text` into a document, which takes `text` itself as its source
 /// (no copy): the same document as [`build`] makes.
 pub(crate) fn build_owned(text: SourceText, options: &ParseOptions) -> Document {
-    let mut doc = parse_into(&text, &options.limits, DocumentSink::without_copy(&text));
+    let mut doc = parse_into(&text, options, DocumentSink::without_copy(&text));
     doc.give_source(text);
     doc
 }
@@ -44,7 +44,7 @@ pub(crate) fn build_fragment(
     options: &ParseOptions,
 ) -> Document {
     let sink = DocumentSink::for_fragment(text);
-    let mut builder = TreeBuilder::for_fragment(text, options.limits.clone(), sink, bindings);
+    let mut builder = TreeBuilder::for_fragment(text, options, sink, bindings);
     let declarations = dtd.as_ref().map(|dtd| builder.fragment_dtd(dtd));
     let xml11 = dtd.is_some_and(|dtd| dtd.xml11);
     tokenizer::tokenize_fragment(text, builder, &options.limits, declarations, xml11).finish()
@@ -65,10 +65,10 @@ pub(crate) struct Pieces<S: TreeSink> {
 
 impl<S: TreeSink> Pieces<S> {
     /// Pieces into `sink`, the text limited to `limit` bytes if given.
-    pub(crate) fn new(limits: &Limits, limit: Option<usize>, sink: S) -> Pieces<S> {
-        let builder = TreeBuilder::with_source(Source::window(), limits.clone(), sink);
+    pub(crate) fn new(options: &ParseOptions, limit: Option<usize>, sink: S) -> Pieces<S> {
+        let builder = TreeBuilder::with_source(Source::window(), options, sink);
         Pieces {
-            tokenizer: Tokenizer::with_limits(builder, limits.clone()),
+            tokenizer: Tokenizer::with_limits(builder, options.limits.clone()),
             fed: 0,
             limit,
             cut: false,

@@ -376,7 +376,7 @@ impl Parser {
         let limit = Some(options.limits.input_bytes());
         Parser {
             bytes: ByteStream::new(options.clone()),
-            pieces: Pieces::new(&options.limits, limit, DocumentSink::growing()),
+            pieces: Pieces::new(&options, limit, DocumentSink::growing()),
             piece: String::new(),
             decoding_errors: Vec::new(),
         }
