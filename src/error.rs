@@ -250,7 +250,10 @@ pub enum ErrorCode {
     EofInElement,
 
     // --- Namespaces ---
-    /// A prefix with no namespace bound to it.
+    /// A prefix with no namespace bound to it. The name is put in the
+    /// prefix's placeholder namespace (`urn:xml5dom:undeclared:PREFIX`), or
+    /// in its registered namespace if it is a well-known prefix
+    /// (`WELL_KNOWN_NAMESPACES`).
     UnboundNamespacePrefix,
     /// A namespace declaration that Namespaces in XML forbids.
     InvalidNamespaceDeclaration,
@@ -705,7 +708,7 @@ impl ErrorCode {
             ),
             UnboundNamespacePrefix => (
                 "unbound-namespace-prefix",
-                "namespace prefix not declared; the name is put in the placeholder namespace urn:xml5dom:undeclared:PREFIX",
+                "namespace prefix not declared; the name is put in the registered namespace of a well-known prefix, else in the placeholder namespace urn:xml5dom:undeclared:PREFIX",
             ),
             InvalidNamespaceDeclaration => (
                 "invalid-namespace-declaration",

@@ -137,8 +137,9 @@ mod uri;
 
 pub use decoding::{Encoding, EncodingSource, ParseOptions};
 pub use dom::{
-    undeclared_namespace, Attribute, Attributes, Document, Edge, Node, NodeId, NodeMut, NodeType,
-    SharedText, XmlDeclaration, UNDECLARED_NAMESPACE_BASE, XMLNS_NAMESPACE, XML_NAMESPACE,
+    undeclared_namespace, well_known_namespace, Attribute, Attributes, Document, Edge, Node,
+    NodeId, NodeMut, NodeType, SharedText, XmlDeclaration, UNDECLARED_NAMESPACE_BASE,
+    WELL_KNOWN_NAMESPACES, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
 pub use error::{
     Diagnostic, ElementStart, Error, ErrorCode, ErrorContext, ExternalPosition, ParseError,

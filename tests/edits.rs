@@ -10,7 +10,7 @@ mod edit_checks;
 use edit_checks::check_written_back;
 use pretty_assertions::assert_eq;
 use xml5dom::query::{Value, XPath};
-use xml5dom::{Document, NodeId, XML_NAMESPACE};
+use xml5dom::{Document, NodeId, ParseOptions, XML_NAMESPACE};
 
 /// `doc` writes back well-formed, without errors, as the same tree, and
 /// each element alone does too.
@@ -418,6 +418,27 @@ const DC: &str = "http://purl.org/dc/elements/1.1/";
 const UNDECLARED_DC: &str = "<rss><channel><dc:creator>A</dc:creator>\
                              <item dc:id='1'><dc:creator>B</dc:creator></item></channel></rss>";
 
+/// `text` parsed with every undeclared prefix in its placeholder
+/// namespace, well-known ones too
+/// (`ParseOptions::placeholder_for_well_known_prefixes`).
+fn parse_with_placeholders(text: &str) -> Document {
+    let mut options = ParseOptions::default();
+    options.placeholder_for_well_known_prefixes = true;
+    Document::parse_with(text, &options)
+}
+
+/// The namespaces an undeclared `dc` is in: its registered one by
+/// default, its placeholder with the option; with the parse of each.
+fn undeclared_dc_parses() -> [(&'static str, Document); 2] {
+    [
+        (DC, Document::parse(UNDECLARED_DC)),
+        (
+            "urn:xml5dom:undeclared:dc",
+            parse_with_placeholders(UNDECLARED_DC),
+        ),
+    ]
+}
+
 /// The `dc` names of `doc`, element and attribute, with their namespaces.
 fn dc_names(doc: &Document) -> Vec<(String, Option<String>)> {
     let mut names = Vec::new();
@@ -435,66 +456,80 @@ fn dc_names(doc: &Document) -> Vec<(String, Option<String>)> {
 
 #[test]
 fn a_name_with_an_undeclared_prefix_is_in_the_namespace_the_writer_declares() {
-    let doc = Document::parse(UNDECLARED_DC);
-    let placeholder = xml5dom::undeclared_namespace("dc");
-    assert_eq!(placeholder, "urn:xml5dom:undeclared:dc");
-    let expected = [
-        ("dc:creator", Some(placeholder.clone())),
-        ("dc:id", Some(placeholder.clone())),
-        ("dc:creator", Some(placeholder.clone())),
-    ];
-    let expected: Vec<_> = expected.map(|(n, u)| (n.to_owned(), u)).into();
-    assert_eq!(dc_names(&doc), expected);
-    // The output declares that namespace, and reads back to the same names.
-    let written = doc.to_xml();
-    assert!(
-        written.contains("xmlns:dc=\"urn:xml5dom:undeclared:dc\""),
-        "{written}"
+    assert_eq!(
+        xml5dom::undeclared_namespace("dc"),
+        "urn:xml5dom:undeclared:dc"
     );
-    let again = Document::parse(&written);
-    assert_eq!(again.errors(), []);
-    assert_eq!(dc_names(&again), expected);
-    // XPath selects them by it, in the tree and in the output; so does
-    // ElementPath.
-    let mut bindings = xml5dom::query::Bindings::new();
-    bindings.namespace("dc", &placeholder);
-    let xpath = XPath::compile("//dc:creator | //@dc:id").unwrap();
-    for doc in [&doc, &again] {
-        assert_eq!(xpath.select_with(doc.root(), &bindings).unwrap().len(), 3);
-        let found = doc
-            .root()
-            .findall(".//{urn:xml5dom:undeclared:dc}creator")
-            .unwrap();
-        assert_eq!(found.len(), 2);
+    for (namespace, doc) in undeclared_dc_parses() {
+        let expected = ["dc:creator", "dc:id", "dc:creator"]
+            .map(|n| (n.to_owned(), Some(namespace.to_owned())));
+        assert_eq!(dc_names(&doc), expected);
+        // The output declares that namespace, and reads back to the same
+        // names.
+        let written = doc.to_xml();
+        assert!(
+            written.contains(&format!("xmlns:dc=\"{namespace}\"")),
+            "{written}"
+        );
+        let again = Document::parse(&written);
+        assert_eq!(again.errors(), []);
+        assert_eq!(dc_names(&again), expected);
+        // XPath selects them by it, in the tree and in the output; so does
+        // ElementPath.
+        let mut bindings = xml5dom::query::Bindings::new();
+        bindings.namespace("dc", namespace);
+        let xpath = XPath::compile("//dc:creator | //@dc:id").unwrap();
+        for doc in [&doc, &again] {
+            assert_eq!(xpath.select_with(doc.root(), &bindings).unwrap().len(), 3);
+            let found = doc
+                .root()
+                .findall(&format!(".//{{{namespace}}}creator"))
+                .unwrap();
+            assert_eq!(found.len(), 2);
+        }
     }
 }
 
 #[test]
 fn an_unbound_prefix_error_says_when_the_document_uses_it_undeclared() {
-    let doc = Document::parse(UNDECLARED_DC);
-    let unbound = |expression: &str| match XPath::compile(expression).unwrap().evaluate(doc.root())
-    {
-        Err(xml5dom::XPathError::UnboundPrefix {
-            undeclared_namespace,
-            ..
-        }) => undeclared_namespace,
-        other => panic!("{expression}: {other:?}"),
-    };
-    assert_eq!(
-        unbound("//dc:creator").as_deref(),
-        Some("urn:xml5dom:undeclared:dc")
-    );
-    assert_eq!(unbound("//media:content"), None);
-    let error = XPath::compile("count(//@dc:id)")
-        .unwrap()
-        .evaluate(doc.root())
-        .unwrap_err();
-    assert!(
-        error
-            .to_string()
-            .contains("in the namespace urn:xml5dom:undeclared:dc"),
-        "{error}"
-    );
+    for (namespace, doc) in undeclared_dc_parses() {
+        let unbound =
+            |expression: &str| match XPath::compile(expression).unwrap().evaluate(doc.root()) {
+                Err(xml5dom::XPathError::UnboundPrefix {
+                    undeclared_namespace,
+                    ..
+                }) => undeclared_namespace,
+                other => panic!("{expression}: {other:?}"),
+            };
+        assert_eq!(unbound("//dc:creator").as_deref(), Some(namespace));
+        assert_eq!(unbound("//media:content"), None);
+        let error = XPath::compile("count(//@dc:id)")
+            .unwrap()
+            .evaluate(doc.root())
+            .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains(&format!("in the namespace {namespace}")),
+            "{error}"
+        );
+    }
+    // A well-known prefix that a declaration binds to its registered
+    // namespace is not used undeclared, on the root element or below it.
+    for declared in [
+        "<rss xmlns:dc='http://purl.org/dc/elements/1.1/'><dc:creator/></rss>",
+        "<rss><item xmlns:dc='http://purl.org/dc/elements/1.1/'><dc:creator/></item></rss>",
+    ] {
+        let doc = Document::parse(declared);
+        match XPath::compile("//dc:creator").unwrap().evaluate(doc.root()) {
+            Ok(_) => assert!(declared.starts_with("<rss xmlns")),
+            Err(xml5dom::XPathError::UnboundPrefix {
+                undeclared_namespace,
+                ..
+            }) => assert_eq!(undeclared_namespace, None, "{declared}"),
+            Err(other) => panic!("{declared}: {other:?}"),
+        }
+    }
 }
 
 #[test]
@@ -618,27 +653,25 @@ fn declaring_a_prefix_by_hand_re_homes_its_undeclared_uses_in_scope() {
 
 #[test]
 fn waiting_prefixes_still_resolve_where_they_land_beside_undeclared_ones() {
-    // A created `dc:x` waits; under <dc:creator>, whose name binds `dc` to
-    // the placeholder in the output, it takes that namespace; where
-    // nothing binds `dc` it is refused.
-    let mut doc = Document::parse(UNDECLARED_DC);
-    let channel = first_child(&doc, root(&doc));
-    let creator = first_child(&doc, channel);
-    let x = doc.create_element("dc:x");
-    assert_eq!(doc.node(x).unwrap().namespace(), None);
-    assert!(
-        doc.append(channel, x).is_err(),
-        "dc is bound to nothing there"
-    );
-    doc.append(creator, x).unwrap();
-    assert_eq!(
-        doc.node(x).unwrap().namespace(),
-        Some("urn:xml5dom:undeclared:dc")
-    );
-    // Bound afterwards, it moves with the rest.
-    assert_eq!(doc.bind_undeclared_prefix("dc", DC).unwrap(), 4);
-    assert_eq!(doc.node(x).unwrap().namespace(), Some(DC));
-    writes_back(&doc);
+    // A created `dc:x` waits; under <dc:creator>, whose name binds `dc` in
+    // the output (to the namespace the undeclared `dc` is in), it takes
+    // that namespace; where nothing binds `dc` it is refused.
+    for (namespace, mut doc) in undeclared_dc_parses() {
+        let channel = first_child(&doc, root(&doc));
+        let creator = first_child(&doc, channel);
+        let x = doc.create_element("dc:x");
+        assert_eq!(doc.node(x).unwrap().namespace(), None);
+        assert!(
+            doc.append(channel, x).is_err(),
+            "dc is bound to nothing there"
+        );
+        doc.append(creator, x).unwrap();
+        assert_eq!(doc.node(x).unwrap().namespace(), Some(namespace));
+        // Bound afterwards, it moves with the rest.
+        assert_eq!(doc.bind_undeclared_prefix("dc", DC).unwrap(), 4);
+        assert_eq!(doc.node(x).unwrap().namespace(), Some(DC));
+        writes_back(&doc);
+    }
 }
 
 #[test]
@@ -677,22 +710,35 @@ fn append_element_ns_declares_the_namespace_once() {
     }
     let written = writes_back(&doc);
     assert_eq!(written.matches("xmlns:media").count(), 3, "{written}");
-    // Where a name uses it undeclared (a declaration would move it), too.
-    let mut doc = Document::parse("<r><media:old/><a/></r>");
-    let a = doc
-        .root()
-        .descendants()
-        .find(|n| n.name() == "a")
-        .unwrap()
-        .id();
-    let mut element = doc.node_mut(a).unwrap();
-    element.append_element_ns(media, "media:content").unwrap();
-    let old = doc
-        .root()
-        .descendants()
-        .find(|n| n.name() == "media:old")
-        .unwrap();
-    assert_eq!(old.namespace(), Some("urn:xml5dom:undeclared:media"));
-    let root_declares = doc.root_element().unwrap().attributes().count();
-    assert_eq!(root_declares, 0);
+    // Where a name uses it undeclared in another namespace (a declaration
+    // would move it), too; where it uses it undeclared in the registered
+    // namespace of the well-known prefix, the one declaration covers it
+    // as well.
+    let options = [(false, media, 1), (true, "urn:xml5dom:undeclared:media", 0)];
+    for (placeholders, old_namespace, root_declares) in options {
+        let source = "<r><media:old/><a/></r>";
+        let mut doc = match placeholders {
+            false => Document::parse(source),
+            true => parse_with_placeholders(source),
+        };
+        let a = doc
+            .root()
+            .descendants()
+            .find(|n| n.name() == "a")
+            .unwrap()
+            .id();
+        let mut element = doc.node_mut(a).unwrap();
+        element.append_element_ns(media, "media:content").unwrap();
+        let old = doc
+            .root()
+            .descendants()
+            .find(|n| n.name() == "media:old")
+            .unwrap();
+        assert_eq!(old.namespace(), Some(old_namespace));
+        let root = doc.root_element().unwrap();
+        assert_eq!(root.attributes().count(), root_declares);
+        let written = writes_back(&doc);
+        let declarations = written.matches("xmlns:media").count();
+        assert_eq!(declarations, 2 - root_declares, "{written}");
+    }
 }

@@ -234,11 +234,23 @@ fn each_repair_rule_changes_only_its_spot() {
     // A name that is not a name, with its end tag.
     mended_in_context("<1st>x</1st>", "<_1st>x</_1st>", &[InvalidName]);
     mended_in_context("<x 1a\n =\n 'v'/>", "<x _1a\n =\n 'v'/>", &[InvalidName]);
-    // A prefix nothing declares.
+    // A prefix nothing declares: its placeholder namespace declared, or,
+    // a well-known prefix, its registered one.
+    mended_in_context(
+        "<my:creator>J</my:creator>",
+        "<my:creator xmlns:my=\"urn:xml5dom:undeclared:my\">J</my:creator>",
+        &[UndeclaredPrefix],
+    );
     mended_in_context(
         "<dc:creator>J</dc:creator>",
-        "<dc:creator xmlns:dc=\"urn:xml5dom:undeclared:dc\">J</dc:creator>",
+        "<dc:creator xmlns:dc=\"http://purl.org/dc/elements/1.1/\">J</dc:creator>",
         &[UndeclaredPrefix],
+    );
+    mended_in_context(
+        "<a itunes:x='1' dc:y='2'/>",
+        "<a xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\" itunes:x='1' \
+         xmlns:dc=\"http://purl.org/dc/elements/1.1/\" dc:y='2'/>",
+        &[UndeclaredPrefix, UndeclaredPrefix],
     );
 }
 

@@ -4,7 +4,7 @@
 //! `tests/fixpoint.rs`; canonical forms are `tests/canonical.rs`.)
 
 use pretty_assertions::assert_eq;
-use xml5dom::{Document, RepairKind, SerializeOptions};
+use xml5dom::{Document, ParseOptions, RepairKind, SerializeOptions, WELL_KNOWN_NAMESPACES};
 
 /// The one changed stretch between `before` and `after`: what `before` had
 /// there and what `after` has instead.
@@ -369,14 +369,114 @@ fn names_that_are_not_names_are_mended() {
     );
 }
 
+/// `xml` parsed with every undeclared prefix in its placeholder namespace,
+/// well-known ones too, then written out.
+fn repairs_with_placeholders(xml: &str) -> (String, Vec<RepairKind>) {
+    let mut options = ParseOptions::default();
+    options.placeholder_for_well_known_prefixes = true;
+    let out = Document::parse_with(xml, &options).serialize(&SerializeOptions::default());
+    (out.text, out.repairs.iter().map(|r| r.kind).collect())
+}
+
 #[test]
 fn undeclared_prefixes_get_a_placeholder_namespace() {
-    let (text, kinds) = repairs("<svg><use xlink:href='#a'/></svg>");
+    let (text, kinds) = repairs("<svg><use my:href='#a'/></svg>");
+    assert_eq!(
+        text,
+        "<svg><use xmlns:my=\"urn:xml5dom:undeclared:my\" my:href='#a'/></svg>"
+    );
+    assert_eq!(kinds, [RepairKind::UndeclaredPrefix]);
+    // Well-known prefixes too, where the parse was asked to.
+    let (text, kinds) = repairs_with_placeholders("<svg><use xlink:href='#a'/></svg>");
     assert_eq!(
         text,
         "<svg><use xmlns:xlink=\"urn:xml5dom:undeclared:xlink\" xlink:href='#a'/></svg>"
     );
     assert_eq!(kinds, [RepairKind::UndeclaredPrefix]);
+}
+
+/// A well-known prefix nothing declares is declared with its registered
+/// namespace where the placeholder would be (where it is first used, once
+/// for the element's scope), and a declaration of the prefix in the
+/// document still means what it says in its scope.
+#[test]
+fn undeclared_well_known_prefixes_are_declared_with_their_registered_namespace() {
+    let (text, kinds) = repairs("<svg><use xlink:href='#a'/></svg>");
+    assert_eq!(
+        text,
+        "<svg><use xmlns:xlink=\"http://www.w3.org/1999/xlink\" xlink:href='#a'/></svg>"
+    );
+    assert_eq!(kinds, [RepairKind::UndeclaredPrefix]);
+
+    let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd";
+    let feed = "<rss version=\"2.0\">\n<channel>\n\
+                <itunes:author>A</itunes:author>\n\
+                <item><itunes:duration>1:00</itunes:duration><itunes:image href='i.png'/></item>\n\
+                <item xmlns:itunes='urn:mine'><itunes:duration>2:00</itunes:duration></item>\n\
+                </channel>\n</rss>";
+    let (text, kinds) = repairs(feed);
+    assert_eq!(
+        text,
+        format!(
+            "<rss version=\"2.0\">\n<channel>\n\
+             <itunes:author xmlns:itunes=\"{itunes}\">A</itunes:author>\n\
+             <item><itunes:duration xmlns:itunes=\"{itunes}\">1:00</itunes:duration>\
+             <itunes:image xmlns:itunes=\"{itunes}\" href='i.png'/></item>\n\
+             <item xmlns:itunes='urn:mine'><itunes:duration>2:00</itunes:duration></item>\n\
+             </channel>\n</rss>"
+        )
+    );
+    assert_eq!(kinds, [RepairKind::UndeclaredPrefix; 3]);
+    let again = Document::parse(&text);
+    assert_eq!(again.errors(), []);
+    let durations: Vec<_> = again
+        .root()
+        .descendants()
+        .filter(|n| n.local_name() == "duration")
+        .map(|n| n.namespace())
+        .collect();
+    assert_eq!(durations, [Some(itunes), Some("urn:mine")]);
+    // The output is a fixpoint.
+    assert_eq!(again.to_xml(), text);
+}
+
+/// Each well-known prefix, used undeclared on an element and an
+/// attribute: both are in its registered namespace (and reported), the
+/// output declares it once on the element and reads back without errors
+/// to the same names; with the option, the placeholder as before.
+#[test]
+fn every_well_known_prefix_is_bound_declared_and_read_back() {
+    assert_eq!(WELL_KNOWN_NAMESPACES.len(), 18);
+    for &(prefix, uri) in WELL_KNOWN_NAMESPACES {
+        let source = format!("<r><{prefix}:e {prefix}:a='1'/></r>");
+        let doc = Document::parse(&source);
+        let codes: Vec<_> = doc.errors().iter().map(|e| e.code.as_str()).collect();
+        assert_eq!(codes, ["unbound-namespace-prefix"; 2], "{source}");
+        let e = doc.root_element().unwrap().first_child().unwrap();
+        assert_eq!(e.namespace(), Some(uri), "{source}");
+        assert_eq!(e.attribute_ns(uri, "a"), Some("1"), "{source}");
+        let written = doc.to_xml();
+        assert_eq!(
+            written,
+            format!("<r><{prefix}:e xmlns:{prefix}=\"{uri}\" {prefix}:a='1'/></r>")
+        );
+        let again = Document::parse(&written);
+        assert_eq!(again.errors(), [], "{written}");
+        let e = again.root_element().unwrap().first_child().unwrap();
+        assert_eq!(e.namespace(), Some(uri), "{written}");
+        assert_eq!(e.attribute_ns(uri, "a"), Some("1"), "{written}");
+
+        let (text, _) = repairs_with_placeholders(&source);
+        let placeholder = xml5dom::undeclared_namespace(prefix);
+        assert_eq!(
+            text,
+            format!("<r><{prefix}:e xmlns:{prefix}=\"{placeholder}\" {prefix}:a='1'/></r>")
+        );
+    }
+    // Prefixes are case-sensitive: `DC` is not `dc`.
+    let doc = Document::parse("<DC:creator/>");
+    let creator = doc.root_element().unwrap();
+    assert_eq!(creator.namespace(), Some("urn:xml5dom:undeclared:DC"));
 }
 
 /// A PI XML cannot carry keeps its text and is renamed: a misplaced XML

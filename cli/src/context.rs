@@ -1,9 +1,9 @@
 //! What every subcommand is given: the runner's settings, the options of
-//! every parse (`--input-encoding`, the limits, and what may be read
-//! beyond the input, set for each input by its path), and the command line's
-//! own definition (for `completions` and `man`); and what the subcommands
-//! that read a file whole share: the document, and the note that says a
-//! limit cut it short.
+//! every parse (`--input-encoding`, `--no-well-known-prefixes`, the
+//! limits, and what may be read beyond the input, set for each input by its
+//! path), and the command line's own definition (for `completions` and
+//! `man`); and what the subcommands that read a file whole share: the
+//! document, and the note that says a limit cut it short.
 //!
 //! It uses the options, the runner and the resolving flags; the
 //! subcommands use it.
@@ -35,11 +35,14 @@ pub struct Context {
 impl Context {
     /// The context of a run: the encoding every input is read in, if the
     /// user chose one (an unknown label is an error), the limits of every
-    /// parse, and what a parse may read beyond its input.
+    /// parse, whether well-known prefixes used undeclared get their
+    /// placeholder namespace instead of their registered one, and what a
+    /// parse may read beyond its input.
     pub fn new(
         settings: Settings,
         input_encoding: Option<&str>,
         limits: Limits,
+        placeholder_for_well_known_prefixes: bool,
         resolving: Option<Resolving>,
         cli: fn() -> clap::Command,
     ) -> Result<Context, Error> {
@@ -48,6 +51,7 @@ impl Context {
             None => ParseOptions::default(),
         };
         options.limits = limits;
+        options.placeholder_for_well_known_prefixes = placeholder_for_well_known_prefixes;
         Ok(Context {
             settings,
             options,

@@ -98,6 +98,13 @@ struct Cli {
     /// `--input-encoding x-mac-cyrillic`.
     #[arg(long, global = true, value_name = "LABEL")]
     input_encoding: Option<String>,
+    /// Put a well-known prefix that the document uses without declaring it
+    /// (itunes, dc, media, atom, xlink, svg, ...) in its placeholder
+    /// namespace `urn:xml5dom:undeclared:PREFIX`, as any other, instead of
+    /// its registered namespace; `fmt` then declares the placeholder.
+    /// Example: `--no-well-known-prefixes`.
+    #[arg(long, global = true)]
+    no_well_known_prefixes: bool,
     #[command(flatten)]
     limits: LimitArgs,
     #[command(flatten)]
@@ -149,6 +156,7 @@ fn main() -> ExitCode {
         settings,
         cli.input_encoding.as_deref(),
         limits,
+        cli.no_well_known_prefixes,
         resolving,
         Cli::command,
     );

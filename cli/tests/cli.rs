@@ -2387,33 +2387,51 @@ fn limit_flags_parse_sizes_none_and_huge() {
 const UNDECLARED_DC: &str = "<rss><channel><dc:creator>A</dc:creator>\
                              <item dc:id='1'><dc:creator>B</dc:creator></item></channel></rss>";
 
+/// The namespace an undeclared `dc` is in, with the flags that ask for
+/// it: `dc`'s registered namespace by default (a well-known prefix), its
+/// placeholder with `--no-well-known-prefixes`.
+const UNDECLARED_DC_NAMESPACES: [(&[&str], &str); 2] = [
+    (&[], "http://purl.org/dc/elements/1.1/"),
+    (&["--no-well-known-prefixes"], "urn:xml5dom:undeclared:dc"),
+];
+
+/// `args`, then `flags`.
+fn with_flags<'a>(args: &[&'a str], flags: &[&'a str]) -> Vec<&'a str> {
+    args.iter().chain(flags).copied().collect()
+}
+
 /// The namespace `fmt` declares for `dc` used undeclared selects the same
 /// elements through `query --ns`, in the source and in `fmt`'s output.
 #[test]
 fn query_selects_undeclared_prefixes_by_the_namespace_fmt_writes() {
     let dir = TempDir::new("undeclared-query");
     let source = dir.write("feed.xml", UNDECLARED_DC);
-    let formatted = run_paths(&["fmt"], &[&source]);
-    assert_eq!(formatted.status.code(), Some(0), "{}", stderr(&formatted));
-    let output = stdout(&formatted);
-    assert!(
-        output.contains("xmlns:dc=\"urn:xml5dom:undeclared:dc\""),
-        "{output}"
-    );
-    let written = dir.write("formatted.xml", &output);
-    let binding = "dc=urn:xml5dom:undeclared:dc";
-    for path in [&source, &written] {
-        let creators = run_paths(&["query", "--ns", binding, "//dc:creator/text()"], &[path]);
-        assert_eq!(creators.status.code(), Some(0), "{}", stderr(&creators));
-        assert_eq!(stdout(&creators), "A\nB\n", "{}", path.display());
-        let ids = run_paths(&["query", "--ns", binding, "string(//@dc:id)"], &[path]);
-        assert_eq!(stdout(&ids), "1\n", "{}", path.display());
+    for (flags, namespace) in UNDECLARED_DC_NAMESPACES {
+        let formatted = run_paths(&with_flags(&["fmt"], flags), &[&source]);
+        assert_eq!(formatted.status.code(), Some(0), "{}", stderr(&formatted));
+        let output = stdout(&formatted);
+        assert!(
+            output.contains(&format!("xmlns:dc=\"{namespace}\"")),
+            "{output}"
+        );
+        let written = dir.write("formatted.xml", &output);
+        let binding = format!("dc={namespace}");
+        for path in [&source, &written] {
+            let query = ["query", "--ns", &binding, "//dc:creator/text()"];
+            let creators = run_paths(&with_flags(&query, flags), &[path]);
+            assert_eq!(creators.status.code(), Some(0), "{}", stderr(&creators));
+            assert_eq!(stdout(&creators), "A\nB\n", "{}", path.display());
+            let query = ["query", "--ns", &binding, "string(//@dc:id)"];
+            let ids = run_paths(&with_flags(&query, flags), &[path]);
+            assert_eq!(stdout(&ids), "1\n", "{}", path.display());
+        }
     }
 }
 
 /// `canon --repaired` of a document using prefixes undeclared writes, in
-/// every form, the canonical form of what `fmt` writes: the placeholder
-/// namespace declared where it is not in scope.
+/// every form, the canonical form of what `fmt` writes: the namespace of
+/// the undeclared prefix (its placeholder, or the registered namespace of
+/// a well-known one) declared where it is not in scope.
 #[test]
 fn canon_of_undeclared_prefixes_is_the_canonical_form_of_the_repaired_document() {
     let dir = TempDir::new("undeclared-canon");
@@ -2422,29 +2440,32 @@ fn canon_of_undeclared_prefixes_is_the_canonical_form_of_the_repaired_document()
         "<rss><dc:creator a='1' it:b='2'><dc:x it:c='3'/></dc:creator><dc:y/>\
          <p xmlns:dc='urn:real'><dc:z/></p></rss>",
     );
-    let formatted = run_paths(&["fmt"], &[&source]);
-    let written = dir.write("formatted.xml", stdout(&formatted));
-    for form in ["c14n", "c14n-comments", "c14n11", "exc-c14n"] {
-        let repaired = run_paths(&["canon", "--repaired", "--form", form], &[&source]);
-        assert_eq!(
-            repaired.status.code(),
-            Some(0),
-            "{form}: {}",
-            stderr(&repaired)
-        );
-        let of_written = run_paths(&["canon", "--form", form], &[&written]);
-        assert_eq!(
-            of_written.status.code(),
-            Some(0),
-            "{form}: {}",
-            stderr(&of_written)
-        );
-        assert_eq!(stdout(&repaired), stdout(&of_written), "{form}");
-        assert!(
-            stdout(&repaired).contains("<dc:y xmlns:dc=\"urn:xml5dom:undeclared:dc\">"),
-            "{form}: {}",
-            stdout(&repaired)
-        );
+    for (flags, namespace) in UNDECLARED_DC_NAMESPACES {
+        let formatted = run_paths(&with_flags(&["fmt"], flags), &[&source]);
+        let written = dir.write("formatted.xml", stdout(&formatted));
+        for form in ["c14n", "c14n-comments", "c14n11", "exc-c14n"] {
+            let canon = ["canon", "--repaired", "--form", form];
+            let repaired = run_paths(&with_flags(&canon, flags), &[&source]);
+            assert_eq!(
+                repaired.status.code(),
+                Some(0),
+                "{form}: {}",
+                stderr(&repaired)
+            );
+            let of_written = run_paths(&["canon", "--form", form], &[&written]);
+            assert_eq!(
+                of_written.status.code(),
+                Some(0),
+                "{form}: {}",
+                stderr(&of_written)
+            );
+            assert_eq!(stdout(&repaired), stdout(&of_written), "{form}");
+            assert!(
+                stdout(&repaired).contains(&format!("<dc:y xmlns:dc=\"{namespace}\">")),
+                "{form}: {}",
+                stdout(&repaired)
+            );
+        }
     }
 }
 
@@ -2455,19 +2476,23 @@ fn canon_of_undeclared_prefixes_is_the_canonical_form_of_the_repaired_document()
 fn an_unbound_prefix_the_document_uses_undeclared_names_the_binding() {
     let dir = TempDir::new("undeclared-message");
     let path = dir.write("feed.xml", UNDECLARED_DC);
-    let output = run_paths(&["query", "//dc:creator"], &[&path]);
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
-        stderr(&output),
-        "xml5dom: the namespace prefix `dc` at column 3 is not bound; the document uses `dc` \
-         without declaring it: select its names with --ns dc=urn:xml5dom:undeclared:dc\n"
-    );
-    let output = run_paths(&["query", "//media:content"], &[&path]);
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
-        stderr(&output),
-        "xml5dom: the namespace prefix `media` at column 3 is not bound\n"
-    );
+    for (flags, namespace) in UNDECLARED_DC_NAMESPACES {
+        let output = run_paths(&with_flags(&["query", "//dc:creator"], flags), &[&path]);
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(
+            stderr(&output),
+            format!(
+                "xml5dom: the namespace prefix `dc` at column 3 is not bound; the document uses \
+                 `dc` without declaring it: select its names with --ns dc={namespace}\n"
+            )
+        );
+        let output = run_paths(&with_flags(&["query", "//media:content"], flags), &[&path]);
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(
+            stderr(&output),
+            "xml5dom: the namespace prefix `media` at column 3 is not bound\n"
+        );
+    }
 }
 
 /// `fmt --bind-prefix` declares the prefix once, on the root element, and
@@ -2715,4 +2740,70 @@ fn resolving_probes_out_of_the_folder_are_refused() {
         canon.contains("&amp;passwd;|&amp;escape;|&amp;deeper;"),
         "{canon}"
     );
+}
+
+/// The podcast feed of `tests/well_known_prefixes`, which uses `itunes:`,
+/// `podcast:` and `googleplay:` without declaring them.
+fn undeclared_podcast_feed() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/well_known_prefixes/podcast-undeclared.xml")
+}
+
+/// `fmt` declares a well-known prefix used undeclared with its registered
+/// namespace, and the output reads back without the error (`check` is
+/// clean) to the same names; `--no-well-known-prefixes` declares the
+/// placeholder instead, as for any other prefix. `check` reports the same
+/// errors either way.
+#[test]
+fn fmt_declares_well_known_prefixes_with_their_registered_namespace() {
+    let feed = undeclared_podcast_feed();
+    let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd";
+    let dir = TempDir::new("well-known-prefixes");
+    for (flags, namespace) in [
+        (&[][..], itunes),
+        (
+            &["--no-well-known-prefixes"][..],
+            "urn:xml5dom:undeclared:itunes",
+        ),
+    ] {
+        let formatted = run_paths(&with_flags(&["fmt"], flags), &[&feed]);
+        assert_eq!(formatted.status.code(), Some(0), "{}", stderr(&formatted));
+        let output = stdout(&formatted);
+        let declared = format!("<itunes:duration xmlns:itunes=\"{namespace}\">12:34");
+        assert!(output.contains(&declared), "{output}");
+        assert_eq!(
+            stderr(&formatted)
+                .matches("repaired: undeclared-prefix")
+                .count(),
+            6,
+            "{}",
+            stderr(&formatted)
+        );
+        let written = dir.write("formatted.xml", &output);
+        let check = run_paths(&["check"], &[&written]);
+        assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+        // The tree of the output is the tree of the source.
+        let tree = |path: &Path| stdout(&run_paths(&with_flags(&["tree"], flags), &[path]));
+        let source_tree = tree(&feed);
+        assert!(
+            source_tree.contains(&format!("<{{{namespace}}}itunes:duration>")),
+            "{source_tree}"
+        );
+        let declarations = |tree: &str| {
+            tree.lines()
+                .filter(|line| !line.contains("{http://www.w3.org/2000/xmlns/}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(declarations(&tree(&written)), declarations(&source_tree));
+        // The source is still not well-formed, with the same errors.
+        let check = run_paths(&with_flags(&["check"], flags), &[&feed]);
+        assert_eq!(check.status.code(), Some(1));
+        assert_eq!(
+            stdout(&check).matches("unbound-namespace-prefix").count(),
+            6,
+            "{}",
+            stdout(&check)
+        );
+    }
 }

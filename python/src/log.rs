@@ -173,7 +173,7 @@ fn repair_message(kind: RepairKind) -> &'static str {
         RepairKind::CommentText => "`--` in a comment was written `- -` (a final `-` as `- `)",
         RepairKind::InvalidName => "a name that is not an XML name had its bad characters written as `_`",
         RepairKind::UndeclaredPrefix => {
-            "a prefix nothing declared was declared with its placeholder namespace"
+            "a prefix nothing declared was declared with its namespace (its placeholder, or a well-known prefix's registered one)"
         }
         RepairKind::DuplicateAttribute => "an attribute that repeated another was left out",
         RepairKind::ProcessingInstructionAsComment => {

@@ -340,7 +340,8 @@ BROKEN = {
         b"<x:a/>",
         (
             "unbound-namespace-prefix", 1, 1, 0, "error",
-            "the name is put in the placeholder namespace urn:xml5dom:undeclared:PREFIX",
+            "the name is put in the registered namespace of a well-known prefix, "
+            "else in the placeholder namespace urn:xml5dom:undeclared:PREFIX",
         ),
         "{urn:xml5dom:undeclared:x}a",
         [(1, 5, "NS_ERR_UNDEFINED_NAMESPACE")],

@@ -55,6 +55,16 @@ pub struct ParseOptions {
     /// What it may read beyond its input: nothing by default (see
     /// [`External`](crate::external::External)).
     pub external: crate::external::External,
+    /// Puts names whose prefix nothing declares in the prefix's placeholder
+    /// namespace even where the prefix is a well-known one
+    /// (`WELL_KNOWN_NAMESPACES`: `itunes`, `dc`, `media`, ...), which by
+    /// default binds it to its registered namespace (still reporting
+    /// `unbound-namespace-prefix`; docs/conformance.md, "Well-known
+    /// prefixes").
+    /// Named so that `false`, the default `derive(Default)` gives, is the
+    /// binding: the options keep the derived `Default`, which a field
+    /// whose default is `true` would need written by hand.
+    pub placeholder_for_well_known_prefixes: bool,
 }
 
 impl ParseOptions {

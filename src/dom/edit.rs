@@ -1294,13 +1294,34 @@ impl Document {
 
     // ----- Undeclared prefixes ----------------------------------------------
 
+    /// The namespaces a name that uses `prefix` undeclared may be in, if
+    /// the document has names in them: the prefix's placeholder
+    /// ([`undeclared_namespace`](super::undeclared_namespace)), and the
+    /// registered namespace of a well-known prefix
+    /// ([`well_known_namespace`](super::well_known_namespace)), which a
+    /// name is in undeclared only where no declaration of the prefix
+    /// covers it. `(None, None)`: no name uses `prefix` undeclared, and no
+    /// walk is needed to know it.
+    fn undeclared_namespaces(&self, prefix: &str) -> (Option<String>, Option<&'static str>) {
+        if prefix.is_empty() {
+            return (None, None);
+        }
+        let placeholder = super::undeclared_namespace(prefix);
+        let placeholder = Some(placeholder).filter(|uri| self.names.knows_namespace(uri));
+        let registered =
+            super::well_known_namespace(prefix).filter(|uri| self.names.knows_namespace(uri));
+        (placeholder, registered)
+    }
+
     /// The names in the subtree of `element` that use `prefix` undeclared
-    /// (they are in its placeholder namespace, [`undeclared_namespace`])
-    /// and that a declaration of `prefix` on `element` covers: all but
-    /// those below another element that declares `prefix` (the element's
-    /// own declarations are the ones a new one replaces). In tree order,
-    /// each element's name before its attributes: `(element, None)` for
-    /// the name, `(element, Some(i))` for its attribute `i`.
+    /// (they are in its placeholder namespace, [`undeclared_namespace`], or
+    /// in the registered namespace of a well-known prefix with no
+    /// declaration of the prefix in scope) and that a declaration of
+    /// `prefix` on `element` covers: all but those below another element
+    /// that declares `prefix` (the element's own declarations are the ones
+    /// a new one replaces). In tree order, each element's name before its
+    /// attributes: `(element, None)` for the name, `(element, Some(i))` for
+    /// its attribute `i`.
     ///
     /// [`undeclared_namespace`]: super::undeclared_namespace
     fn undeclared_uses(
@@ -1309,29 +1330,35 @@ impl Document {
         prefix: &str,
     ) -> Vec<(indextree::NodeId, Option<usize>)> {
         let mut uses = Vec::new();
-        let placeholder = super::undeclared_namespace(prefix);
+        let (placeholder, registered) = self.undeclared_namespaces(prefix);
         // A document that never had such a name is not walked.
-        if prefix.is_empty() || !self.names.knows_namespace(&placeholder) {
+        if placeholder.is_none() && registered.is_none() {
             return uses;
         }
         let Some(top) = self.node(NodeId(element)) else {
             return uses;
         };
         let declares = |node: super::Node<'_>| {
-            node.id() != top.id()
-                && node
-                    .attributes()
-                    .any(|a| a.declared_prefix() == Some(Some(prefix)))
+            node.attributes()
+                .any(|a| a.declared_prefix() == Some(Some(prefix)))
         };
+        // Names in the registered namespace are declared ones where an
+        // ancestor of `element` declares the prefix.
+        let registered = registered.filter(|_| {
+            !top.ancestors()
+                .any(|ancestor| ancestor.is_element() && declares(ancestor))
+        });
         let undeclared = |name_prefix: Option<&str>, uri: Option<&str>| {
-            name_prefix == Some(prefix) && uri == Some(placeholder.as_str())
+            name_prefix == Some(prefix)
+                && uri.is_some()
+                && (uri == placeholder.as_deref() || uri == registered)
         };
         // How many elements open on the walk declare `prefix`.
         let mut shadowed = 0usize;
         for edge in top.traverse() {
             match edge {
                 super::Edge::Open(node) if node.is_element() => {
-                    if declares(node) {
+                    if node != top && declares(node) {
                         shadowed += 1;
                     }
                     if shadowed > 0 {
@@ -1348,7 +1375,7 @@ impl Document {
                         }
                     }
                 }
-                super::Edge::Close(node) if node.is_element() && declares(node) => {
+                super::Edge::Close(node) if node.is_element() && node != top && declares(node) => {
                     shadowed = shadowed.saturating_sub(1);
                 }
                 _ => {}
@@ -1357,34 +1384,73 @@ impl Document {
         uses
     }
 
-    /// Whether an element or attribute name of the document uses `prefix`
-    /// undeclared (is in its placeholder namespace).
-    pub(crate) fn uses_undeclared_prefix(&self, prefix: &str) -> bool {
-        let placeholder = super::undeclared_namespace(prefix);
-        if !self.names.knows_namespace(&placeholder) {
-            return false;
+    /// The namespaces of the names that use `prefix` undeclared: its
+    /// placeholder namespace if a name is in it, and the registered
+    /// namespace of a well-known prefix if a name is in it where no
+    /// declaration of the prefix covers the name.
+    pub(crate) fn undeclared_prefix_namespaces(
+        &self,
+        prefix: &str,
+    ) -> (Option<String>, Option<&'static str>) {
+        let (placeholder, registered) = self.undeclared_namespaces(prefix);
+        let (mut placeholder_used, mut registered_used) = (false, false);
+        if placeholder.is_none() && registered.is_none() {
+            return (None, None);
         }
-        let undeclared = |name_prefix: Option<&str>, uri: Option<&str>| {
-            name_prefix == Some(prefix) && uri == Some(placeholder.as_str())
+        let declares = |node: super::Node<'_>| {
+            node.attributes()
+                .any(|a| a.declared_prefix() == Some(Some(prefix)))
         };
-        self.root()
-            .descendants()
-            .filter(|n| n.is_element())
-            .any(|n| {
-                undeclared(n.prefix(), n.namespace())
-                    || n.attributes()
-                        .any(|a| undeclared(a.prefix(), a.namespace()))
-            })
+        // How many elements open on the walk declare `prefix`: a name in
+        // the registered namespace below one of them is a declared one.
+        let mut declared = 0usize;
+        for edge in self.root().traverse() {
+            match edge {
+                super::Edge::Open(node) if node.is_element() => {
+                    if declares(node) {
+                        declared += 1;
+                    }
+                    let names = std::iter::once((node.prefix(), node.namespace())).chain(
+                        node.attributes()
+                            .filter(|a| a.declared_prefix().is_none())
+                            .map(|a| (a.prefix(), a.namespace())),
+                    );
+                    for (name_prefix, uri) in names {
+                        let Some(uri) = uri.filter(|_| name_prefix == Some(prefix)) else {
+                            continue;
+                        };
+                        placeholder_used |= Some(uri) == placeholder.as_deref();
+                        registered_used |= declared == 0 && Some(uri) == registered;
+                    }
+                    if placeholder_used == placeholder.is_some()
+                        && registered_used == registered.is_some()
+                    {
+                        break;
+                    }
+                }
+                super::Edge::Close(node) if node.is_element() && declares(node) => {
+                    declared = declared.saturating_sub(1);
+                }
+                _ => {}
+            }
+        }
+        (
+            placeholder.filter(|_| placeholder_used),
+            registered.filter(|_| registered_used),
+        )
     }
 
     /// Binds `prefix`, which names of the document use undeclared, to
     /// `uri` everywhere it is used so: declares `xmlns:prefix="uri"` on the
     /// root element and moves those names (in the placeholder namespace
     /// [`undeclared_namespace`](super::undeclared_namespace) gives the
-    /// prefix) into `uri`. Every such name is in the root element's scope,
-    /// so the one declaration covers all of them, but those below an
-    /// element that declares the prefix (`xmlns:p=""`, which undeclares it
-    /// in XML 1.1), which it cannot reach and which keep their namespace.
+    /// prefix, or in the registered namespace of a well-known prefix,
+    /// [`well_known_namespace`](super::well_known_namespace), that the
+    /// parse gave it) into `uri`. Every such name is in the root element's
+    /// scope, so the one declaration covers all of them, but those below
+    /// an element that declares the prefix (`xmlns:p=""`, which undeclares
+    /// it in XML 1.1), which it cannot reach and which keep their
+    /// namespace.
     /// Returns how many names moved; with none to move, changes nothing and
     /// returns 0.
     ///
@@ -1460,7 +1526,12 @@ impl Document {
             return;
         }
         let (prefix, uri, root) = (prefix.to_owned(), uri.to_owned(), root.id().0);
-        if self.uses_undeclared_prefix(&prefix) {
+        // A declaration moves the names that use the prefix undeclared
+        // into its namespace: it is made only where that leaves each in
+        // the namespace it is in (in the registered namespace of a
+        // well-known prefix, which it then declares for them too).
+        let (placeholder, registered) = self.undeclared_prefix_namespaces(&prefix);
+        if placeholder.is_some() || registered.is_some_and(|registered| registered != uri) {
             return;
         }
         // (Cannot be refused: the root element does not use the prefix.)

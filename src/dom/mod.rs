@@ -68,34 +68,118 @@ pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
 pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
 
 /// What the namespace of a name whose prefix nothing declares starts with:
-/// such a name (`dc:creator` with no `xmlns:dc` in scope, an error) is in
-/// the namespace [`undeclared_namespace`] gives its prefix. See
+/// such a name (`cc:license` with no `xmlns:cc` in scope, an error) is in
+/// the namespace [`undeclared_namespace`] gives its prefix (unless the
+/// prefix is a well-known one, [`WELL_KNOWN_NAMESPACES`]). See
 /// [`undeclared_namespace`].
 pub const UNDECLARED_NAMESPACE_BASE: &str = "urn:xml5dom:undeclared:";
 
-/// The namespace a name whose prefix nothing declares is in:
-/// `urn:xml5dom:undeclared:` and the prefix. The parse puts the name
-/// there (and reports `unbound-namespace-prefix`), the writer declares it
-/// (`xmlns:dc="urn:xml5dom:undeclared:dc"`), and queries select it by it,
-/// so the tree, the output and XPath agree on what the name is.
+/// The namespace a name whose prefix nothing declares is in, its
+/// placeholder: `urn:xml5dom:undeclared:` and the prefix. The parse puts
+/// the name there (and reports `unbound-namespace-prefix`), the writer
+/// declares it (`xmlns:cc="urn:xml5dom:undeclared:cc"`), and queries select
+/// it by it, so the tree, the output and XPath agree on what the name is.
 /// [`Document::bind_undeclared_prefix`] moves such names into the
-/// namespace the prefix was meant for.
+/// namespace the prefix was meant for. A well-known prefix
+/// ([`WELL_KNOWN_NAMESPACES`]: `dc`, `itunes`, `media`, ...) gets its
+/// registered namespace instead, unless the parse is asked for the
+/// placeholder ([`ParseOptions::placeholder_for_well_known_prefixes`]).
 ///
 /// ```
-/// use xml5dom::{undeclared_namespace, Document};
-/// let doc = Document::parse("<rss><dc:creator>J</dc:creator></rss>");
+/// use xml5dom::{undeclared_namespace, Document, ParseOptions};
+/// let doc = Document::parse("<rss><cc:license>by</cc:license></rss>");
+/// let license = doc.root_element().unwrap().first_child().unwrap();
+/// assert_eq!(license.namespace(), Some("urn:xml5dom:undeclared:cc"));
+/// assert_eq!(license.namespace(), Some(&*undeclared_namespace("cc")));
+/// assert_eq!(doc.errors()[0].code.as_str(), "unbound-namespace-prefix");
+///
+/// let mut options = ParseOptions::default();
+/// options.placeholder_for_well_known_prefixes = true;
+/// let doc = Document::parse_with("<rss><dc:creator>J</dc:creator></rss>", &options);
 /// let creator = doc.root_element().unwrap().first_child().unwrap();
 /// assert_eq!(creator.namespace(), Some("urn:xml5dom:undeclared:dc"));
-/// assert_eq!(creator.namespace(), Some(&*undeclared_namespace("dc")));
-/// assert_eq!(doc.errors()[0].code.as_str(), "unbound-namespace-prefix");
 /// ```
+///
+/// [`ParseOptions::placeholder_for_well_known_prefixes`]: crate::decoding::ParseOptions::placeholder_for_well_known_prefixes
 pub fn undeclared_namespace(prefix: &str) -> String {
     format!("{UNDECLARED_NAMESPACE_BASE}{prefix}")
 }
 
-/// Whether `uri` is the namespace of undeclared uses of `prefix`.
+/// Whether `uri` is the placeholder namespace of undeclared uses of
+/// `prefix`.
 pub(crate) fn is_undeclared_namespace(prefix: &str, uri: &str) -> bool {
     uri.strip_prefix(UNDECLARED_NAMESPACE_BASE) == Some(prefix)
+}
+
+/// Whether `uri` is a namespace a parse gives names whose prefix nothing
+/// declares: the prefix's placeholder, or the registered namespace of a
+/// well-known prefix ([`well_known_namespace`]). A name so, where the
+/// output does not bind its prefix to `uri`, is one the writers declare
+/// the prefix for (an `undeclared-prefix` repair).
+pub(crate) fn is_namespace_of_undeclared(prefix: &str, uri: &str) -> bool {
+    is_undeclared_namespace(prefix, uri) || well_known_namespace(prefix) == Some(uri)
+}
+
+/// The prefixes that feeds and web documents use with one namespace each,
+/// and that namespace, as the specification that defines it registers it
+/// (docs/conformance.md, "Well-known prefixes", says where). A name whose
+/// prefix is one of these and that nothing declares (`<itunes:duration>`
+/// with no `xmlns:itunes` in scope) is in this namespace instead of its
+/// placeholder ([`undeclared_namespace`]); it is still the error
+/// `unbound-namespace-prefix`, and repaired output declares the prefix
+/// with this namespace where the name needs it. A declared prefix means
+/// what its declaration says, whatever this table holds.
+/// [`ParseOptions::placeholder_for_well_known_prefixes`] turns this off.
+///
+/// ```
+/// use xml5dom::{Document, WELL_KNOWN_NAMESPACES};
+/// let doc = Document::parse("<rss><channel><itunes:author>A</itunes:author></channel></rss>");
+/// let author = doc.root().descendants().find(|n| n.local_name() == "author").unwrap();
+/// assert_eq!(author.namespace(), Some("http://www.itunes.com/dtds/podcast-1.0.dtd"));
+/// assert_eq!(doc.errors()[0].code.as_str(), "unbound-namespace-prefix");
+/// assert!(WELL_KNOWN_NAMESPACES.contains(&("itunes", "http://www.itunes.com/dtds/podcast-1.0.dtd")));
+/// ```
+///
+/// [`ParseOptions::placeholder_for_well_known_prefixes`]: crate::decoding::ParseOptions::placeholder_for_well_known_prefixes
+pub const WELL_KNOWN_NAMESPACES: &[(&str, &str)] = &[
+    ("itunes", "http://www.itunes.com/dtds/podcast-1.0.dtd"),
+    ("podcast", "https://podcastindex.org/namespace/1.0"),
+    ("dc", "http://purl.org/dc/elements/1.1/"),
+    ("dcterms", "http://purl.org/dc/terms/"),
+    ("content", "http://purl.org/rss/1.0/modules/content/"),
+    ("media", "http://search.yahoo.com/mrss/"),
+    ("atom", "http://www.w3.org/2005/Atom"),
+    ("georss", "http://www.georss.org/georss"),
+    ("geo", "http://www.w3.org/2003/01/geo/wgs84_pos#"),
+    ("slash", "http://purl.org/rss/1.0/modules/slash/"),
+    ("wfw", "http://wellformedweb.org/CommentAPI/"),
+    ("sy", "http://purl.org/rss/1.0/modules/syndication/"),
+    ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
+    (
+        "googleplay",
+        "http://www.google.com/schemas/play-podcasts/1.0",
+    ),
+    ("xlink", "http://www.w3.org/1999/xlink"),
+    ("xhtml", "http://www.w3.org/1999/xhtml"),
+    ("svg", "http://www.w3.org/2000/svg"),
+    ("mml", "http://www.w3.org/1998/Math/MathML"),
+];
+
+/// The registered namespace of a well-known prefix
+/// ([`WELL_KNOWN_NAMESPACES`]), if `prefix` is one (as written: prefixes
+/// are case-sensitive).
+///
+/// ```
+/// use xml5dom::well_known_namespace;
+/// assert_eq!(well_known_namespace("dc"), Some("http://purl.org/dc/elements/1.1/"));
+/// assert_eq!(well_known_namespace("DC"), None);
+/// assert_eq!(well_known_namespace("x"), None);
+/// ```
+pub fn well_known_namespace(prefix: &str) -> Option<&'static str> {
+    WELL_KNOWN_NAMESPACES
+        .iter()
+        .find(|&&(known, _)| known == prefix)
+        .map(|&(_, uri)| uri)
 }
 
 /// Identifies a node of a [`Document`]; stable across edits until the node is

@@ -589,29 +589,44 @@ fn streamed_exclusive_and_1_1_forms_match_the_dom() {
     }
 }
 
-/// A prefix used undeclared is in its placeholder namespace, which the
-/// repaired document declares: Canonical XML, streamed or from the tree,
-/// is the canonical form of the repaired document (it declares the
-/// placeholder where it is not in scope, as `fmt` does).
+/// A prefix used undeclared is in its placeholder namespace (or, a
+/// well-known one, in its registered namespace), which the repaired
+/// document declares: Canonical XML, streamed or from the tree, is the
+/// canonical form of the repaired document (it declares the namespace
+/// where it is not in scope, as `fmt` does, and a declaration of the
+/// prefix wins in its scope).
 #[test]
 fn canonical_forms_of_undeclared_prefixes_are_those_of_the_repaired_document() {
     let input = "<rss><dc:creator a='1' it:b='2'><dc:x it:c='3'/></dc:creator><dc:y/>\
                  <p xmlns:dc='urn:real'><dc:z/></p></rss>";
-    let streamed_forms = check_str(input, "undeclared prefixes");
-    let repaired = Document::parse(input).to_xml();
-    assert!(Document::parse(&repaired).errors().is_empty(), "{repaired}");
-    // The xmltest forms write declarations as attributes, the tree's, and
-    // add none.
-    for (form, streamed) in FORMS.iter().zip(&streamed_forms).take(2) {
-        let expected = from_document(repaired.as_bytes(), &ParseOptions::default(), *form);
-        assert_same(&expected, streamed.as_bytes(), &format!("{form:?}"));
+    let placeholders = ParseOptions {
+        placeholder_for_well_known_prefixes: true,
+        ..ParseOptions::default()
+    };
+    let dc = "http://purl.org/dc/elements/1.1/";
+    for (options, dc) in [
+        (ParseOptions::default(), dc),
+        (placeholders, "urn:xml5dom:undeclared:dc"),
+    ] {
+        let streamed_forms = check(input.as_bytes(), &options, 7, "undeclared prefixes")
+            .map(|out| String::from_utf8(out).expect("canonical output is UTF-8"));
+        let repaired = Document::parse_with(input, &options).to_xml();
+        assert!(Document::parse(&repaired).errors().is_empty(), "{repaired}");
+        // The xmltest forms write declarations as attributes, the tree's,
+        // and add none.
+        for (form, streamed) in FORMS.iter().zip(&streamed_forms).take(2) {
+            let expected = from_document(repaired.as_bytes(), &options, *form);
+            assert_same(&expected, streamed.as_bytes(), &format!("{form:?}"));
+        }
+        assert_eq!(
+            streamed_forms[0],
+            format!(
+                "<rss><dc:creator xmlns:dc=\"{dc}\" \
+                 xmlns:it=\"urn:xml5dom:undeclared:it\" a=\"1\" it:b=\"2\">\
+                 <dc:x it:c=\"3\"></dc:x></dc:creator>\
+                 <dc:y xmlns:dc=\"{dc}\"></dc:y>\
+                 <p xmlns:dc=\"urn:real\"><dc:z></dc:z></p></rss>"
+            )
+        );
     }
-    assert_eq!(
-        streamed_forms[0],
-        "<rss><dc:creator xmlns:dc=\"urn:xml5dom:undeclared:dc\" \
-         xmlns:it=\"urn:xml5dom:undeclared:it\" a=\"1\" it:b=\"2\">\
-         <dc:x it:c=\"3\"></dc:x></dc:creator>\
-         <dc:y xmlns:dc=\"urn:xml5dom:undeclared:dc\"></dc:y>\
-         <p xmlns:dc=\"urn:real\"><dc:z></dc:z></p></rss>"
-    );
 }

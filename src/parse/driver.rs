@@ -16,9 +16,8 @@ use crate::tree_builder::{DocumentSink, FragmentDtd, Source, TreeBuilder, TreeSi
 
 /// Parses `text` whole into `sink`, and gives what the sink made.
 pub(crate) fn parse_into<S: TreeSink>(text: &str, options: &ParseOptions, sink: S) -> S::Output {
-    let limits = &options.limits;
-    let builder = TreeBuilder::new(text, limits.clone(), sink);
-    let mut tokenizer = Tokenizer::with_limits(builder, limits.clone());
+    let builder = TreeBuilder::new(text, options, sink);
+    let mut tokenizer = Tokenizer::with_limits(builder, options.limits.clone());
     tokenizer.set_external(options.external.clone());
     tokenizer.run_whole(text).finish()
 }
@@ -47,7 +46,7 @@ pub(crate) fn build_fragment(
     options: &ParseOptions,
 ) -> Document {
     let sink = DocumentSink::for_fragment(text);
-    let mut builder = TreeBuilder::for_fragment(text, options.limits.clone(), sink, bindings);
+    let mut builder = TreeBuilder::for_fragment(text, options, sink, bindings);
     let declarations = dtd.as_ref().map(|dtd| builder.fragment_dtd(dtd));
     let xml11 = dtd.is_some_and(|dtd| dtd.xml11);
     tokenizer::tokenize_fragment(text, builder, &options.limits, declarations, xml11).finish()
@@ -69,9 +68,8 @@ pub(crate) struct Pieces<S: TreeSink> {
 impl<S: TreeSink> Pieces<S> {
     /// Pieces into `sink`, the text limited to `limit` bytes if given.
     pub(crate) fn new(options: &ParseOptions, limit: Option<usize>, sink: S) -> Pieces<S> {
-        let limits = &options.limits;
-        let builder = TreeBuilder::with_source(Source::window(), limits.clone(), sink);
-        let mut tokenizer = Tokenizer::with_limits(builder, limits.clone());
+        let builder = TreeBuilder::with_source(Source::window(), options, sink);
+        let mut tokenizer = Tokenizer::with_limits(builder, options.limits.clone());
         tokenizer.set_external(options.external.clone());
         Pieces {
             tokenizer,

@@ -9,7 +9,7 @@
 //! serializer: `canonical.rs` hands the general forms to `c14n.rs`, which
 //! would otherwise have to name it back for these.
 
-use crate::dom::is_undeclared_namespace;
+use crate::dom::is_namespace_of_undeclared;
 
 /// The InclusiveNamespaces PrefixList of Exclusive XML Canonicalization:
 /// prefixes whose namespace declarations are written as Canonical XML 1.0
@@ -95,9 +95,11 @@ impl InclusiveNamespaces {
 }
 /// Canonical XML's part of the repair of names whose prefix nothing
 /// declares (they are in the prefix's placeholder namespace,
-/// `crate::dom::undeclared_namespace`): each placeholder is declared where
-/// it is not in scope, as the writer of the repaired document declares
-/// it. `rebinds(prefix, uri)` binds the prefix in the canonical writer's
+/// `crate::dom::undeclared_namespace`, or in the registered namespace of a
+/// well-known prefix, `crate::dom::well_known_namespace`): each such
+/// namespace is declared where it is not in scope, as the writer of the
+/// repaired document declares it; a declaration of the prefix in the
+/// document wins in its scope, where the names are in its namespace. `rebinds(prefix, uri)` binds the prefix in the canonical writer's
 /// scope and says whether that changed what is in scope.
 pub(crate) fn declare_undeclared<'a>(
     names: impl IntoIterator<Item = (Option<&'a str>, Option<&'a str>)>,
@@ -108,7 +110,7 @@ pub(crate) fn declare_undeclared<'a>(
         let (Some(prefix), Some(uri)) = (prefix, uri) else {
             continue;
         };
-        if is_undeclared_namespace(prefix, uri) && rebinds(prefix, uri) {
+        if is_namespace_of_undeclared(prefix, uri) && rebinds(prefix, uri) {
             declarations.push((Some(prefix), uri));
         }
     }

@@ -15,7 +15,7 @@
 
 use std::collections::HashSet;
 
-use crate::dom::{is_undeclared_namespace, Attribute, Node, XMLNS_NAMESPACE, XML_NAMESPACE};
+use crate::dom::{is_namespace_of_undeclared, Attribute, Node, XMLNS_NAMESPACE, XML_NAMESPACE};
 
 use super::escape::{push_attribute_value, repaired_name, written_element_name, Version};
 
@@ -234,10 +234,11 @@ impl Scopes {
     }
 
     /// Counts a name whose prefix nothing declared (it is in the prefix's
-    /// placeholder namespace) where the output does not bind it yet: its
+    /// placeholder namespace, or in the registered namespace of a
+    /// well-known prefix) where the output does not bind it yet: its
     /// declaration is a repair to report.
     fn count_undeclared(&self, fixup: &mut Fixup, prefix: &str, uri: &str) {
-        if is_undeclared_namespace(prefix, uri) && self.lookup(prefix) != uri {
+        if is_namespace_of_undeclared(prefix, uri) && self.lookup(prefix) != uri {
             fixup.undeclared += 1;
         }
     }
@@ -289,8 +290,9 @@ pub(super) struct Fixup {
     attribute_names: Vec<(usize, String)>,
     /// The prefixes of `declarations` (an element may need thousands).
     declared: HashSet<String>,
-    /// How many prefixes of the element's names had no namespace and were
-    /// declared with the placeholder one: a repair to report for each.
+    /// How many prefixes of the element's names nothing declared and were
+    /// declared with their namespace (the placeholder, or the registered
+    /// one of a well-known prefix): a repair to report for each.
     pub(super) undeclared: usize,
 }
 
@@ -330,7 +332,7 @@ pub(super) fn push_declarations(out: &mut String, extra: &[(String, String)], ve
 }
 
 /// The placeholder namespace for a prefix that had none.
-pub(super) fn placeholder_namespace(prefix: &str) -> String {
+fn placeholder_namespace(prefix: &str) -> String {
     crate::dom::undeclared_namespace(prefix)
 }
 

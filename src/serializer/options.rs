@@ -104,9 +104,10 @@ pub enum RepairKind {
     /// its bad characters replaced by `_`.
     InvalidName,
     /// A name whose prefix nothing declares, in the placeholder namespace
-    /// `urn:xml5dom:undeclared:PREFIX` ([`crate::dom::undeclared_namespace`]),
-    /// or whose prefix waits on a node written alone, had that namespace
-    /// declared.
+    /// `urn:xml5dom:undeclared:PREFIX` ([`crate::dom::undeclared_namespace`])
+    /// or in the registered namespace of a well-known prefix
+    /// ([`crate::dom::well_known_namespace`]), or whose prefix waits on a
+    /// node written alone, had that namespace declared.
     UndeclaredPrefix,
     /// An attribute that would repeat another (after a name repair) was
     /// dropped.

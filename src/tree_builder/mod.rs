@@ -4,7 +4,8 @@
 //! parse errors and builds the tree through the start, main and end phases
 //! of §1.5, resolving namespaces on the way (a prefix bound to nothing
 //! gives its placeholder namespace, `urn:xml5dom:undeclared:PREFIX`, in a
-//! document; in a fragment, none). What it builds it reports, in
+//! document, or the registered namespace of a well-known prefix; in a
+//! fragment, none). What it builds it reports, in
 //! document order, to a [`TreeSink`] (its errors and the tokenizer's too);
 //! [`DocumentSink`] makes a [`Document`] of it, whose errors are in source
 //! order.
@@ -55,7 +56,7 @@ mod well_formed;
 use std::collections::{HashMap, HashSet};
 
 use crate::chars::is_name;
-
+use crate::decoding::ParseOptions;
 use crate::dom::{NsId, QNameId};
 use crate::error::{ErrorCode, ErrorContext, ExternalPosition, ParseError};
 use crate::scope::Scopes;
@@ -163,10 +164,15 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
     /// By `QNameId`: the scope stack of the name's prefix, once known
     /// (`u32::MAX` before), so resolving a name does not hash its prefix.
     prefix_slots: Vec<u32>,
-    /// By `QNameId`: the placeholder namespace of the name's prefix, once
+    /// By `QNameId`: the namespace of the name's prefix where nothing
+    /// declares it (its placeholder, or its registered one), once
     /// interned, so that a document using a prefix undeclared a million
     /// times formats and hashes its URI once.
     undeclared_namespaces: Vec<Option<NsId>>,
+    /// A well-known prefix nothing declares is in its registered namespace
+    /// (`dom::WELL_KNOWN_NAMESPACES`), not its placeholder: the default,
+    /// unless `ParseOptions::placeholder_for_well_known_prefixes`.
+    well_known_prefixes: bool,
     checker: well_formed::Checker<'i>,
     /// Offsets of `&`s the tokenizer already reported.
     reference_errors: HashSet<usize>,
@@ -184,24 +190,22 @@ pub(crate) struct TreeBuilder<'i, S: TreeSink> {
 }
 
 impl<'i, S: TreeSink> TreeBuilder<'i, S> {
-    pub(crate) fn new(
-        input: &'i str,
-        limits: crate::limits::Limits,
-        sink: S,
-    ) -> TreeBuilder<'i, S> {
-        TreeBuilder::with_source(Source::whole(input), limits, sink)
+    pub(crate) fn new(input: &'i str, options: &ParseOptions, sink: S) -> TreeBuilder<'i, S> {
+        TreeBuilder::with_source(Source::whole(input), options, sink)
     }
 
     /// A builder reading `source`: all of the input, or a window of it
     /// that the caller [pushes](Self::source_mut) to as the input streams.
+    /// Of the `options`, it takes the limits and how to resolve a
+    /// well-known prefix nothing declares.
     pub(crate) fn with_source(
         source: Source<'i>,
-        limits: crate::limits::Limits,
+        options: &ParseOptions,
         sink: S,
     ) -> TreeBuilder<'i, S> {
         TreeBuilder {
             position: Default::default(),
-            limits,
+            limits: options.limits.clone(),
             dropped_depth: 0,
             depth_reported: false,
             declarations: None,
@@ -227,6 +231,7 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
             tag_attributes: Vec::new(),
             prefix_slots: Vec::new(),
             undeclared_namespaces: Vec::new(),
+            well_known_prefixes: !options.placeholder_for_well_known_prefixes,
             checker: well_formed::Checker {
                 source,
                 errors: Vec::new(),
@@ -249,11 +254,11 @@ impl<'i, S: TreeSink> TreeBuilder<'i, S> {
     /// context element.
     pub(crate) fn for_fragment(
         input: &'i str,
-        limits: crate::limits::Limits,
+        options: &ParseOptions,
         sink: S,
         bindings: &[(String, String)],
     ) -> TreeBuilder<'i, S> {
-        let mut builder = TreeBuilder::new(input, limits, sink);
+        let mut builder = TreeBuilder::new(input, options, sink);
         builder.fragment = true;
         builder.phase = Phase::Main;
         // An XML declaration is not at the start of a document here.

@@ -10,8 +10,10 @@
 //! ([`TreeBuilder::bind_declarations`]) before it resolves the tag's names
 //! ([`TreeBuilder::resolve`], [`TreeBuilder::attribute_namespace`]), and
 //! hands the resolved names on to the sink. A prefix bound to nothing
-//! resolves to its placeholder namespace in a document and to none in a
-//! fragment (docs/conformance.md, "Namespaces").
+//! resolves to its placeholder namespace in a document (to its registered
+//! namespace if it is a well-known prefix, unless the options say
+//! otherwise) and to none in a fragment (docs/conformance.md,
+//! "Namespaces").
 
 use crate::chars::is_name;
 use crate::dom::{NsId, QNameId, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS};
@@ -251,10 +253,13 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
     }
 
     /// The namespace of a name whose prefix nothing declares: in a
-    /// document, the placeholder of its prefix
-    /// ([`crate::dom::undeclared_namespace`]), which the writer declares and
-    /// queries select by; in a fragment, none, so that the prefix waits to
-    /// be resolved where the nodes land (docs/editing.md).
+    /// document, the registered namespace of a well-known prefix
+    /// ([`crate::dom::well_known_namespace`]), as feed readers take it,
+    /// unless the options ask for the placeholder; else the placeholder of
+    /// its prefix ([`crate::dom::undeclared_namespace`]). The writer
+    /// declares either where the name needs it, and queries select by it.
+    /// In a fragment, none, so that the prefix waits to be resolved where
+    /// the nodes land (docs/editing.md).
     fn undeclared(&mut self, qname: QNameId) -> Option<NsId> {
         if self.fragment {
             return None;
@@ -265,7 +270,11 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
         }
         let data = self.sink.names().qname_data(qname);
         let prefix = data.colon.map_or("", |c| &data.text[..c]);
-        let uri = crate::dom::undeclared_namespace(prefix);
+        let registered = crate::dom::well_known_namespace(prefix)
+            .filter(|_| self.well_known_prefixes)
+            .map(std::borrow::Cow::Borrowed);
+        let uri = registered
+            .unwrap_or_else(|| std::borrow::Cow::Owned(crate::dom::undeclared_namespace(prefix)));
         let namespace = self.sink.names_mut().namespace(&uri);
         if self.undeclared_namespaces.len() <= index {
             self.undeclared_namespaces.resize(index + 1, None);

@@ -189,9 +189,9 @@ impl TreeSink for Recorder {
 }
 
 fn record(text: &str) -> Vec<String> {
-    let limits = crate::limits::Limits::default();
-    let builder = TreeBuilder::new(text, limits.clone(), Recorder::new());
-    tokenizer::tokenize_with(text, builder, &limits).finish()
+    let options = crate::decoding::ParseOptions::default();
+    let builder = TreeBuilder::new(text, &options, Recorder::new());
+    tokenizer::tokenize_with(text, builder, &options.limits).finish()
 }
 
 #[test]

@@ -17,19 +17,23 @@
 /// assert_eq!(error.to_string(), "the namespace prefix `x` at column 3 is not bound");
 ///
 /// // A prefix the document uses undeclared: the error says how to select.
-/// let doc = Document::parse("<rss><dc:creator>J</dc:creator></rss>");
-/// let error = XPath::compile("//dc:creator").unwrap().evaluate(doc.root()).unwrap_err();
+/// let doc = Document::parse("<rss><cc:license>by</cc:license></rss>");
+/// let error = XPath::compile("//cc:license").unwrap().evaluate(doc.root()).unwrap_err();
 /// assert!(matches!(
 ///     &error,
 ///     XPathError::UnboundPrefix { undeclared_namespace: Some(uri), .. }
-///         if uri == "urn:xml5dom:undeclared:dc"
+///         if uri == "urn:xml5dom:undeclared:cc"
 /// ));
 /// assert_eq!(
 ///     error.to_string(),
-///     "the namespace prefix `dc` at column 3 is not bound; the document uses `dc` without \
+///     "the namespace prefix `cc` at column 3 is not bound; the document uses `cc` without \
 ///      declaring it, and its names with that prefix are in the namespace \
-///      urn:xml5dom:undeclared:dc: bind `dc` to it to select them"
+///      urn:xml5dom:undeclared:cc: bind `cc` to it to select them"
 /// );
+/// // A well-known prefix used undeclared is in its registered namespace.
+/// let doc = Document::parse("<rss><dc:creator>J</dc:creator></rss>");
+/// let error = XPath::compile("//dc:creator").unwrap().evaluate(doc.root()).unwrap_err();
+/// assert!(error.to_string().contains("in the namespace http://purl.org/dc/elements/1.1/"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -81,9 +85,11 @@ pub enum XPathError {
         /// 1-based column, in characters.
         column: usize,
         /// When the document uses the prefix without declaring it: the
-        /// namespace its names using it are in
-        /// ([`undeclared_namespace`](crate::dom::undeclared_namespace)), which a
-        /// binding of the prefix to it selects.
+        /// namespace its names using it are in (its placeholder,
+        /// [`undeclared_namespace`](crate::dom::undeclared_namespace), or the
+        /// registered namespace of a well-known prefix,
+        /// [`well_known_namespace`](crate::dom::well_known_namespace)), which
+        /// a binding of the prefix to it selects.
         undeclared_namespace: Option<String>,
     },
     /// A variable the bindings do not bind.

@@ -438,10 +438,8 @@ impl<'a, 'b> Evaluator<'a, 'b> {
                 return Ok(uri);
             }
         }
-        let undeclared_namespace = self
-            .document
-            .uses_undeclared_prefix(prefix)
-            .then(|| crate::dom::undeclared_namespace(prefix));
+        let (placeholder, registered) = self.document.undeclared_prefix_namespaces(prefix);
+        let undeclared_namespace = placeholder.or(registered.map(str::to_owned));
         Err(XPathError::UnboundPrefix {
             prefix: prefix.to_owned(),
             offset: at,

@@ -8,12 +8,12 @@
 use std::collections::HashMap;
 
 use crate::chars::is_xml_space;
-use crate::dom::{Attribute, Node};
+use crate::dom::{is_namespace_of_undeclared, Attribute, Node};
 use crate::serializer::escape::{
     push_attribute_value, repaired_name, repaired_qname, written_element_name,
 };
 use crate::serializer::namespaces::{
-    forbidden_declaration, placeholder_namespace, push_declarations, undeclares_prefix, Fixup,
+    forbidden_declaration, push_declarations, undeclares_prefix, Fixup,
 };
 use crate::serializer::options::RepairKind;
 use crate::serializer::repair;
@@ -195,15 +195,16 @@ impl<'d> Writer<'d> {
                 self.out.push_str(&name);
             }
         }
-        // A prefix no one declared gets its placeholder declaration where
-        // it is first used (where `check` reports it): after the name, or
-        // before the attribute.
+        // A prefix no one declared gets its declaration (its placeholder,
+        // or the registered namespace of a well-known prefix) where it is
+        // first used (where `check` reports it): after the name, or before
+        // the attribute.
         // (Each taken out once it is written; found by prefix, since a
         // broken tag may have thousands.)
         let mut placeholders: Vec<Option<(String, String)>> = fixup
             .declarations
             .iter()
-            .filter(|(prefix, uri)| *uri == placeholder_namespace(prefix))
+            .filter(|(prefix, uri)| is_namespace_of_undeclared(prefix, uri))
             .cloned()
             .map(Some)
             .collect();
@@ -286,7 +287,7 @@ impl<'d> Writer<'d> {
         let mut rest: Vec<(String, String)> = fixup
             .declarations
             .iter()
-            .filter(|(prefix, uri)| *uri != placeholder_namespace(prefix))
+            .filter(|(prefix, uri)| !is_namespace_of_undeclared(prefix, uri))
             .cloned()
             .collect();
         rest.extend(placeholders.into_iter().flatten());
