@@ -947,6 +947,9 @@ pub struct ErrorContext {
     /// external DTD or entity): where in it. The error's own offset is
     /// the reference that read the file. (The fields above are empty then.)
     pub external: Option<ExternalPosition>,
+    /// For an external file not read (`external-resource-unavailable`,
+    /// `input-size-limit`): which, and why (the resolver's reason).
+    pub unread: Option<String>,
 }
 
 /// A place in a file read through the caller's resolver.
@@ -1018,7 +1021,30 @@ impl ErrorContext {
             open: None,
             implied_closes: 0,
             external: Some(position),
+            unread: None,
         }
+    }
+
+    /// The context of an error inside a file read through the resolver
+    /// (`position`), or about a file not read (`unread`), if either.
+    pub fn in_external(
+        position: Option<ExternalPosition>,
+        unread: Option<String>,
+    ) -> Option<ErrorContext> {
+        if position.is_none() && unread.is_none() {
+            return None;
+        }
+        Some(ErrorContext {
+            external: position,
+            unread,
+            ..ErrorContext::external(ExternalPosition::new("", 0, 0))
+        })
+    }
+
+    /// Whether this is the context of an error about external files (not
+    /// of an end tag).
+    fn is_external(&self) -> bool {
+        self.end_tag.is_empty() && (self.external.is_some() || self.unread.is_some())
     }
 
     /// The context said for people, as `xml5dom check` says it in place of
@@ -1035,8 +1061,16 @@ impl ErrorContext {
     /// );
     /// ```
     pub fn message(&self) -> String {
-        if let (true, Some(at)) = (self.end_tag.is_empty(), &self.external) {
-            return format!("in {}, line {}, column {}", at.uri, at.line, at.column);
+        if self.is_external() {
+            let at = self
+                .external
+                .as_ref()
+                .map(|at| format!("in {}, line {}, column {}", at.uri, at.line, at.column));
+            return match (&self.unread, at) {
+                (Some(why), Some(at)) => format!("{why}; {at}"),
+                (Some(why), None) => why.clone(),
+                (None, at) => at.unwrap_or_default(),
+            };
         }
         let end_tag = &self.end_tag;
         let open = |open: &ElementStart| {
@@ -1191,7 +1225,7 @@ impl<'a> Diagnostic<'a> {
     /// ```
     pub fn message(&self) -> std::borrow::Cow<'static, str> {
         if let Some(context) = self.context {
-            if context.end_tag.is_empty() && context.external.is_some() {
+            if context.is_external() {
                 let message = self.error.code.message();
                 return format!("{message} ({})", context.message()).into();
             }

@@ -105,6 +105,25 @@ fn a_missing_file_is_a_warning_and_the_rest_goes_on() {
     assert_eq!(doc.errors()[0].offset, source.find("&gone;").unwrap());
     assert!(doc.is_well_formed(), "a warning: {:?}", codes(&doc));
     assert_eq!(doc.root_element().unwrap().text_content(), "a&gone;b");
+    // The warning names the file and says why.
+    let said = doc.diagnostic(0).unwrap().to_string();
+    assert!(
+        said.ends_with("kept as written (\"gone.xml\": not found: gone.xml)"),
+        "{said}"
+    );
+    // So for a parameter entity and the DTD.
+    let source = "<!DOCTYPE d SYSTEM 'no.dtd' [<!ENTITY % p SYSTEM 'no.ent'>%p;]><d/>";
+    let doc = Document::parse_with(source, &options(&files, true));
+    let said: Vec<String> = doc.diagnostics().map(|d| d.to_string()).collect();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(
+        said[0].contains("(\"no.ent\": not found: no.ent)"),
+        "{said:?}"
+    );
+    assert!(
+        said[1].contains("(\"no.dtd\": not found: no.dtd)"),
+        "{said:?}"
+    );
 }
 
 #[test]

@@ -27,7 +27,7 @@ use std::sync::{Arc, OnceLock};
 use super::internal_subset::{
     self, AttributeDefinition, DefaultValue, EntityValue, ExternalSubset, InternalSubset,
 };
-use super::loading::{self, Loaded, Reference};
+use super::loading::{self, Loaded, Reference, Unread};
 use crate::char_refs::{self, CharRef, Replacement};
 use crate::error::{ErrorCode, ExternalPosition};
 use crate::external::{External, ExternalKind};
@@ -58,7 +58,7 @@ struct Inner {
     external: External,
     /// The external parsed general entities, once content refers to them:
     /// read through the resolver, once each (empty without a resolver).
-    external_texts: HashMap<Box<str>, OnceLock<Result<Loaded, ErrorCode>>>,
+    external_texts: HashMap<Box<str>, OnceLock<Result<Loaded, Unread>>>,
     /// The document is XML 1.1 (line ends in external text).
     xml11: bool,
     /// Bytes read from outside the document so far.
@@ -90,8 +90,8 @@ pub(crate) enum EntityLookup<'d> {
     /// An external parsed entity: not read (no resolver, or in an
     /// attribute value, where it may not be).
     External,
-    /// An external parsed entity the resolver did not give: the error.
-    Unavailable(ErrorCode),
+    /// An external parsed entity the resolver did not give: why.
+    Unavailable(&'d Unread),
     /// An unparsed (`NDATA`) entity, which only `ENTITY` attributes may
     /// name.
     Unparsed,
@@ -233,6 +233,14 @@ impl Declarations {
         }))
     }
 
+    /// For error `index` of [`errors`](Self::errors), about a file not
+    /// read: which, and why.
+    pub(crate) fn error_note(&self, index: usize) -> Option<&str> {
+        let notes = &self.0.subset.error_notes;
+        let at = notes.binary_search_by_key(&index, |(i, _)| *i).ok()?;
+        Some(&notes[at].1)
+    }
+
     /// For error `index` of [`errors`](Self::errors), found inside a file
     /// read through the resolver: where in it.
     pub(crate) fn error_position(&self, index: usize) -> Option<&ExternalPosition> {
@@ -315,15 +323,19 @@ impl Declarations {
         };
         match cell.get_or_init(|| self.load_general(name)) {
             Ok(loaded) => EntityLookup::Internal(&loaded.text),
-            Err(code) => EntityLookup::Unavailable(*code),
+            Err(unread) => EntityLookup::Unavailable(unread),
         }
     }
 
     /// Reads the external parsed entity `name` through the resolver: at
     /// most what the expansion budget has left.
-    fn load_general(&self, name: &str) -> Result<Loaded, ErrorCode> {
+    fn load_general(&self, name: &str) -> Result<Loaded, Unread> {
+        let unread = |code: ErrorCode| Unread {
+            code,
+            why: String::new(),
+        };
         let Some(entity) = self.0.subset.entities.get(name) else {
-            return Err(ErrorCode::UndeclaredEntity);
+            return Err(unread(ErrorCode::UndeclaredEntity));
         };
         let EntityValue::External {
             public_id,
@@ -331,7 +343,7 @@ impl Declarations {
             ..
         } = &entity.value
         else {
-            return Err(ErrorCode::ExternalEntityReference);
+            return Err(unread(ErrorCode::ExternalEntityReference));
         };
         let reference = Reference {
             kind: ExternalKind::GeneralEntity,
@@ -351,7 +363,7 @@ impl Declarations {
             .saturating_sub(loaded);
         let result = match loading::load(&inner.external, reference, left, inner.xml11) {
             Some(loaded) => loaded,
-            None => Err(ErrorCode::ExternalEntityReference),
+            None => Err(unread(ErrorCode::ExternalEntityReference)),
         };
         if let Ok(text) = &result {
             inner.loaded.fetch_add(text.text.len(), Relaxed);
@@ -638,7 +650,7 @@ impl Declarations {
                         errors.push(ErrorCode::ExternalEntityInAttributeValue);
                     }
                     EntityLookup::External => errors.push(ErrorCode::ExternalEntityReference),
-                    EntityLookup::Unavailable(code) => errors.push(code),
+                    EntityLookup::Unavailable(unread) => errors.push(unread.code),
                     EntityLookup::Unparsed => errors.push(ErrorCode::UnparsedEntityReference),
                     EntityLookup::Undeclared => errors.push(ErrorCode::UndeclaredEntity),
                 }

@@ -73,6 +73,9 @@ pub(crate) struct InternalSubset {
     /// `errors`, in order): where in it, the start of the declaration or
     /// reference they are in.
     pub(crate) error_positions: Vec<(usize, ExternalPosition)>,
+    /// For the errors about a file not read (by their index in `errors`,
+    /// in order): which, and why.
+    pub(crate) error_notes: Vec<(usize, String)>,
     /// Some parameter-entity reference was met: XML 1.0's WFC "Entity
     /// Declared" then no longer applies (the entity may be declared where a
     /// non-validating processor does not read).
@@ -433,11 +436,14 @@ impl Reader<'_> {
             .saturating_sub(self.out.loaded_bytes);
         match loading::load(self.external, reference, max, self.xml11) {
             None => None,
-            Some(Err(code)) => {
-                if code == ErrorCode::InputSizeLimit {
+            Some(Err(unread)) => {
+                if unread.code == ErrorCode::InputSizeLimit {
                     self.expansion_stopped = true;
                 }
-                self.error(code, at);
+                self.out
+                    .error_notes
+                    .push((self.out.errors.len(), unread.why));
+                self.error(unread.code, at);
                 None
             }
             Some(Ok(loaded)) => {

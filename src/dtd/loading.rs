@@ -24,6 +24,14 @@ pub(crate) struct Loaded {
     pub(crate) uri: Arc<str>,
 }
 
+/// Why a reference was not read: the error to report, and what to say of
+/// it (the system identifier, and the resolver's reason).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Unread {
+    pub(crate) code: ErrorCode,
+    pub(crate) why: String,
+}
+
 /// One external reference: what it names and where it was written.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Reference<'a> {
@@ -45,7 +53,7 @@ pub(crate) fn load(
     reference: Reference<'_>,
     max_bytes: usize,
     xml11: bool,
-) -> Option<Result<Loaded, ErrorCode>> {
+) -> Option<Result<Loaded, Unread>> {
     let resolver = external.resolver.as_ref()?;
     let request = ExternalRequest {
         name: reference.name,
@@ -53,12 +61,24 @@ pub(crate) fn load(
         base: reference.base.or(external.base.as_deref()),
         ..ExternalRequest::new(reference.kind, reference.system_id)
     };
+    let id = reference.system_id;
     let resolved = match resolver.resolve(&request) {
         Ok(resolved) => resolved,
-        Err(_) => return Some(Err(ErrorCode::ExternalResourceUnavailable)),
+        Err(refusal) => {
+            return Some(Err(Unread {
+                code: ErrorCode::ExternalResourceUnavailable,
+                why: format!("{id:?}: {refusal}"),
+            }))
+        }
     };
     if resolved.bytes.len() > max_bytes {
-        return Some(Err(ErrorCode::InputSizeLimit));
+        return Some(Err(Unread {
+            code: ErrorCode::InputSizeLimit,
+            why: format!(
+                "{id:?}: {} bytes, more than the input limit leaves",
+                resolved.bytes.len()
+            ),
+        }));
     }
     let decoded = crate::decoding::decode_text(&resolved.bytes);
     let text = without_text_declaration(&decoded);
@@ -162,11 +182,10 @@ mod tests {
     fn refusals_and_files_too_long_are_errors() {
         let external = external(Files(vec![("long", b"0123456789")]));
         let load = |id, max| load(&external, reference(id), max, false).unwrap();
-        assert_eq!(
-            load("none", 100),
-            Err(ErrorCode::ExternalResourceUnavailable)
-        );
-        assert_eq!(load("long", 9), Err(ErrorCode::InputSizeLimit));
+        let unread = load("none", 100).unwrap_err();
+        assert_eq!(unread.code, ErrorCode::ExternalResourceUnavailable);
+        assert_eq!(unread.why, "\"none\": not found: none");
+        assert_eq!(load("long", 9).unwrap_err().code, ErrorCode::InputSizeLimit);
         assert!(load("long", 10).is_ok());
     }
 }

@@ -226,11 +226,10 @@ impl<S: TokenSink> Tokenizer<S> {
             .collect();
         self.subset_entities.sort_unstable();
         for (i, &(code, offset)) in declarations.errors().iter().enumerate() {
-            match declarations.error_position(i) {
-                Some(position) => {
-                    let context = ErrorContext::external(position.clone());
-                    self.error_at_with_context(w, code, to_source(offset), context);
-                }
+            let position = declarations.error_position(i).cloned();
+            let note = declarations.error_note(i).map(str::to_owned);
+            match ErrorContext::in_external(position, note) {
+                Some(context) => self.error_at_with_context(w, code, to_source(offset), context),
                 None => self.error_at(w, code, to_source(offset)),
             }
         }

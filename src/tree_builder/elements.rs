@@ -320,6 +320,7 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
             open: self.current_element_start(),
             implied_closes,
             external: None,
+            unread: None,
         };
         let error = self.located(code, span.start);
         self.sink.error_with_context(error, context);

@@ -17,7 +17,7 @@
 //! document's byte budget; a reference not expanded stays as written.
 
 use crate::dtd::{Declarations, EntityLookup, ExpansionMode, ExpansionStop};
-use crate::error::ErrorCode;
+use crate::error::{ErrorCode, ErrorContext};
 use crate::span::Span;
 use crate::tokenizer::{self, Text, TextKind};
 
@@ -52,10 +52,20 @@ impl<S: TreeSink> TreeBuilder<'_, S> {
         }
         let text = match declarations.lookup_content(name) {
             EntityLookup::Internal(text) => text,
+            EntityLookup::Unavailable(unread) => {
+                // Which file, and why not, beside the error.
+                let error = self.located(unread.code, reference.start);
+                let why = Some(unread.why.clone()).filter(|why| !why.is_empty());
+                match ErrorContext::in_external(None, why) {
+                    Some(context) => self.sink.error_with_context(error, context),
+                    None => self.sink.error(error),
+                }
+                self.unexpanded(name, reference, outermost);
+                return;
+            }
             lookup => {
                 let code = match lookup {
                     EntityLookup::Unparsed => ErrorCode::UnparsedEntityReference,
-                    EntityLookup::Unavailable(code) => code,
                     _ => ErrorCode::ExternalEntityReference,
                 };
                 self.error(code, reference.start);
