@@ -167,7 +167,7 @@ impl Declarations {
         // The subset is read whole before any of its entities is used.
         let read = base.saturating_add(subset.len());
         let subset = internal_subset::parse_with(subset, base, limits, xml11, external, dtd);
-        let loaded = subset.loaded_bytes;
+        let loaded = subset.files.bytes;
         let external_texts = match external.resolves() {
             true => subset
                 .entities
@@ -236,7 +236,7 @@ impl Declarations {
     /// For error `index` of [`errors`](Self::errors), about a file not
     /// read: which, and why.
     pub(crate) fn error_note(&self, index: usize) -> Option<&str> {
-        let notes = &self.0.subset.error_notes;
+        let notes = &self.0.subset.files.notes;
         let at = notes.binary_search_by_key(&index, |(i, _)| *i).ok()?;
         Some(&notes[at].1)
     }
@@ -244,7 +244,7 @@ impl Declarations {
     /// For error `index` of [`errors`](Self::errors), found inside a file
     /// read through the resolver: where in it.
     pub(crate) fn error_position(&self, index: usize) -> Option<&ExternalPosition> {
-        let positions = &self.0.subset.error_positions;
+        let positions = &self.0.subset.files.positions;
         let at = positions.binary_search_by_key(&index, |(i, _)| *i).ok()?;
         Some(&positions[at].1)
     }

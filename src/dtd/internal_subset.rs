@@ -66,16 +66,9 @@ pub(crate) struct InternalSubset {
     /// Bytes of parameter-entity replacement text read while parsing
     /// (counts against the document's entity-expansion budget).
     pub(crate) expanded_bytes: usize,
-    /// Bytes of text read from outside the document (the external subset,
-    /// external parameter entities): input, within the input-size limit.
-    pub(crate) loaded_bytes: usize,
-    /// For the errors found inside such a file (by their index in
-    /// `errors`, in order): where in it, the start of the declaration or
-    /// reference they are in.
-    pub(crate) error_positions: Vec<(usize, ExternalPosition)>,
-    /// For the errors about a file not read (by their index in `errors`,
-    /// in order): which, and why.
-    pub(crate) error_notes: Vec<(usize, String)>,
+    /// What was read from outside the document (the external subset,
+    /// external parameter entities), and what its errors say of it.
+    pub(crate) files: FilesRead,
     /// Some parameter-entity reference was met: XML 1.0's WFC "Entity
     /// Declared" then no longer applies (the entity may be declared where a
     /// non-validating processor does not read).
@@ -85,6 +78,20 @@ pub(crate) struct InternalSubset {
     /// `(start, end)` in order, without the whitespace between them: what a
     /// writer may keep or drop one by one.
     pub(crate) items: Vec<(usize, usize)>,
+}
+
+/// What reading files through the resolver left.
+#[derive(Debug, Default)]
+pub(crate) struct FilesRead {
+    /// Bytes of text read: input, within the input-size limit.
+    pub(crate) bytes: usize,
+    /// For the errors found inside a file (by their index in the errors,
+    /// in order): where in it, the start of the declaration or reference
+    /// they are in.
+    pub(crate) positions: Vec<(usize, ExternalPosition)>,
+    /// For the errors about a file not read (by their index, in order):
+    /// which, and why.
+    pub(crate) notes: Vec<(usize, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -433,7 +440,7 @@ impl Reader<'_> {
         let read = self.base.saturating_add(self.subset.len());
         let max = (self.limits.max_input_bytes)
             .saturating_sub(read)
-            .saturating_sub(self.out.loaded_bytes);
+            .saturating_sub(self.out.files.bytes);
         match loading::load(self.external, reference, max, self.xml11) {
             None => None,
             Some(Err(unread)) => {
@@ -441,13 +448,14 @@ impl Reader<'_> {
                     self.expansion_stopped = true;
                 }
                 self.out
-                    .error_notes
+                    .files
+                    .notes
                     .push((self.out.errors.len(), unread.why));
                 self.error(unread.code, at);
                 None
             }
             Some(Ok(loaded)) => {
-                self.out.loaded_bytes += loaded.text.len();
+                self.out.files.bytes += loaded.text.len();
                 Some((loaded.text, loaded.uri))
             }
         }
@@ -1333,7 +1341,8 @@ impl Reader<'_> {
         let offset = self.document_offset(subset_offset);
         if let Some(position) = self.position_in_file() {
             self.out
-                .error_positions
+                .files
+                .positions
                 .push((self.out.errors.len(), position));
         }
         self.out.errors.push((code, offset));
