@@ -101,7 +101,8 @@
 //! 6. `parse`, the driver that wires the stages together;
 //! 7. [`events`]: the pipeline without a tree; [`fragment`]: markup parsed
 //!    into a document; [`resolve`]: the resolvers a caller may opt into
-//!    (files in given folders, XML catalogs).
+//!    (files in given folders, XML catalogs); `de`: documents into Rust
+//!    values through serde (with the serde feature).
 //!
 //! [`Document::parse`] and its siblings (bytes, files, readers) and the push
 //! [`Parser`] wire the stages together; [`events`] runs them without a
@@ -113,6 +114,8 @@
 
 mod char_refs;
 mod chars;
+#[cfg(feature = "serde")]
+pub mod de;
 pub mod decoding;
 pub mod dom;
 pub mod dtd;

@@ -52,7 +52,7 @@ const LAYERS: &[&[&str]] = &[
     &["tokenizer", "query"],
     &["tree_builder", "serializer"],
     &["parse"],
-    &["events", "fragment", "resolve"],
+    &["events", "fragment", "resolve", "de"],
 ];
 
 fn layer(module: &str) -> Option<usize> {
