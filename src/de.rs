@@ -168,6 +168,28 @@ macro_rules! delegate {
     };
 }
 
+/// The methods for plain values (booleans, numbers, characters, strings,
+/// units and enums of unit variants), handed on whole to `self.$to()`.
+macro_rules! plain_values_from {
+    ($to:ident) => {
+        delegate! { $to:
+            deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+            deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+            deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+            deserialize_string deserialize_unit
+        }
+
+        fn deserialize_enum<V: Visitor<'de>>(
+            self,
+            name: &'static str,
+            variants: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, DeError> {
+            self.$to().deserialize_enum(name, variants, visitor)
+        }
+    };
+}
+
 /// An element and its path from the root.
 #[derive(Clone)]
 struct Place<'a> {
@@ -382,21 +404,9 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementsDeserializer<'a> {
         visitor.visit_newtype_struct(self)
     }
 
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        self.first().deserialize_enum(name, variants, visitor)
-    }
+    plain_values_from!(first);
 
-    delegate! { first:
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-        deserialize_string deserialize_unit deserialize_map deserialize_ignored_any
-    }
+    delegate! { first: deserialize_map deserialize_ignored_any }
 
     serde::forward_to_deserialize_any! {
         bytes byte_buf unit_struct tuple tuple_struct identifier
@@ -458,21 +468,7 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementDeserializer<'a> {
         visitor.visit_unit()
     }
 
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        self.text().deserialize_enum(name, variants, visitor)
-    }
-
-    delegate! { text:
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-        deserialize_string deserialize_unit
-    }
+    plain_values_from!(text);
 
     serde::forward_to_deserialize_any! {
         bytes byte_buf unit_struct tuple tuple_struct identifier
