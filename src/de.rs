@@ -13,6 +13,7 @@
 //! [`DeError`] that names where (`/rss/channel/item[3]/pubDate at
 //! 41:15`). docs/serde.md.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::de::{self, DeserializeOwned, IntoDeserializer, MapAccess, SeqAccess, Visitor};
@@ -142,6 +143,7 @@ pub fn from_node<'a, T: de::Deserialize<'a>>(node: Node<'a>) -> Result<T, DeErro
     let place = Place {
         node,
         path: format!("/{name}"),
+        depth: 1,
     };
     T::deserialize(ElementDeserializer { place })
 }
@@ -190,14 +192,29 @@ macro_rules! plain_values_from {
     };
 }
 
-/// An element and its path from the root.
+/// How deep elements may nest in what is read: serde's derived code
+/// recurses once per level, so deeper ones are refused rather than left to
+/// overflow the stack (serde_json has the same bound).
+pub const MAX_DEPTH: usize = 128;
+
+/// An element, its path from the root and its depth (the root's is 1).
 #[derive(Clone)]
 struct Place<'a> {
     node: Node<'a>,
     path: String,
+    depth: usize,
 }
 
 impl Place<'_> {
+    /// An error if the element is nested too deep to read its contents.
+    fn check_depth(&self) -> Result<(), DeError> {
+        if self.depth <= MAX_DEPTH {
+            return Ok(());
+        }
+        let message = format!("elements nested deeper than {MAX_DEPTH}");
+        Err(<DeError as de::Error>::custom(message).at(self))
+    }
+
     fn position(&self) -> Option<(u32, u32)> {
         let span = self.node.span()?;
         Some(self.node.document().position(span.start))
@@ -233,13 +250,18 @@ impl<'a> ElementDeserializer<'a> {
             let key = format!("@{}", attribute.name());
             entries.push((key, Entry::Text(attribute.value().to_owned())));
         }
-        // Elements of one name, wherever they stand, make one entry.
+        // Elements of one name, wherever they stand, make one entry (in
+        // the order of the first of each name).
         let mut groups: Vec<(String, Vec<Node<'a>>)> = Vec::new();
+        let mut group_of: HashMap<String, usize> = HashMap::new();
         for child in node.child_elements() {
             let key = field_key(child, fields);
-            match groups.iter_mut().find(|(name, _)| *name == key) {
-                Some((_, nodes)) => nodes.push(child),
-                None => groups.push((key, vec![child])),
+            match group_of.get(&key) {
+                Some(&group) => groups[group].1.push(child),
+                None => {
+                    group_of.insert(key.clone(), groups.len());
+                    groups.push((key, vec![child]));
+                }
             }
         }
         for (key, nodes) in groups {
@@ -310,12 +332,14 @@ impl<'de, 'a: 'de> MapAccess<'de> for ElementMap<'a> {
                 let place = Place {
                     node: self.parent.node,
                     path: format!("{}/{key}", self.parent.path),
+                    depth: self.parent.depth,
                 };
                 seed.deserialize(TextDeserializer { text, place })
             }
             Entry::Elements(nodes) => seed.deserialize(ElementsDeserializer {
                 nodes,
                 path: format!("{}/{key}", self.parent.path),
+                depth: self.parent.depth + 1,
             }),
         }
     }
@@ -326,6 +350,7 @@ impl<'de, 'a: 'de> MapAccess<'de> for ElementMap<'a> {
 struct ElementsDeserializer<'a> {
     nodes: Vec<Node<'a>>,
     path: String,
+    depth: usize,
 }
 
 impl<'a> ElementsDeserializer<'a> {
@@ -335,6 +360,7 @@ impl<'a> ElementsDeserializer<'a> {
             place: Place {
                 node,
                 path: self.path,
+                depth: self.depth,
             },
         }
     }
@@ -343,6 +369,7 @@ impl<'a> ElementsDeserializer<'a> {
 struct Elements<'a> {
     nodes: std::vec::IntoIter<Node<'a>>,
     path: String,
+    depth: usize,
     index: usize,
 }
 
@@ -360,6 +387,7 @@ impl<'de, 'a: 'de> SeqAccess<'de> for Elements<'a> {
         let place = Place {
             node,
             path: format!("{}[{}]", self.path, self.index),
+            depth: self.depth,
         };
         seed.deserialize(ElementDeserializer { place }).map(Some)
     }
@@ -379,6 +407,7 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementsDeserializer<'a> {
         visitor.visit_seq(Elements {
             nodes: self.nodes.into_iter(),
             path: self.path,
+            depth: self.depth,
             index: 0,
         })
     }
@@ -430,6 +459,7 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementDeserializer<'a> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DeError> {
+        self.place.check_depth()?;
         let place = self.place.clone();
         visitor
             .visit_map(self.map(fields))
@@ -437,6 +467,7 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementDeserializer<'a> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.place.check_depth()?;
         let place = self.place.clone();
         visitor
             .visit_map(self.map(&[]))
@@ -456,10 +487,10 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementDeserializer<'a> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        let path = self.place.path.clone();
         ElementsDeserializer {
             nodes: vec![self.place.node],
-            path,
+            path: self.place.path,
+            depth: self.place.depth,
         }
         .deserialize_seq(visitor)
     }

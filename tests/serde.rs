@@ -171,3 +171,22 @@ fn bytes_in_any_encoding() {
     .unwrap();
     assert_eq!(read.value.text, "caf\u{e9}");
 }
+
+#[derive(Deserialize, Debug)]
+struct Nested {
+    #[allow(dead_code)]
+    n: Option<Box<Nested>>,
+}
+
+#[test]
+fn deep_nesting_is_refused_not_a_stack_overflow() {
+    let depth = 100_000;
+    let xml = format!("{}{}", "<n>".repeat(depth), "</n>".repeat(depth));
+    let error = from_str::<Nested>(&xml).unwrap_err();
+    assert_eq!(error.message(), "elements nested deeper than 128");
+    assert_eq!(error.position(), Some((1, 1 + 3 * 128)));
+    // As deep as the bound: read.
+    let depth = xml5dom::de::MAX_DEPTH;
+    let xml = format!("{}{}", "<n>".repeat(depth), "</n>".repeat(depth));
+    assert!(from_str::<Nested>(&xml).is_ok());
+}
