@@ -254,8 +254,9 @@ impl<'a> ElementDeserializer<'a> {
         // the order of the first of each name).
         let mut groups: Vec<(String, Vec<Node<'a>>)> = Vec::new();
         let mut group_of: HashMap<String, usize> = HashMap::new();
+        let expanded = fields.iter().any(|field| field.starts_with('{'));
         for child in node.child_elements() {
-            let key = field_key(child, fields);
+            let key = field_key(child, expanded.then_some(fields));
             match group_of.get(&key) {
                 Some(&group) => groups[group].1.push(child),
                 None => {
@@ -281,9 +282,10 @@ impl<'a> ElementDeserializer<'a> {
 }
 
 /// The key a child element is read under: `{uri}local` when the type has
-/// a field of that expanded name, else its name as written.
-fn field_key(child: Node<'_>, fields: &[&str]) -> String {
-    if let Some(uri) = child.namespace() {
+/// a field of that expanded name (`fields`, given when some field is named
+/// so), else its name as written.
+fn field_key(child: Node<'_>, fields: Option<&[&str]>) -> String {
+    if let (Some(uri), Some(fields)) = (child.namespace(), fields) {
         let expanded = format!("{{{uri}}}{}", child.local_name());
         if fields.contains(&expanded.as_str()) {
             return expanded;

@@ -153,15 +153,3 @@ impl External {
         self.resolver.is_some()
     }
 }
-
-impl PartialEq for External {
-    /// Equal when they use the same resolver (the same `Arc`) the same way.
-    fn eq(&self, other: &External) -> bool {
-        let same_resolver = match (&self.resolver, &other.resolver) {
-            (None, None) => true,
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        };
-        same_resolver && self.load_dtd == other.load_dtd && self.base == other.base
-    }
-}

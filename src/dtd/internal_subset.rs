@@ -528,6 +528,8 @@ impl Reader<'_> {
         }
         let end = declaration_end(cur.text, cur.pos)?;
         let original = &cur.text[cur.pos..end];
+        // Most declarations have no reference: read in place, no copy.
+        memchr(b'%', original.as_bytes())?;
         let mut text = original.to_owned();
         let at = cur.offset(cur.pos);
         for depth in 0.. {
