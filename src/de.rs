@@ -13,10 +13,11 @@
 //! [`DeError`] that names where (`/rss/channel/item[3]/pubDate at
 //! 41:15`). docs/serde.md.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
-use serde::de::{self, DeserializeOwned, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};
 
 use crate::dom::{Document, Node};
 use crate::error::ParseError;
@@ -58,11 +59,25 @@ impl DeError {
     }
 
     /// The error, placed at `at` unless it is placed already.
-    fn at(mut self, at: &Place<'_>) -> DeError {
-        if self.path.is_none() {
-            self.path = Some(at.path.clone());
-            self.position = at.position();
+    fn at(self, at: &Place<'_>) -> DeError {
+        self.at_field(at, None)
+    }
+
+    /// The error, placed at the attribute or text `field` of `at` (the
+    /// source offset `offset`) unless it is placed already.
+    fn at_field(mut self, at: &Place<'_>, field: Option<(&str, Option<usize>)>) -> DeError {
+        if self.path.is_some() {
+            return self;
         }
+        let mut path = at.path();
+        let mut offset = at.node.span().map(|span| span.start);
+        if let Some((name, field_offset)) = field {
+            path.push('/');
+            path.push_str(name);
+            offset = field_offset.or(offset);
+        }
+        self.path = Some(path);
+        self.position = offset.map(|offset| at.node.document().position(offset));
         self
     }
 }
@@ -139,13 +154,15 @@ pub fn from_reader<T: DeserializeOwned, R: std::io::Read>(
 
 /// Reads the element `node` into a `T`.
 pub fn from_node<'a, T: de::Deserialize<'a>>(node: Node<'a>) -> Result<T, DeError> {
-    let name = node.name();
     let place = Place {
         node,
-        path: format!("/{name}"),
+        origin: node,
         depth: 1,
     };
-    T::deserialize(ElementDeserializer { place })
+    T::deserialize(ElementDeserializer {
+        place,
+        variant_by_name: true,
+    })
 }
 
 fn from_document<T: DeserializeOwned>(doc: &Document) -> Result<Deserialized<T>, DeError> {
@@ -170,24 +187,15 @@ macro_rules! delegate {
     };
 }
 
-/// The methods for plain values (booleans, numbers, characters, strings,
-/// units and enums of unit variants), handed on whole to `self.$to()`.
+/// The methods for plain values (booleans, numbers, characters and
+/// strings), handed on whole to `self.$to()`.
 macro_rules! plain_values_from {
     ($to:ident) => {
         delegate! { $to:
             deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
             deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
             deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-            deserialize_string deserialize_unit
-        }
-
-        fn deserialize_enum<V: Visitor<'de>>(
-            self,
-            name: &'static str,
-            variants: &'static [&'static str],
-            visitor: V,
-        ) -> Result<V::Value, DeError> {
-            self.$to().deserialize_enum(name, variants, visitor)
+            deserialize_string
         }
     };
 }
@@ -197,15 +205,29 @@ macro_rules! plain_values_from {
 /// overflow the stack (serde_json has the same bound).
 pub const MAX_DEPTH: usize = 128;
 
-/// An element, its path from the root and its depth (the root's is 1).
-#[derive(Clone)]
+/// The special field names: an element's text, and its content (elements
+/// and text no other field takes, in document order).
+const TEXT: &str = "$text";
+const VALUE: &str = "$value";
+
+/// An element being read, the element reading started at (where paths
+/// start) and its depth below it (the start's is 1).
+#[derive(Clone, Copy)]
 struct Place<'a> {
     node: Node<'a>,
-    path: String,
+    origin: Node<'a>,
     depth: usize,
 }
 
-impl Place<'_> {
+impl<'a> Place<'a> {
+    fn child(&self, node: Node<'a>) -> Place<'a> {
+        Place {
+            node,
+            origin: self.origin,
+            depth: self.depth + 1,
+        }
+    }
+
     /// An error if the element is nested too deep to read its contents.
     fn check_depth(&self) -> Result<(), DeError> {
         if self.depth <= MAX_DEPTH {
@@ -215,96 +237,252 @@ impl Place<'_> {
         Err(<DeError as de::Error>::custom(message).at(self))
     }
 
-    fn position(&self) -> Option<(u32, u32)> {
-        let span = self.node.span()?;
-        Some(self.node.document().position(span.start))
+    /// The element's path (`/rss/channel/item[3]`), worked out only for an
+    /// error: each step names an element, indexed among the siblings of its
+    /// name when it has any.
+    fn path(&self) -> String {
+        let mut steps = Vec::with_capacity(self.depth);
+        let mut node = self.node;
+        for _ in 1..self.depth {
+            if node == self.origin {
+                break;
+            }
+            steps.push(step(node));
+            match node.parent() {
+                Some(parent) => node = parent,
+                None => break,
+            }
+        }
+        steps.push(self.origin.name().to_owned());
+        let mut path = String::new();
+        for step in steps.iter().rev() {
+            path.push('/');
+            path.push_str(step);
+        }
+        path
     }
 }
 
-/// Reads one element: a struct or map from its attributes, children and
-/// text; a plain value from its text.
-struct ElementDeserializer<'a> {
-    place: Place<'a>,
+/// One step of a path: the element's name, and its index among the
+/// siblings of that name (from 1) when there are any.
+fn step(node: Node<'_>) -> String {
+    let name = node.name();
+    let same_name = |sibling: &Node<'_>| sibling.name() == name;
+    let before = std::iter::successors(node.prev_sibling_element(), |n| n.prev_sibling_element())
+        .filter(same_name)
+        .count();
+    let after = std::iter::successors(node.next_sibling_element(), |n| n.next_sibling_element())
+        .any(|n| same_name(&n));
+    if before == 0 && !after {
+        return name.to_owned();
+    }
+    format!("{name}[{}]", before + 1)
 }
 
-/// The text of an element: its text children, joined.
-fn own_text(node: Node<'_>) -> String {
-    node.children()
+/// XML's whitespace (space, tab, line feed, carriage return) only.
+fn is_xml_whitespace(text: &str) -> bool {
+    text.bytes()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// The text of an element: its text children (CDATA included), joined;
+/// borrowed from the document when there is one.
+fn text_of(node: Node<'_>) -> Cow<'_, str> {
+    let mut texts = node
+        .children()
         .filter(|child| child.is_text())
-        .filter_map(|child| child.text())
-        .collect()
+        .filter_map(|child| child.text());
+    let Some(first) = texts.next() else {
+        return Cow::Borrowed("");
+    };
+    match texts.next() {
+        None => Cow::Borrowed(first),
+        Some(second) => {
+            let mut joined = String::from(first);
+            joined.push_str(second);
+            joined.extend(texts);
+            Cow::Owned(joined)
+        }
+    }
+}
+
+/// The key a child element (or an element choosing an enum variant) is
+/// read under: `{uri}local` when one of `names` is that expanded name
+/// (`names` given only when some name is written so), else its name as
+/// written.
+fn field_key<'a>(child: Node<'a>, names: Option<&[&str]>) -> Cow<'a, str> {
+    if let (Some(uri), Some(names)) = (child.namespace(), names) {
+        let expanded = format!("{{{uri}}}{}", child.local_name());
+        if names.contains(&expanded.as_str()) {
+            return Cow::Owned(expanded);
+        }
+    }
+    Cow::Borrowed(child.name())
+}
+
+/// `names`, when some of them are expanded names (`{uri}local`).
+fn expanded_names<'n>(names: &'n [&'n str]) -> Option<&'n [&'n str]> {
+    names
+        .iter()
+        .any(|name| name.starts_with('{'))
+        .then_some(names)
+}
+
+/// Reads one element: a struct or map from its attributes, children and
+/// text; a plain value from its text; an enum by its name (at the top and
+/// in `$value` content) or by its text (in a field).
+struct ElementDeserializer<'a> {
+    place: Place<'a>,
+    variant_by_name: bool,
 }
 
 impl<'a> ElementDeserializer<'a> {
     fn text(&self) -> TextDeserializer<'a> {
         TextDeserializer {
-            text: own_text(self.place.node),
-            place: self.place.clone(),
+            text: text_of(self.place.node),
+            place: self.place,
+            field: None,
+            as_text_variant: false,
         }
     }
 
+    /// The element as a map: attributes (`@name`), children by name, its
+    /// text (`$text`) and, if the type has a `$value` field, what no other
+    /// field takes.
     fn map(&self, fields: &'static [&'static str]) -> ElementMap<'a> {
         let node = self.place.node;
-        let mut entries: Vec<(String, Entry<'a>)> = Vec::new();
+        let has_value = fields.contains(&VALUE);
+        let has_text = fields.contains(&TEXT);
+        // As quick-xml: text goes to `$value` unless there is a `$text`.
+        let text_in_content = has_value && !has_text;
+        let expanded = expanded_names(fields);
+        let mut entries: Vec<(Cow<'a, str>, Entry<'a>)> = Vec::new();
         for attribute in node.attributes() {
-            let key = format!("@{}", attribute.name());
-            entries.push((key, Entry::Text(attribute.value().to_owned())));
+            let key = Cow::Owned(format!("@{}", attribute.name()));
+            let offset = attribute.value_span().or(attribute.span());
+            let value = Cow::Borrowed(attribute.value());
+            entries.push((key, Entry::Text(value, offset.map(|span| span.start))));
         }
-        // Elements of one name, wherever they stand, make one entry (in
-        // the order of the first of each name).
-        let mut groups: Vec<(String, Vec<Node<'a>>)> = Vec::new();
-        let mut group_of: HashMap<String, usize> = HashMap::new();
-        let expanded = fields.iter().any(|field| field.starts_with('{'));
-        for child in node.child_elements() {
-            let key = field_key(child, expanded.then_some(fields));
-            match group_of.get(&key) {
-                Some(&group) => groups[group].1.push(child),
-                None => {
-                    group_of.insert(key.clone(), groups.len());
-                    groups.push((key, vec![child]));
+        let mut groups = Groups::default();
+        let mut content: Vec<Item<'a>> = Vec::new();
+        let mut significant_text = false;
+        for child in node.children() {
+            if child.is_element() {
+                let key = field_key(child, expanded);
+                if has_value && !fields.contains(&key.as_ref()) {
+                    content.push(Item::Element(child));
+                } else {
+                    groups.add(key, child);
+                }
+            } else if let (true, Some(text)) = (child.is_text(), child.text()) {
+                significant_text |= !is_xml_whitespace(text);
+                if text_in_content {
+                    match content.last_mut() {
+                        Some(Item::Text(joined)) => joined.to_mut().push_str(text),
+                        _ => content.push(Item::Text(Cow::Borrowed(text))),
+                    }
                 }
             }
         }
-        for (key, nodes) in groups {
-            entries.push((key, Entry::Elements(nodes)));
+        for (key, group) in groups.groups {
+            entries.push((key, Entry::Elements(group)));
         }
-        let text = own_text(node);
-        if !text.trim().is_empty() || fields.contains(&"$text") {
-            entries.push(("$text".to_owned(), Entry::Text(text)));
+        if !text_in_content && (has_text || significant_text) {
+            entries.push((Cow::Borrowed(TEXT), Entry::Text(text_of(node), None)));
+        }
+        if has_value {
+            content.retain(|item| !matches!(item, Item::Text(text) if is_xml_whitespace(text)));
+            entries.push((Cow::Borrowed(VALUE), Entry::Content(content)));
         }
         entries.reverse();
         ElementMap {
             entries,
             value: None,
-            parent: self.place.clone(),
+            place: self.place,
+        }
+    }
+
+    fn elements(self) -> ElementsDeserializer<'a> {
+        let parent = Place {
+            depth: self.place.depth - 1,
+            ..self.place
+        };
+        ElementsDeserializer {
+            group: Group {
+                first: self.place.node,
+                more: Vec::new(),
+            },
+            parent,
         }
     }
 }
 
-/// The key a child element is read under: `{uri}local` when the type has
-/// a field of that expanded name (`fields`, given when some field is named
-/// so), else its name as written.
-fn field_key(child: Node<'_>, fields: Option<&[&str]>) -> String {
-    if let (Some(uri), Some(fields)) = (child.namespace(), fields) {
-        let expanded = format!("{{{uri}}}{}", child.local_name());
-        if fields.contains(&expanded.as_str()) {
-            return expanded;
+/// The child elements of one key: the first, and any more.
+struct Group<'a> {
+    first: Node<'a>,
+    more: Vec<Node<'a>>,
+}
+
+/// Child elements grouped by key, wherever they stand among the others,
+/// in the order of the first of each key.
+#[derive(Default)]
+struct Groups<'a> {
+    groups: Vec<(Cow<'a, str>, Group<'a>)>,
+    /// Each key's group, once there are too many to scan.
+    index: HashMap<Cow<'a, str>, usize>,
+}
+
+/// Up to this many keys, a scan finds a group faster than a hash.
+const SCAN_LIMIT: usize = 8;
+
+impl<'a> Groups<'a> {
+    fn add(&mut self, key: Cow<'a, str>, node: Node<'a>) {
+        let found = if self.index.is_empty() {
+            self.groups.iter().position(|(name, _)| *name == key)
+        } else {
+            self.index.get(&key).copied()
+        };
+        if let Some(group) = found {
+            self.groups[group].1.more.push(node);
+            return;
         }
+        if self.groups.len() == SCAN_LIMIT {
+            self.index = (self.groups.iter().enumerate())
+                .map(|(group, (name, _))| (name.clone(), group))
+                .collect();
+        }
+        if !self.index.is_empty() {
+            self.index.insert(key.clone(), self.groups.len());
+        }
+        let group = Group {
+            first: node,
+            more: Vec::new(),
+        };
+        self.groups.push((key, group));
     }
-    child.name().to_owned()
 }
 
 /// What a key of an element's map holds.
 enum Entry<'a> {
-    Text(String),
-    Elements(Vec<Node<'a>>),
+    /// An attribute's value (and where it starts) or the element's text.
+    Text(Cow<'a, str>, Option<usize>),
+    Elements(Group<'a>),
+    /// The `$value`: elements and text no other field takes.
+    Content(Vec<Item<'a>>),
+}
+
+/// One piece of `$value` content.
+enum Item<'a> {
+    Element(Node<'a>),
+    /// Adjacent text and CDATA, joined.
+    Text(Cow<'a, str>),
 }
 
 struct ElementMap<'a> {
     /// The entries still to read, last first.
-    entries: Vec<(String, Entry<'a>)>,
-    value: Option<(String, Entry<'a>)>,
-    parent: Place<'a>,
+    entries: Vec<(Cow<'a, str>, Entry<'a>)>,
+    value: Option<(Cow<'a, str>, Entry<'a>)>,
+    place: Place<'a>,
 }
 
 impl<'de, 'a: 'de> MapAccess<'de> for ElementMap<'a> {
@@ -317,7 +495,10 @@ impl<'de, 'a: 'de> MapAccess<'de> for ElementMap<'a> {
         let Some((key, entry)) = self.entries.pop() else {
             return Ok(None);
         };
-        let read = seed.deserialize(key.as_str().into_deserializer());
+        let read = match &key {
+            Cow::Borrowed(key) => seed.deserialize(de::value::BorrowedStrDeserializer::new(key)),
+            Cow::Owned(key) => seed.deserialize(de::value::StrDeserializer::new(key)),
+        };
         self.value = Some((key, entry));
         read.map(Some)
     }
@@ -330,49 +511,57 @@ impl<'de, 'a: 'de> MapAccess<'de> for ElementMap<'a> {
             return Err(de::Error::custom("a value without its key"));
         };
         match entry {
-            Entry::Text(text) => {
-                let place = Place {
-                    node: self.parent.node,
-                    path: format!("{}/{key}", self.parent.path),
-                    depth: self.parent.depth,
-                };
-                seed.deserialize(TextDeserializer { text, place })
-            }
-            Entry::Elements(nodes) => seed.deserialize(ElementsDeserializer {
-                nodes,
-                path: format!("{}/{key}", self.parent.path),
-                depth: self.parent.depth + 1,
+            Entry::Text(text, offset) => seed.deserialize(TextDeserializer {
+                text,
+                place: self.place,
+                field: Some(Field { name: key, offset }),
+                as_text_variant: false,
+            }),
+            Entry::Elements(group) => seed.deserialize(ElementsDeserializer {
+                group,
+                parent: self.place,
+            }),
+            Entry::Content(items) => seed.deserialize(ContentDeserializer {
+                items,
+                place: self.place,
             }),
         }
     }
 }
 
-/// The elements of one name under one parent: a sequence, or (asked for
-/// one value) the first.
+/// The child elements of one key: a sequence, or (asked for one value)
+/// the first.
 struct ElementsDeserializer<'a> {
-    nodes: Vec<Node<'a>>,
-    path: String,
-    depth: usize,
+    group: Group<'a>,
+    parent: Place<'a>,
 }
+
+/// The XML Schema instance namespace, whose `nil` attribute says an
+/// element stands for no value.
+const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
 
 impl<'a> ElementsDeserializer<'a> {
     fn first(self) -> ElementDeserializer<'a> {
-        let node = self.nodes[0];
         ElementDeserializer {
-            place: Place {
-                node,
-                path: self.path,
-                depth: self.depth,
-            },
+            place: self.parent.child(self.group.first),
+            variant_by_name: false,
         }
+    }
+
+    /// Whether the element is marked `xsi:nil="true"` (as quick-xml reads
+    /// it: an `Option` is then `None`).
+    fn is_nil(&self) -> bool {
+        self.group.first.attributes().any(|attribute| {
+            attribute.namespace() == Some(XSI)
+                && attribute.local_name() == "nil"
+                && matches!(attribute.value().trim(), "true" | "1")
+        })
     }
 }
 
 struct Elements<'a> {
-    nodes: std::vec::IntoIter<Node<'a>>,
-    path: String,
-    depth: usize,
-    index: usize,
+    nodes: std::iter::Chain<std::iter::Once<Node<'a>>, std::vec::IntoIter<Node<'a>>>,
+    parent: Place<'a>,
 }
 
 impl<'de, 'a: 'de> SeqAccess<'de> for Elements<'a> {
@@ -385,13 +574,15 @@ impl<'de, 'a: 'de> SeqAccess<'de> for Elements<'a> {
         let Some(node) = self.nodes.next() else {
             return Ok(None);
         };
-        self.index += 1;
-        let place = Place {
-            node,
-            path: format!("{}[{}]", self.path, self.index),
-            depth: self.depth,
+        let element = ElementDeserializer {
+            place: self.parent.child(node),
+            variant_by_name: false,
         };
-        seed.deserialize(ElementDeserializer { place }).map(Some)
+        seed.deserialize(element).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.nodes.size_hint().0)
     }
 }
 
@@ -399,22 +590,24 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementsDeserializer<'a> {
     type Error = DeError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        if self.nodes.len() > 1 {
+        if !self.group.more.is_empty() {
             return self.deserialize_seq(visitor);
         }
         self.first().deserialize_any(visitor)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let nodes = std::iter::once(self.group.first).chain(self.group.more);
         visitor.visit_seq(Elements {
-            nodes: self.nodes.into_iter(),
-            path: self.path,
-            depth: self.depth,
-            index: 0,
+            nodes,
+            parent: self.parent,
         })
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if self.is_nil() {
+            return visitor.visit_none();
+        }
         visitor.visit_some(self)
     }
 
@@ -427,6 +620,15 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementsDeserializer<'a> {
         self.first().deserialize_struct(name, fields, visitor)
     }
 
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.first().deserialize_enum(name, variants, visitor)
+    }
+
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
@@ -435,9 +637,13 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementsDeserializer<'a> {
         visitor.visit_newtype_struct(self)
     }
 
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
+    }
+
     plain_values_from!(first);
 
-    delegate! { first: deserialize_map deserialize_ignored_any }
+    delegate! { first: deserialize_map deserialize_unit }
 
     serde::forward_to_deserialize_any! {
         bytes byte_buf unit_struct tuple tuple_struct identifier
@@ -462,7 +668,7 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementDeserializer<'a> {
         visitor: V,
     ) -> Result<V::Value, DeError> {
         self.place.check_depth()?;
-        let place = self.place.clone();
+        let place = self.place;
         visitor
             .visit_map(self.map(fields))
             .map_err(|error| error.at(&place))
@@ -470,9 +676,24 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementDeserializer<'a> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         self.place.check_depth()?;
-        let place = self.place.clone();
+        let place = self.place;
         visitor
             .visit_map(self.map(&[]))
+            .map_err(|error| error.at(&place))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        if !self.variant_by_name {
+            return self.text().deserialize_enum(name, variants, visitor);
+        }
+        let place = self.place;
+        visitor
+            .visit_enum(ElementVariant { place, variants })
             .map_err(|error| error.at(&place))
     }
 
@@ -489,12 +710,19 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementDeserializer<'a> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        ElementsDeserializer {
-            nodes: vec![self.place.node],
-            path: self.place.path,
-            depth: self.place.depth,
-        }
-        .deserialize_seq(visitor)
+        self.elements().deserialize_seq(visitor)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -504,24 +732,397 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementDeserializer<'a> {
     plain_values_from!(text);
 
     serde::forward_to_deserialize_any! {
-        bytes byte_buf unit_struct tuple tuple_struct identifier
+        bytes byte_buf tuple tuple_struct identifier
     }
 }
 
-/// Text read as a plain value: a string as it is, a number, a boolean or
-/// a character from it with surrounding whitespace trimmed.
-struct TextDeserializer<'a> {
-    text: String,
+/// An enum chosen by an element's name (`{uri}local` if a variant is
+/// named so); the element holds the variant's content.
+struct ElementVariant<'a> {
+    place: Place<'a>,
+    variants: &'static [&'static str],
+}
+
+impl<'de, 'a: 'de> de::EnumAccess<'de> for ElementVariant<'a> {
+    type Error = DeError;
+    type Variant = ElementDeserializer<'a>;
+
+    fn variant_seed<V: de::DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, ElementDeserializer<'a>), DeError> {
+        let name = field_key(self.place.node, expanded_names(self.variants));
+        let variant = seed.deserialize(de::value::StrDeserializer::<DeError>::new(&name))?;
+        let content = ElementDeserializer {
+            place: self.place,
+            variant_by_name: false,
+        };
+        Ok((variant, content))
+    }
+}
+
+impl<'de, 'a: 'de> de::VariantAccess<'de> for ElementDeserializer<'a> {
+    type Error = DeError;
+
+    fn unit_variant(self) -> Result<(), DeError> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: de::DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, DeError> {
+        seed.deserialize(self)
+    }
+
+    /// A tuple variant's values are the element's text, a list separated
+    /// by whitespace (`xs:list`).
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, DeError> {
+        de::Deserializer::deserialize_seq(self.text(), visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        de::Deserializer::deserialize_struct(self, "", fields, visitor)
+    }
+}
+
+/// The `$value` of an element: the elements and text no other field
+/// takes, in document order. A sequence of them, or one.
+struct ContentDeserializer<'a> {
+    items: Vec<Item<'a>>,
+    /// The element they are in.
     place: Place<'a>,
 }
 
+impl<'a> ContentDeserializer<'a> {
+    /// The text among the items, joined (elements left out).
+    fn text(self) -> TextDeserializer<'a> {
+        let mut texts = self.items.into_iter().filter_map(|item| match item {
+            Item::Text(text) => Some(text),
+            Item::Element(_) => None,
+        });
+        let mut text = texts.next().unwrap_or_default();
+        for more in texts {
+            text.to_mut().push_str(&more);
+        }
+        TextDeserializer {
+            text,
+            place: self.place,
+            field: Some(Field {
+                name: Cow::Borrowed(VALUE),
+                offset: None,
+            }),
+            as_text_variant: false,
+        }
+    }
+
+    /// The first item, or (there is none) the element they would be in.
+    fn first(self) -> Result<ItemDeserializer<'a>, Place<'a>> {
+        let place = self.place;
+        match self.items.into_iter().next() {
+            Some(item) => Ok(ItemDeserializer::new(item, place)),
+            None => Err(place),
+        }
+    }
+}
+
+/// One item of `$value` content: an element (an enum chosen by its name,
+/// anything else read from it) or text (an enum's `$text` variant,
+/// anything else read from it).
+enum ItemDeserializer<'a> {
+    Element(ElementDeserializer<'a>),
+    Text(TextDeserializer<'a>),
+}
+
+impl<'a> ItemDeserializer<'a> {
+    fn new(item: Item<'a>, parent: Place<'a>) -> ItemDeserializer<'a> {
+        match item {
+            Item::Element(node) => ItemDeserializer::Element(ElementDeserializer {
+                place: parent.child(node),
+                variant_by_name: true,
+            }),
+            Item::Text(text) => ItemDeserializer::Text(TextDeserializer {
+                text,
+                place: parent,
+                field: Some(Field {
+                    name: Cow::Borrowed(VALUE),
+                    offset: None,
+                }),
+                as_text_variant: true,
+            }),
+        }
+    }
+}
+
+/// Deserializer methods of [`ItemDeserializer`], handed to the element's
+/// or the text's.
+macro_rules! either_item {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+                match self {
+                    ItemDeserializer::Element(element) => element.$method(visitor),
+                    ItemDeserializer::Text(text) => text.$method(visitor),
+                }
+            }
+        )*
+    };
+}
+
+impl<'de, 'a: 'de> de::Deserializer<'de> for ItemDeserializer<'a> {
+    type Error = DeError;
+
+    either_item! {
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+        deserialize_option deserialize_unit deserialize_seq deserialize_map
+        deserialize_identifier deserialize_ignored_any
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match self {
+            ItemDeserializer::Element(element) => element.deserialize_struct(name, fields, visitor),
+            ItemDeserializer::Text(text) => text.deserialize_struct(name, fields, visitor),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match self {
+            ItemDeserializer::Element(element) => element.deserialize_enum(name, variants, visitor),
+            ItemDeserializer::Text(text) => text.deserialize_enum(name, variants, visitor),
+        }
+    }
+}
+
+struct Items<'a> {
+    items: std::vec::IntoIter<Item<'a>>,
+    place: Place<'a>,
+}
+
+impl<'de, 'a: 'de> SeqAccess<'de> for Items<'a> {
+    type Error = DeError;
+
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, DeError> {
+        match self.items.next() {
+            Some(item) => seed
+                .deserialize(ItemDeserializer::new(item, self.place))
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len())
+    }
+}
+
+impl<'de, 'a: 'de> de::Deserializer<'de> for ContentDeserializer<'a> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if self.items.len() > 1 {
+            return self.deserialize_seq(visitor);
+        }
+        match self.first() {
+            Ok(item) => item.deserialize_any(visitor),
+            Err(_) => visitor.visit_str(""),
+        }
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_seq(Items {
+            items: self.items.into_iter(),
+            place: self.place,
+        })
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if self.items.is_empty() {
+            return visitor.visit_none();
+        }
+        visitor.visit_some(self)
+    }
+
+    /// The first item chooses the variant: an element by its name, text
+    /// the `$text` variant. No content at all is an empty `$text`.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        let item = self
+            .first()
+            .unwrap_or_else(|place| ItemDeserializer::new(Item::Text(Cow::Borrowed("")), place));
+        item.deserialize_enum(name, variants, visitor)
+    }
+
+    /// The first item; none: a struct of no fields given.
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match self.first() {
+            Ok(item) => item.deserialize_struct(name, fields, visitor),
+            Err(place) => empty_map(place, visitor),
+        }
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.first() {
+            Ok(item) => item.deserialize_map(visitor),
+            Err(place) => empty_map(place, visitor),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
+    }
+
+    plain_values_from!(text);
+
+    serde::forward_to_deserialize_any! {
+        bytes byte_buf identifier
+    }
+}
+
+/// A map of no entries, for a struct read from no content: its fields are
+/// all missing (or default).
+fn empty_map<'de, 'a: 'de, V: Visitor<'de>>(
+    place: Place<'a>,
+    visitor: V,
+) -> Result<V::Value, DeError> {
+    let map = ElementMap {
+        entries: Vec::new(),
+        value: None,
+        place,
+    };
+    visitor.visit_map(map).map_err(|error| error.at(&place))
+}
+
+/// The attribute or text a text value came from, for error paths.
+struct Field<'a> {
+    /// `@name`, `$text` or `$value`.
+    name: Cow<'a, str>,
+    /// Where its value starts in the source, when that is more precise
+    /// than the element's start.
+    offset: Option<usize>,
+}
+
+/// Text read as a plain value: a string as it is; a number, a boolean or
+/// a character from it with XML whitespace around it trimmed; a list of
+/// values (`xs:list`) from its whitespace-separated parts.
+struct TextDeserializer<'a> {
+    text: Cow<'a, str>,
+    /// The element it belongs to.
+    place: Place<'a>,
+    field: Option<Field<'a>>,
+    /// Read as an enum: the `$text` variant (text in `$value` content), not
+    /// the variant the text names (text in a field).
+    as_text_variant: bool,
+}
+
+fn trim_xml_whitespace(text: &str) -> &str {
+    text.trim_matches([' ', '\t', '\n', '\r'])
+}
+
 impl TextDeserializer<'_> {
+    /// `error` placed at this text's field.
+    fn placed(&self, error: DeError) -> DeError {
+        let field = self.field.as_ref();
+        error.at_field(&self.place, field.map(|field| (&*field.name, field.offset)))
+    }
+
     /// The text read as `T`, or an error naming what was expected.
     fn parse<T: std::str::FromStr>(&self, expected: &str) -> Result<T, DeError> {
-        self.text.trim().parse().map_err(|_| {
+        trim_xml_whitespace(&self.text).parse().map_err(|_| {
             let found = &self.text;
-            <DeError as de::Error>::custom(format!("expected {expected}, found {found:?}"))
-                .at(&self.place)
+            self.placed(de::Error::custom(format!(
+                "expected {expected}, found {found:?}"
+            )))
         })
     }
 }
@@ -531,29 +1132,36 @@ macro_rules! parsed {
         $(
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
                 let value: $type = self.parse($expected)?;
-                visitor.$visit(value)
+                visitor.$visit(value).map_err(|error| self.placed(error))
             }
         )*
     };
 }
 
-impl<'de> de::Deserializer<'de> for TextDeserializer<'_> {
+impl<'de, 'a: 'de> de::Deserializer<'de> for TextDeserializer<'a> {
     type Error = DeError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_string(self.text)
+        let read = match &self.text {
+            Cow::Borrowed(text) => visitor.visit_borrowed_str(text),
+            Cow::Owned(text) => visitor.visit_str(text),
+        };
+        read.map_err(|error| self.placed(error))
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        match self.text.trim() {
-            "true" | "1" => visitor.visit_bool(true),
-            "false" | "0" => visitor.visit_bool(false),
-            _ => Err(de::Error::custom(format!(
-                "expected a boolean, found {:?}",
-                self.text
-            )))
-            .map_err(|error: DeError| error.at(&self.place)),
-        }
+        let value = match trim_xml_whitespace(&self.text) {
+            "true" | "1" => true,
+            "false" | "0" => false,
+            _ => {
+                let found = &self.text;
+                let message = format!("expected a boolean, found {found:?}");
+                return Err(self.placed(de::Error::custom(message)));
+            }
+        };
+        visitor
+            .visit_bool(value)
+            .map_err(|error| self.placed(error))
     }
 
     parsed! {
@@ -588,17 +1196,156 @@ impl<'de> de::Deserializer<'de> for TextDeserializer<'_> {
         visitor.visit_unit()
     }
 
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
+    }
+
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         _: &'static str,
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DeError> {
-        visitor.visit_enum(self.text.trim().to_owned().into_deserializer())
+        let place = self.place;
+        let field = self
+            .field
+            .as_ref()
+            .map(|field| (field.name.to_string(), field.offset));
+        let placed = |error: DeError| {
+            error.at_field(
+                &place,
+                field
+                    .as_ref()
+                    .map(|(name, offset)| (name.as_str(), *offset)),
+            )
+        };
+        if self.as_text_variant {
+            return visitor
+                .visit_enum(TextVariant { text: self })
+                .map_err(placed);
+        }
+        let name = trim_xml_whitespace(&self.text);
+        let variant = de::value::StrDeserializer::<DeError>::new(name);
+        visitor.visit_enum(variant).map_err(placed)
+    }
+
+    /// A list (`xs:list`): the values between whitespace.
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let parts: Vec<Cow<'a, str>> = match &self.text {
+            Cow::Borrowed(text) => text.split_ascii_whitespace().map(Cow::Borrowed).collect(),
+            Cow::Owned(text) => (text.split_ascii_whitespace())
+                .map(|part| Cow::Owned(part.to_owned()))
+                .collect(),
+        };
+        let list = List {
+            parts: parts.into_iter(),
+            text: &self,
+        };
+        visitor.visit_seq(list).map_err(|error| self.placed(error))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
     }
 
     serde::forward_to_deserialize_any! {
-        str string bytes byte_buf unit_struct seq tuple tuple_struct map struct
-        identifier ignored_any
+        str string bytes byte_buf map struct identifier
+    }
+}
+
+/// The parts of a list in text.
+struct List<'t, 'a> {
+    parts: std::vec::IntoIter<Cow<'a, str>>,
+    /// The text they are from.
+    text: &'t TextDeserializer<'a>,
+}
+
+impl<'de, 'a: 'de> SeqAccess<'de> for List<'_, 'a> {
+    type Error = DeError;
+
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, DeError> {
+        let Some(part) = self.parts.next() else {
+            return Ok(None);
+        };
+        let field = self.text.field.as_ref().map(|field| Field {
+            name: field.name.clone(),
+            offset: field.offset,
+        });
+        let part = TextDeserializer {
+            text: part,
+            place: self.text.place,
+            field,
+            as_text_variant: false,
+        };
+        seed.deserialize(part).map(Some)
+    }
+}
+
+/// Text in `$value` content read as an enum: the variant named `$text`.
+struct TextVariant<'a> {
+    text: TextDeserializer<'a>,
+}
+
+impl<'de, 'a: 'de> de::EnumAccess<'de> for TextVariant<'a> {
+    type Error = DeError;
+    type Variant = TextVariant<'a>;
+
+    fn variant_seed<V: de::DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, TextVariant<'a>), DeError> {
+        let variant = seed.deserialize(de::value::BorrowedStrDeserializer::<DeError>::new(TEXT))?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de, 'a: 'de> de::VariantAccess<'de> for TextVariant<'a> {
+    type Error = DeError;
+
+    fn unit_variant(self) -> Result<(), DeError> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: de::DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, DeError> {
+        let mut text = self.text;
+        text.as_text_variant = false;
+        seed.deserialize(text)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, DeError> {
+        de::Deserializer::deserialize_seq(self.text, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, DeError> {
+        let found = &self.text.text;
+        let message = format!("expected an element for a struct variant, found text {found:?}");
+        Err(self.text.placed(de::Error::custom(message)))
     }
 }
