@@ -40,6 +40,8 @@ pub struct DeError {
     path: Option<String>,
     /// Its line and column, if it came from the source.
     position: Option<(u32, u32)>,
+    /// What was wrong with the input (often the reason it did not fit).
+    parse_errors: Vec<ParseError>,
 }
 
 impl DeError {
@@ -56,6 +58,12 @@ impl DeError {
     /// Where: the element's line and column in the source.
     pub fn position(&self) -> Option<(u32, u32)> {
         self.position
+    }
+
+    /// The parse errors of the input, which may be why it did not fit:
+    /// they are not dropped when the value cannot be read.
+    pub fn parse_errors(&self) -> &[ParseError] {
+        &self.parse_errors
     }
 
     /// The error, placed at `at` unless it is placed already.
@@ -91,7 +99,12 @@ impl fmt::Display for DeError {
             }
             f.write_str(": ")?;
         }
-        f.write_str(&self.message)
+        f.write_str(&self.message)?;
+        match self.parse_errors.len() {
+            0 => Ok(()),
+            1 => f.write_str(" (the input has 1 parse error)"),
+            n => write!(f, " (the input has {n} parse errors)"),
+        }
     }
 }
 
@@ -103,6 +116,7 @@ impl de::Error for DeError {
             message: message.to_string(),
             path: None,
             position: None,
+            parse_errors: Vec::new(),
         }
     }
 }
@@ -169,7 +183,10 @@ fn from_document<T: DeserializeOwned>(doc: &Document) -> Result<Deserialized<T>,
     let root = doc
         .root_element()
         .ok_or_else(|| <DeError as de::Error>::custom("the document has no element"))?;
-    let value = from_node(root)?;
+    let value = from_node(root).map_err(|mut error| {
+        error.parse_errors = doc.errors().to_vec();
+        error
+    })?;
     Ok(Deserialized {
         value,
         errors: doc.errors().to_vec(),

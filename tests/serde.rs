@@ -100,6 +100,29 @@ fn broken_input_gives_the_expected_values_and_its_errors() {
     // The second item ended up inside the first, as XML5 recovers.
     assert_eq!(read.value.channel.items.len(), 1);
     assert_eq!(read.value.channel.items[0].title, "One");
+    // A value that does not fit keeps the parse errors beside it.
+    let error =
+        from_str::<Rss>("<rss version=2.0><channel><item id=x></channel></rss>").unwrap_err();
+    assert_eq!(error.path(), Some("/rss/channel/item/@id"));
+    let codes: Vec<&str> = error
+        .parse_errors()
+        .iter()
+        .map(|e| e.code.as_str())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "unquoted-attribute-value",
+            "unquoted-attribute-value",
+            "mismatched-end-tag"
+        ]
+    );
+    assert!(
+        error
+            .to_string()
+            .ends_with("found \"x\" (the input has 3 parse errors)"),
+        "{error}"
+    );
     // quick-xml stops at the first error.
     assert!(quick_xml::de::from_str::<Rss>("<rss version=2.0><channel/></rss>").is_err());
 }
