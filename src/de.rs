@@ -373,12 +373,12 @@ impl<'a> ElementDeserializer<'a> {
         // As quick-xml: text goes to `$value` unless there is a `$text`.
         let text_in_content = has_value && !has_text;
         let expanded = expanded_names(fields);
-        let mut entries: Vec<(Cow<'a, str>, Entry<'a>)> = Vec::new();
+        let mut entries: Vec<(Key<'a>, Entry<'a>)> = Vec::new();
         for attribute in node.attributes() {
-            let key = Cow::Owned(format!("@{}", attribute.name()));
             let offset = attribute.value_span().or(attribute.span());
             let value = Cow::Borrowed(attribute.value());
-            entries.push((key, Entry::Text(value, offset.map(|span| span.start))));
+            let entry = Entry::Text(value, offset.map(|span| span.start));
+            entries.push((Key::Attribute(attribute.name()), entry));
         }
         let mut groups = Groups::default();
         let mut content: Vec<Item<'a>> = Vec::new();
@@ -402,20 +402,24 @@ impl<'a> ElementDeserializer<'a> {
             }
         }
         for (key, group) in groups.groups {
-            entries.push((key, Entry::Elements(group)));
+            entries.push((Key::Name(key), Entry::Elements(group)));
         }
         if !text_in_content && (has_text || significant_text) {
-            entries.push((Cow::Borrowed(TEXT), Entry::Text(text_of(node), None)));
+            entries.push((
+                Key::Name(Cow::Borrowed(TEXT)),
+                Entry::Text(text_of(node), None),
+            ));
         }
         if has_value {
             content.retain(|item| !matches!(item, Item::Text(text) if is_xml_whitespace(text)));
-            entries.push((Cow::Borrowed(VALUE), Entry::Content(content)));
+            entries.push((Key::Name(Cow::Borrowed(VALUE)), Entry::Content(content)));
         }
         entries.reverse();
         ElementMap {
             entries,
             value: None,
             place: self.place,
+            attribute_key: String::new(),
         }
     }
 
@@ -479,6 +483,15 @@ impl<'a> Groups<'a> {
     }
 }
 
+/// A key of an element's map.
+#[derive(Clone)]
+enum Key<'a> {
+    /// An attribute, by its qualified name (read as `@name`).
+    Attribute(&'a str),
+    /// Child elements by name, or `$text` or `$value`.
+    Name(Cow<'a, str>),
+}
+
 /// What a key of an element's map holds.
 enum Entry<'a> {
     /// An attribute's value (and where it starts) or the element's text.
@@ -497,9 +510,11 @@ enum Item<'a> {
 
 struct ElementMap<'a> {
     /// The entries still to read, last first.
-    entries: Vec<(Cow<'a, str>, Entry<'a>)>,
-    value: Option<(Cow<'a, str>, Entry<'a>)>,
+    entries: Vec<(Key<'a>, Entry<'a>)>,
+    value: Option<(Key<'a>, Entry<'a>)>,
     place: Place<'a>,
+    /// `@name` of the attribute being read (one buffer for them all).
+    attribute_key: String,
 }
 
 impl<'de, 'a: 'de> MapAccess<'de> for ElementMap<'a> {
@@ -513,8 +528,16 @@ impl<'de, 'a: 'de> MapAccess<'de> for ElementMap<'a> {
             return Ok(None);
         };
         let read = match &key {
-            Cow::Borrowed(key) => seed.deserialize(de::value::BorrowedStrDeserializer::new(key)),
-            Cow::Owned(key) => seed.deserialize(de::value::StrDeserializer::new(key)),
+            Key::Attribute(name) => {
+                self.attribute_key.clear();
+                self.attribute_key.push('@');
+                self.attribute_key.push_str(name);
+                seed.deserialize(de::value::StrDeserializer::new(&self.attribute_key))
+            }
+            Key::Name(Cow::Borrowed(key)) => {
+                seed.deserialize(de::value::BorrowedStrDeserializer::new(key))
+            }
+            Key::Name(Cow::Owned(key)) => seed.deserialize(de::value::StrDeserializer::new(key)),
         };
         self.value = Some((key, entry));
         read.map(Some)
@@ -531,7 +554,7 @@ impl<'de, 'a: 'de> MapAccess<'de> for ElementMap<'a> {
             Entry::Text(text, offset) => seed.deserialize(TextDeserializer {
                 text,
                 place: self.place,
-                field: Some(Field { name: key, offset }),
+                field: Some(Field { key, offset }),
                 as_text_variant: false,
             }),
             Entry::Elements(group) => seed.deserialize(ElementsDeserializer {
@@ -830,7 +853,7 @@ impl<'a> ContentDeserializer<'a> {
             text,
             place: self.place,
             field: Some(Field {
-                name: Cow::Borrowed(VALUE),
+                key: Key::Name(Cow::Borrowed(VALUE)),
                 offset: None,
             }),
             as_text_variant: false,
@@ -866,7 +889,7 @@ impl<'a> ItemDeserializer<'a> {
                 text,
                 place: parent,
                 field: Some(Field {
-                    name: Cow::Borrowed(VALUE),
+                    key: Key::Name(Cow::Borrowed(VALUE)),
                     offset: None,
                 }),
                 as_text_variant: true,
@@ -1096,14 +1119,15 @@ fn empty_map<'de, 'a: 'de, V: Visitor<'de>>(
         entries: Vec::new(),
         value: None,
         place,
+        attribute_key: String::new(),
     };
     visitor.visit_map(map).map_err(|error| error.at(&place))
 }
 
 /// The attribute or text a text value came from, for error paths.
 struct Field<'a> {
-    /// `@name`, `$text` or `$value`.
-    name: Cow<'a, str>,
+    /// An attribute, `$text` or `$value`.
+    key: Key<'a>,
     /// Where its value starts in the source, when that is more precise
     /// than the element's start.
     offset: Option<usize>,
@@ -1122,6 +1146,23 @@ struct TextDeserializer<'a> {
     as_text_variant: bool,
 }
 
+/// `error` placed at `field` of `place`.
+fn placed_at(error: DeError, place: &Place<'_>, field: Option<&Field<'_>>) -> DeError {
+    let step = field.map(|field| (field.path_step(), field.offset));
+    let step = step.as_ref().map(|(name, offset)| (name.as_ref(), *offset));
+    error.at_field(place, step)
+}
+
+impl Field<'_> {
+    /// The field's step in a path: `@name`, `$text`, `$value`.
+    fn path_step(&self) -> Cow<'_, str> {
+        match &self.key {
+            Key::Attribute(name) => Cow::Owned(format!("@{name}")),
+            Key::Name(name) => Cow::Borrowed(name),
+        }
+    }
+}
+
 fn trim_xml_whitespace(text: &str) -> &str {
     text.trim_matches([' ', '\t', '\n', '\r'])
 }
@@ -1129,8 +1170,7 @@ fn trim_xml_whitespace(text: &str) -> &str {
 impl TextDeserializer<'_> {
     /// `error` placed at this text's field.
     fn placed(&self, error: DeError) -> DeError {
-        let field = self.field.as_ref();
-        error.at_field(&self.place, field.map(|field| (&*field.name, field.offset)))
+        placed_at(error, &self.place, self.field.as_ref())
     }
 
     /// The text read as `T`, or an error naming what was expected.
@@ -1232,18 +1272,11 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for TextDeserializer<'a> {
         visitor: V,
     ) -> Result<V::Value, DeError> {
         let place = self.place;
-        let field = self
-            .field
-            .as_ref()
-            .map(|field| (field.name.to_string(), field.offset));
-        let placed = |error: DeError| {
-            error.at_field(
-                &place,
-                field
-                    .as_ref()
-                    .map(|(name, offset)| (name.as_str(), *offset)),
-            )
-        };
+        let field = (self.field.as_ref()).map(|field| Field {
+            key: field.key.clone(),
+            offset: field.offset,
+        });
+        let placed = |error: DeError| placed_at(error, &place, field.as_ref());
         if self.as_text_variant {
             return visitor
                 .visit_enum(TextVariant { text: self })
@@ -1305,7 +1338,7 @@ impl<'de, 'a: 'de> SeqAccess<'de> for List<'_, 'a> {
             return Ok(None);
         };
         let field = self.text.field.as_ref().map(|field| Field {
-            name: field.name.clone(),
+            key: field.key.clone(),
             offset: field.offset,
         });
         let part = TextDeserializer {
