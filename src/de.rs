@@ -19,7 +19,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};
 
-use crate::dom::{Document, Node};
+use crate::dom::{Attribute, Document, Node};
 use crate::error::ParseError;
 
 /// A value read from a document, and the parse errors of its input.
@@ -324,25 +324,54 @@ fn text_of(node: Node<'_>) -> Cow<'_, str> {
 }
 
 /// The key a child element (or an element choosing an enum variant) is
-/// read under: `{uri}local` when one of `names` is that expanded name
-/// (`names` given only when some name is written so), else its name as
-/// written.
-fn field_key<'a>(child: Node<'a>, names: Option<&[&str]>) -> Cow<'a, str> {
-    if let (Some(uri), Some(names)) = (child.namespace(), names) {
-        let expanded = format!("{{{uri}}}{}", child.local_name());
-        if names.contains(&expanded.as_str()) {
-            return Cow::Owned(expanded);
+/// read under, the first of: `{uri}local` if one of `names` is that
+/// expanded name (looked for only if `expanded`: some name is written so);
+/// its qualified name if one of `names` is that; its local name, as
+/// quick-xml reads every name.
+fn element_key<'a>(child: Node<'a>, names: &[&str], expanded: bool) -> Cow<'a, str> {
+    if let (true, Some(uri)) = (expanded, child.namespace()) {
+        let name = format!("{{{uri}}}{}", child.local_name());
+        if names.contains(&name.as_str()) {
+            return Cow::Owned(name);
         }
     }
-    Cow::Borrowed(child.name())
+    let (name, local) = (child.name(), child.local_name());
+    if name.len() == local.len() || names.contains(&name) {
+        return Cow::Borrowed(name);
+    }
+    Cow::Borrowed(local)
 }
 
-/// `names`, when some of them are expanded names (`{uri}local`).
-fn expanded_names<'n>(names: &'n [&'n str]) -> Option<&'n [&'n str]> {
+/// The key an attribute is read under, as an element's (`@{uri}local`,
+/// `@qualified:name`, `@local`), except that namespace declarations and
+/// `xml:` attributes keep their qualified name (as quick-xml).
+fn attribute_key<'a>(attribute: Attribute<'a>, fields: &[&str], expanded: bool) -> Key<'a> {
+    let name = attribute.name();
+    let local = attribute.local_name();
+    let declaration = name == "xmlns" || name.starts_with("xmlns:") || name.starts_with("xml:");
+    if name.len() == local.len() || declaration {
+        return Key::Attribute(name);
+    }
+    if let (true, Some(uri)) = (expanded, attribute.namespace()) {
+        let key = format!("@{{{uri}}}{local}");
+        if fields.contains(&key.as_str()) {
+            return Key::Name(Cow::Owned(key));
+        }
+    }
+    if fields
+        .iter()
+        .any(|field| field.strip_prefix('@') == Some(name))
+    {
+        return Key::Attribute(name);
+    }
+    Key::Attribute(local)
+}
+
+/// Whether some of `names` are expanded names (`{uri}local`, `@{uri}local`).
+fn has_expanded_names(names: &[&str]) -> bool {
     names
         .iter()
-        .any(|name| name.starts_with('{'))
-        .then_some(names)
+        .any(|name| name.starts_with('{') || name.starts_with("@{"))
 }
 
 /// Reads one element: a struct or map from its attributes, children and
@@ -372,20 +401,20 @@ impl<'a> ElementDeserializer<'a> {
         let has_text = fields.contains(&TEXT);
         // As quick-xml: text goes to `$value` unless there is a `$text`.
         let text_in_content = has_value && !has_text;
-        let expanded = expanded_names(fields);
+        let expanded = has_expanded_names(fields);
         let mut entries: Vec<(Key<'a>, Entry<'a>)> = Vec::new();
         for attribute in node.attributes() {
             let offset = attribute.value_span().or(attribute.span());
             let value = Cow::Borrowed(attribute.value());
             let entry = Entry::Text(value, offset.map(|span| span.start));
-            entries.push((Key::Attribute(attribute.name()), entry));
+            entries.push((attribute_key(attribute, fields, expanded), entry));
         }
         let mut groups = Groups::default();
         let mut content: Vec<Item<'a>> = Vec::new();
         let mut significant_text = false;
         for child in node.children() {
             if child.is_element() {
-                let key = field_key(child, expanded);
+                let key = element_key(child, fields, expanded);
                 if has_value && !fields.contains(&key.as_ref()) {
                     content.push(Item::Element(child));
                 } else {
@@ -432,6 +461,7 @@ impl<'a> ElementDeserializer<'a> {
             group: Group {
                 first: self.place.node,
                 more: Vec::new(),
+                exact: None,
             },
             parent,
         }
@@ -442,6 +472,27 @@ impl<'a> ElementDeserializer<'a> {
 struct Group<'a> {
     first: Node<'a>,
     more: Vec<Node<'a>>,
+    /// The first whose name as written is the key, read when one value is
+    /// asked for: a field `link` takes `<link>` before an `<atom:link>`
+    /// that came first.
+    exact: Option<Node<'a>>,
+}
+
+impl<'a> Group<'a> {
+    fn new(first: Node<'a>, key: &str) -> Group<'a> {
+        Group {
+            first,
+            more: Vec::new(),
+            exact: (first.name() == key).then_some(first),
+        }
+    }
+
+    fn add(&mut self, node: Node<'a>, key: &str) {
+        if self.exact.is_none() && node.name() == key {
+            self.exact = Some(node);
+        }
+        self.more.push(node);
+    }
 }
 
 /// Child elements grouped by key, wherever they stand among the others,
@@ -464,7 +515,8 @@ impl<'a> Groups<'a> {
             self.index.get(&key).copied()
         };
         if let Some(group) = found {
-            self.groups[group].1.more.push(node);
+            let (key, group) = &mut self.groups[group];
+            group.add(node, key);
             return;
         }
         if self.groups.len() == SCAN_LIMIT {
@@ -475,10 +527,7 @@ impl<'a> Groups<'a> {
         if !self.index.is_empty() {
             self.index.insert(key.clone(), self.groups.len());
         }
-        let group = Group {
-            first: node,
-            more: Vec::new(),
-        };
+        let group = Group::new(node, &key);
         self.groups.push((key, group));
     }
 }
@@ -582,8 +631,9 @@ const XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
 
 impl<'a> ElementsDeserializer<'a> {
     fn first(self) -> ElementDeserializer<'a> {
+        let node = self.group.exact.unwrap_or(self.group.first);
         ElementDeserializer {
-            place: self.parent.child(self.group.first),
+            place: self.parent.child(node),
             variant_by_name: false,
         }
     }
@@ -591,7 +641,8 @@ impl<'a> ElementsDeserializer<'a> {
     /// Whether the element is marked `xsi:nil="true"` (as quick-xml reads
     /// it: an `Option` is then `None`).
     fn is_nil(&self) -> bool {
-        self.group.first.attributes().any(|attribute| {
+        let node = self.group.exact.unwrap_or(self.group.first);
+        node.attributes().any(|attribute| {
             attribute.namespace() == Some(XSI)
                 && attribute.local_name() == "nil"
                 && matches!(attribute.value().trim(), "true" | "1")
@@ -791,7 +842,8 @@ impl<'de, 'a: 'de> de::EnumAccess<'de> for ElementVariant<'a> {
         self,
         seed: V,
     ) -> Result<(V::Value, ElementDeserializer<'a>), DeError> {
-        let name = field_key(self.place.node, expanded_names(self.variants));
+        let expanded = has_expanded_names(self.variants);
+        let name = element_key(self.place.node, self.variants, expanded);
         let variant = seed.deserialize(de::value::StrDeserializer::<DeError>::new(&name))?;
         let content = ElementDeserializer {
             place: self.place,

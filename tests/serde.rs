@@ -172,6 +172,62 @@ fn namespaces_match_by_expanded_name() {
     assert!(quick_xml::de::from_str::<Episode>(xml).is_err());
 }
 
+#[derive(Deserialize, Debug, PartialEq)]
+struct Image {
+    #[serde(rename = "@href")]
+    href: String,
+    #[serde(rename = "@xml:lang")]
+    lang: String,
+    duration: String,
+}
+
+/// Names read as quick-xml reads them: by local name, except namespace
+/// declarations and `xml:` attributes.
+#[test]
+fn prefixed_names_match_by_local_name_as_quick_xml_reads_them() {
+    let image: Image = both(
+        "<image xmlns:xlink='http://www.w3.org/1999/xlink' xmlns:i='urn:i' \
+         xlink:href='a.png' xml:lang='en'><i:duration>3</i:duration></image>",
+    );
+    assert_eq!(image.href, "a.png");
+    assert_eq!(image.lang, "en");
+    assert_eq!(image.duration, "3");
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Links {
+    link: String,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct AtomLink {
+    #[serde(rename = "@href")]
+    href: String,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct BothLinks {
+    link: String,
+    #[serde(rename = "{http://www.w3.org/2005/Atom}link")]
+    atom_link: AtomLink,
+}
+
+/// RSS channels often hold an `<atom:link>` before their `<link>`: a field
+/// `link` asking for one value takes the element named exactly so (quick-xml
+/// fails: a duplicate field), and a field by expanded name claims the
+/// other.
+#[test]
+fn a_field_takes_the_element_of_its_exact_name_before_a_prefixed_one() {
+    let xml = "<channel xmlns:atom='http://www.w3.org/2005/Atom'>\
+               <atom:link href='https://example.org/feed'/><link>https://example.org/</link></channel>";
+    let read = from_str::<Links>(xml).unwrap();
+    assert_eq!(read.value.link, "https://example.org/");
+    assert!(quick_xml::de::from_str::<Links>(xml).is_err());
+    let read = from_str::<BothLinks>(xml).unwrap();
+    assert_eq!(read.value.link, "https://example.org/");
+    assert_eq!(read.value.atom_link.href, "https://example.org/feed");
+}
+
 #[test]
 fn a_value_that_does_not_fit_names_its_path_line_and_column() {
     let xml = "<rss version='2.0'>\n<channel><title>N</title>\n<item id='1'><title>a</title></item>\n<item id='2'><title>b</title></item>\n<item id='3'><title>c</title>\n  <price>cheap</price></item></channel></rss>";
