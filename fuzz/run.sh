@@ -3,10 +3,10 @@
 #
 #   fuzz/run.sh TARGET SECONDS
 #
-# TARGET is parse_bytes, random_chunks, fixpoint, edits, events_equal_dom or
-# xpath. The seeds of fuzz/seeds/TARGET are copied into fuzz/corpus/TARGET
-# (which libFuzzer then grows), the run's output goes to the terminal and
-# to fuzz/logs/TARGET-<date>.log, and a crash input to
+# TARGET is parse_bytes, random_chunks, fixpoint, edits, events_equal_dom,
+# xpath or serde. The seeds of fuzz/seeds/TARGET are copied into
+# fuzz/corpus/TARGET (which libFuzzer then grows), the run's output goes to
+# the terminal and to fuzz/logs/TARGET-<date>.log, and a crash input to
 # fuzz/artifacts/TARGET/.
 # Needs cargo-fuzz and the nightly toolchain (docs/robustness.md).
 #
@@ -34,8 +34,12 @@ case $target in
         dict=fuzz/xpath.dict
         max_len=8192
         ;;
+    serde)
+        dict=fuzz/serde.dict
+        max_len=65536
+        ;;
     *)
-        echo "$0: unknown target $target (parse_bytes, random_chunks, fixpoint, edits, events_equal_dom, xpath)" >&2
+        echo "$0: unknown target $target (parse_bytes, random_chunks, fixpoint, edits, events_equal_dom, xpath, serde)" >&2
         exit 2
         ;;
 esac
