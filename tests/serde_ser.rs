@@ -227,6 +227,41 @@ fn prefixes_the_type_declares_are_written_as_quick_xml_writes_them() {
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Podcast {
+    #[serde(rename = "@id")]
+    id: u32,
+    title: String,
+    #[serde(rename = "{http://www.itunes.com/dtds/podcast-1.0.dtd}duration")]
+    duration: Option<String>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "channel")]
+struct Channel {
+    #[serde(rename = "item")]
+    items: Vec<Podcast>,
+}
+
+#[test]
+fn the_example_of_docs_serde_ser_is_written_as_shown() {
+    let channel = Channel {
+        items: vec![Podcast {
+            id: 7,
+            title: "Fish & chips".into(),
+            duration: Some("3:00".into()),
+        }],
+    };
+    let xml = write(&channel);
+    assert_eq!(
+        xml,
+        "<channel><item id=\"7\"><title>Fish &amp; chips</title>\
+         <ns1:duration xmlns:ns1=\"http://www.itunes.com/dtds/podcast-1.0.dtd\">3:00</ns1:duration>\
+         </item></channel>"
+    );
+    assert_eq!(read_back::<Channel>(&xml), channel);
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
 struct Maybe {
     #[serde(rename = "@a")]
     attribute: Option<String>,
