@@ -1286,7 +1286,19 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for TextDeserializer<'a> {
         deserialize_u128 visit_u128 u128, "an unsigned integer";
         deserialize_f32 visit_f32 f32, "a number";
         deserialize_f64 visit_f64 f64, "a number";
-        deserialize_char visit_char char, "a character";
+    }
+
+    /// A character: the text's one character, or (there are more) the
+    /// one between XML whitespace, so that a space or a tab reads back.
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let mut chars = self.text.chars();
+        if let (Some(only), None) = (chars.next(), chars.next()) {
+            return visitor.visit_char(only).map_err(|error| self.placed(error));
+        }
+        let value: char = self.parse("a character")?;
+        visitor
+            .visit_char(value)
+            .map_err(|error| self.placed(error))
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {

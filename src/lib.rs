@@ -101,8 +101,9 @@
 //! 6. `parse`, the driver that wires the stages together;
 //! 7. [`events`]: the pipeline without a tree; [`fragment`]: markup parsed
 //!    into a document; [`resolve`]: the resolvers a caller may opt into
-//!    (files in given folders, XML catalogs); `de`: documents into Rust
-//!    values through serde (with the serde feature).
+//!    (files in given folders, XML catalogs); `de` and `ser`: documents
+//!    into Rust values and Rust values into XML through serde (with the
+//!    serde feature).
 //!
 //! [`Document::parse`] and its siblings (bytes, files, readers) and the push
 //! [`Parser`] wire the stages together; [`events`] runs them without a
@@ -130,6 +131,8 @@ mod parse;
 pub mod query;
 pub mod resolve;
 mod scope;
+#[cfg(feature = "serde")]
+pub mod ser;
 pub mod serializer;
 mod span;
 #[cfg(test)]

@@ -52,7 +52,7 @@ const LAYERS: &[&[&str]] = &[
     &["tokenizer", "query"],
     &["tree_builder", "serializer"],
     &["parse"],
-    &["events", "fragment", "resolve", "de"],
+    &["events", "fragment", "resolve", "de", "ser"],
 ];
 
 fn layer(module: &str) -> Option<usize> {
