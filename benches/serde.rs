@@ -187,6 +187,31 @@ fn bench(c: &mut Criterion, full: bool) {
         b.iter(|| xml5dom::Document::parse(black_box(&text)))
     });
     group.finish();
+    if full {
+        alternating(&text, 11);
+    }
+}
+
+/// `pairs` runs of each reader, alternating, and the median of the
+/// per-pair ratios (quick-xml's time over xml5dom's: above 1 is faster):
+/// robust to the load of a shared machine drifting between criterion's
+/// groups, which run one after the other.
+fn alternating(text: &str, pairs: usize) {
+    let time = |read: &dyn Fn(&str) -> Dump| {
+        let start = std::time::Instant::now();
+        black_box(read(black_box(text)));
+        start.elapsed().as_secs_f64()
+    };
+    let mut ratios: Vec<f64> = (0..pairs)
+        .map(|_| time(&quick_xml) / time(&xml5dom))
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "alternating, {pairs} pairs: xml5dom::de at {:.2}x quick-xml's speed (median of per-pair ratios; range {:.2}-{:.2})",
+        ratios[pairs / 2],
+        ratios[0],
+        ratios[pairs - 1]
+    );
 }
 
 fn main() {

@@ -19,6 +19,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};
 
+use crate::decoding::ParseOptions;
 use crate::dom::{Attribute, Document, Node};
 use crate::error::ParseError;
 
@@ -149,12 +150,12 @@ impl de::Error for DeError {
 /// assert_eq!(codes, ["unquoted-attribute-value", "bare-ampersand", "mismatched-end-tag"]);
 /// ```
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<Deserialized<T>, DeError> {
-    from_document(&Document::parse(text))
+    from_document(&Document::parse_with(text, &reading()))
 }
 
 /// Reads `bytes` (XML in any encoding, however broken) into a `T`.
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<Deserialized<T>, DeError> {
-    from_document(&Document::parse_bytes(bytes))
+    from_document(&Document::parse_bytes_with(bytes, &reading()))
 }
 
 /// Reads what `reader` gives (XML in any encoding, however broken) into a
@@ -162,7 +163,7 @@ pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<Deserialized<T>, 
 pub fn from_reader<T: DeserializeOwned, R: std::io::Read>(
     reader: R,
 ) -> Result<Deserialized<T>, DeError> {
-    let doc = Document::from_reader(reader).map_err(de::Error::custom)?;
+    let doc = Document::from_reader_with(reader, &reading()).map_err(de::Error::custom)?;
     from_document(&doc)
 }
 
@@ -177,6 +178,16 @@ pub fn from_node<'a, T: de::Deserialize<'a>>(node: Node<'a>) -> Result<T, DeErro
         place,
         variant_by_name: true,
     })
+}
+
+/// How the entry points parse: text of whitespace only that follows an
+/// element (indentation) left out of the tree, as reading skips it anyway
+/// ([`text_of`]), which makes the tree of indented data a third smaller.
+fn reading() -> ParseOptions {
+    ParseOptions {
+        skip_blank_text: true,
+        ..ParseOptions::default()
+    }
 }
 
 fn from_document<T: DeserializeOwned>(doc: &Document) -> Result<Deserialized<T>, DeError> {
@@ -296,6 +307,18 @@ fn step(node: Node<'_>) -> String {
     format!("{name}[{}]", before + 1)
 }
 
+/// Whether a text node is indentation: XML whitespace only, written as it
+/// is (no CDATA, no character reference, as its source shows).
+fn is_indentation(text: Node<'_>) -> bool {
+    let Some(value) = text.text().filter(|value| is_xml_whitespace(value)) else {
+        return false;
+    };
+    let source = text
+        .span()
+        .and_then(|span| text.document().source().get(span.range()));
+    source == Some(value)
+}
+
 /// XML's whitespace (space, tab, line feed, carriage return) only.
 fn is_xml_whitespace(text: &str) -> bool {
     text.bytes()
@@ -303,11 +326,15 @@ fn is_xml_whitespace(text: &str) -> bool {
 }
 
 /// The text of an element: its text children (CDATA included), joined;
-/// borrowed from the document when there is one.
+/// borrowed from the document when there is one. Beside child elements,
+/// text of whitespace only written as it is is left out (indentation), as
+/// quick-xml skips it; an element's only text is kept, blank or not.
 fn text_of(node: Node<'_>) -> Cow<'_, str> {
+    let mixed = node.child_elements().next().is_some();
     let mut texts = node
         .children()
         .filter(|child| child.is_text())
+        .filter(|child| !(mixed && is_indentation(*child)))
         .filter_map(|child| child.text());
     let Some(first) = texts.next() else {
         return Cow::Borrowed("");
@@ -412,6 +439,7 @@ impl<'a> ElementDeserializer<'a> {
         let mut groups = Groups::default();
         let mut content: Vec<Item<'a>> = Vec::new();
         let mut significant_text = false;
+        let mixed = node.child_elements().next().is_some();
         for child in node.children() {
             if child.is_element() {
                 let key = element_key(child, fields, expanded);
@@ -422,7 +450,7 @@ impl<'a> ElementDeserializer<'a> {
                 }
             } else if let (true, Some(text)) = (child.is_text(), child.text()) {
                 significant_text |= !is_xml_whitespace(text);
-                if text_in_content {
+                if text_in_content && !(mixed && is_indentation(child)) {
                     match content.last_mut() {
                         Some(Item::Text(joined)) => joined.to_mut().push_str(text),
                         _ => content.push(Item::Text(Cow::Borrowed(text))),
@@ -440,7 +468,6 @@ impl<'a> ElementDeserializer<'a> {
             ));
         }
         if has_value {
-            content.retain(|item| !matches!(item, Item::Text(text) if is_xml_whitespace(text)));
             entries.push((Key::Name(Cow::Borrowed(VALUE)), Entry::Content(content)));
         }
         entries.reverse();

@@ -228,6 +228,22 @@ fn write_escaped<W: fmt::Write>(out: &mut W, text: &str, attribute: bool) -> fmt
     out.write_str(&text[from..])
 }
 
+/// Whether `text` is XML whitespace only.
+fn is_blank(text: &str) -> bool {
+    text.bytes()
+        .all(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// Text of whitespace only, as character references: `xml5dom::de` (as
+/// quick-xml) takes blank text written as it is beside elements for
+/// indentation, and text written with references for text.
+fn write_blank<W: fmt::Write>(out: &mut W, text: &str) -> fmt::Result {
+    for byte in text.bytes() {
+        write!(out, "&#{byte};")?;
+    }
+    Ok(())
+}
+
 fn is_ncname(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(is_ncname_start_char) && chars.all(is_ncname_char)
@@ -350,7 +366,12 @@ impl<W: fmt::Write> Writer<W> {
             return Ok(());
         }
         self.begin_content()?;
-        write_escaped(&mut self.out, text, false).map_err(|_| error("the writer failed"))
+        let written = if is_blank(text) {
+            write_blank(&mut self.out, text)
+        } else {
+            write_escaped(&mut self.out, text, false)
+        };
+        written.map_err(|_| error("the writer failed"))
     }
 
     fn write_root<T: ?Sized + Serialize>(

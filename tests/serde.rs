@@ -462,6 +462,17 @@ fn value_and_text_fields_of_other_types_as_quick_xml_reads_them() {
     assert_eq!(both::<Units>("<r><A/><B/><C/></r>").units.len(), 3);
     assert_eq!(both::<Units>("<r/>").units.len(), 0);
     assert_eq!(both::<ValueText>("<r>  content  </r>").text, "  content  ");
+    // Text of whitespace only beside elements is no text, as quick-xml
+    // skips it; an element's only text is its text, blank or not (where
+    // quick-xml finds the field missing).
+    assert_eq!(both::<Paragraph>("<p> <b>x</b> y </p>").text, " y ");
+    let note = from_str::<Note>("<r lang='en'> \n </r>").unwrap().value;
+    assert_eq!(note.text, " \n ");
+    assert!(quick_xml::de::from_str::<Note>("<r lang='en'> \n </r>").is_err());
+    assert_eq!(from_str::<ValueText>("<r>  </r>").unwrap().value.text, "  ");
+    // Written with a reference or in CDATA, blank text is text.
+    let read = from_str::<Paragraph>("<p> <b>x</b>&#32;<![CDATA[\t]]>\n</p>").unwrap();
+    assert_eq!(read.value.text, " \t\n");
     assert_eq!(both::<ValueNumbers>("<r>123</r>").numbers, [123]);
     // A list in text or an attribute: the values between whitespace.
     let list = both::<TextList>("<r list='a b  c'>1 2 3</r>");

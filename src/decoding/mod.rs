@@ -65,6 +65,12 @@ pub struct ParseOptions {
     /// binding: the options keep the derived `Default`, which a field
     /// whose default is `true` would need written by hand.
     pub placeholder_for_well_known_prefixes: bool,
+    /// Leaves text of XML whitespace only (no CDATA) that follows an
+    /// element out of the document: the indentation between elements, for
+    /// the crate's own readers that skip it anyway and never write the
+    /// document back (`de`), whose trees are then a third smaller on
+    /// indented data. Not public: such a document does not round-trip.
+    pub(crate) skip_blank_text: bool,
 }
 
 impl ParseOptions {

@@ -24,13 +24,15 @@ pub(crate) fn parse_into<S: TreeSink>(text: &str, options: &ParseOptions, sink: 
 
 /// Parses `text` into a document, which keeps a copy of it.
 pub(crate) fn build(text: &str, options: &ParseOptions) -> Document {
-    parse_into(text, options, DocumentSink::new(text))
+    let sink = DocumentSink::new(text).skipping_blank_text(options.skip_blank_text);
+    parse_into(text, options, sink)
 }
 
 /// Parses `text` into a document, which takes `text` itself as its source
 /// (no copy): the same document as [`build`] makes.
 pub(crate) fn build_owned(text: SourceText, options: &ParseOptions) -> Document {
-    let mut doc = parse_into(&text, options, DocumentSink::without_copy(&text));
+    let sink = DocumentSink::without_copy(&text).skipping_blank_text(options.skip_blank_text);
+    let mut doc = parse_into(&text, options, sink);
     doc.give_source(text);
     doc
 }

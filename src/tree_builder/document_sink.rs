@@ -16,46 +16,73 @@ use super::sink::{Chars, StartElement, TreeSink};
 /// Builds a [`Document`] from `input`.
 pub(crate) struct DocumentSink<'i> {
     builder: Builder<'i>,
+    /// Whether text of XML whitespace only is left out
+    /// (`ParseOptions::skip_blank_text`).
+    skip_blank_text: bool,
 }
 
 impl<'i> DocumentSink<'i> {
+    fn of(builder: Builder<'i>) -> DocumentSink<'i> {
+        DocumentSink {
+            builder,
+            skip_blank_text: false,
+        }
+    }
+
+    /// The sink, leaving text of XML whitespace only out if `skip`.
+    pub(crate) fn skipping_blank_text(mut self, skip: bool) -> DocumentSink<'i> {
+        self.skip_blank_text = skip;
+        self
+    }
+
+    /// Whether the node made now follows an element among its siblings.
+    fn after_element(&self) -> bool {
+        let last = self.builder.last_child();
+        let doc = self.builder.document();
+        last.and_then(|id| doc.node(crate::dom::NodeId(id)))
+            .is_some_and(|node| node.is_element())
+    }
+
+    /// Whether `text` is indentation: XML whitespace as the source has
+    /// it (no CDATA, no reference) after an element.
+    fn is_indentation(&self, text: &Chars<'_>, cdata: &[(usize, usize)]) -> bool {
+        let Chars::InSource(text, _) = *text else {
+            return false;
+        };
+        cdata.is_empty()
+            && text
+                .bytes()
+                .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+            && self.after_element()
+    }
+
     /// A sink whose document keeps a copy of `input`.
     pub(crate) fn new(input: &'i str) -> DocumentSink<'i> {
-        DocumentSink {
-            builder: Builder::new(input),
-        }
+        DocumentSink::of(Builder::new(input))
     }
 
     /// A sink whose document does not copy `input`: the caller owns it
     /// and hands it over when the parse is done
     /// ([`Document::give_source`]).
     pub(crate) fn without_copy(input: &'i str) -> DocumentSink<'i> {
-        DocumentSink {
-            builder: Builder::without_copy(input),
-        }
+        DocumentSink::of(Builder::without_copy(input))
     }
 
     /// A sink whose document is built as its source arrives (see
     /// [`Builder::growing`]).
     pub(crate) fn growing() -> DocumentSink<'static> {
-        DocumentSink {
-            builder: Builder::growing(),
-        }
+        DocumentSink::of(Builder::growing())
     }
 
     /// A sink whose document is built from a stream that lets its text go:
     /// it never has a source (see [`Builder::sourceless`]).
     pub(crate) fn sourceless() -> DocumentSink<'static> {
-        DocumentSink {
-            builder: Builder::sourceless(),
-        }
+        DocumentSink::of(Builder::sourceless())
     }
 
     /// A sink for a fragment of `input` (see [`Builder::for_fragment`]).
     pub(crate) fn for_fragment(input: &'i str) -> DocumentSink<'i> {
-        DocumentSink {
-            builder: Builder::for_fragment(input),
-        }
+        DocumentSink::of(Builder::for_fragment(input))
     }
 
     /// How many nodes the document has so far (the document node too).
@@ -179,6 +206,9 @@ impl TreeSink for DocumentSink<'_> {
 
     #[inline]
     fn text(&mut self, text: Chars<'_>, cdata: &[(usize, usize)], span: Span) {
+        if self.skip_blank_text && self.is_indentation(&text, cdata) {
+            return;
+        }
         let text = match text {
             Chars::Str(text) => self.builder.string(text),
             Chars::InSource(text, at) => self.builder.in_source(at, text.len()),
