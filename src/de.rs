@@ -436,7 +436,7 @@ impl<'a> ElementDeserializer<'a> {
             let entry = Entry::Text(value, offset.map(|span| span.start));
             entries.push((attribute_key(attribute, fields, expanded), entry));
         }
-        let mut groups = Groups::default();
+        let mut groups = Groups::after(entries.len());
         let mut content: Vec<Item<'a>> = Vec::new();
         let mut significant_text = false;
         let mixed = node.child_elements().next().is_some();
@@ -446,7 +446,7 @@ impl<'a> ElementDeserializer<'a> {
                 if has_value && !fields.contains(&key.as_ref()) {
                     content.push(Item::Element(child));
                 } else {
-                    groups.add(key, child);
+                    groups.add(&mut entries, key, child);
                 }
             } else if let (true, Some(text)) = (child.is_text(), child.text()) {
                 significant_text |= !is_xml_whitespace(text);
@@ -458,9 +458,6 @@ impl<'a> ElementDeserializer<'a> {
                 }
             }
         }
-        for (key, group) in groups.groups {
-            entries.push((Key::Name(key), Entry::Elements(group)));
-        }
         if !text_in_content && (has_text || significant_text) {
             entries.push((
                 Key::Name(Cow::Borrowed(TEXT)),
@@ -470,9 +467,8 @@ impl<'a> ElementDeserializer<'a> {
         if has_value {
             entries.push((Key::Name(Cow::Borrowed(VALUE)), Entry::Content(content)));
         }
-        entries.reverse();
         ElementMap {
-            entries,
+            entries: entries.into_iter(),
             value: None,
             place: self.place,
             attribute_key: String::new(),
@@ -523,11 +519,11 @@ impl<'a> Group<'a> {
 }
 
 /// Child elements grouped by key, wherever they stand among the others,
-/// in the order of the first of each key.
-#[derive(Default)]
+/// into the entries of a map from `start` on, in the order of the first
+/// of each key.
 struct Groups<'a> {
-    groups: Vec<(Cow<'a, str>, Group<'a>)>,
-    /// Each key's group, once there are too many to scan.
+    start: usize,
+    /// Each key's entry, once there are too many to scan.
     index: HashMap<Cow<'a, str>, usize>,
 }
 
@@ -535,27 +531,39 @@ struct Groups<'a> {
 const SCAN_LIMIT: usize = 8;
 
 impl<'a> Groups<'a> {
-    fn add(&mut self, key: Cow<'a, str>, node: Node<'a>) {
+    fn after(start: usize) -> Groups<'a> {
+        Groups {
+            start,
+            index: HashMap::new(),
+        }
+    }
+
+    fn add(&mut self, entries: &mut Vec<(Key<'a>, Entry<'a>)>, key: Cow<'a, str>, node: Node<'a>) {
         let found = if self.index.is_empty() {
-            self.groups.iter().position(|(name, _)| *name == key)
+            (self.start..entries.len())
+                .find(|&at| matches!(&entries[at].0, Key::Name(name) if *name == key))
         } else {
             self.index.get(&key).copied()
         };
-        if let Some(group) = found {
-            let (key, group) = &mut self.groups[group];
+        if let Some((Key::Name(key), Entry::Elements(group))) =
+            found.and_then(|at| entries.get_mut(at))
+        {
             group.add(node, key);
             return;
         }
-        if self.groups.len() == SCAN_LIMIT {
-            self.index = (self.groups.iter().enumerate())
-                .map(|(group, (name, _))| (name.clone(), group))
+        if entries.len() - self.start == SCAN_LIMIT {
+            self.index = (self.start..entries.len())
+                .filter_map(|at| match &entries[at].0 {
+                    Key::Name(name) => Some((name.clone(), at)),
+                    Key::Attribute(_) => None,
+                })
                 .collect();
         }
         if !self.index.is_empty() {
-            self.index.insert(key.clone(), self.groups.len());
+            self.index.insert(key.clone(), entries.len());
         }
         let group = Group::new(node, &key);
-        self.groups.push((key, group));
+        entries.push((Key::Name(key), Entry::Elements(group)));
     }
 }
 
@@ -585,8 +593,8 @@ enum Item<'a> {
 }
 
 struct ElementMap<'a> {
-    /// The entries still to read, last first.
-    entries: Vec<(Key<'a>, Entry<'a>)>,
+    /// The entries still to read.
+    entries: std::vec::IntoIter<(Key<'a>, Entry<'a>)>,
     value: Option<(Key<'a>, Entry<'a>)>,
     place: Place<'a>,
     /// `@name` of the attribute being read (one buffer for them all).
@@ -600,7 +608,7 @@ impl<'de, 'a: 'de> MapAccess<'de> for ElementMap<'a> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, DeError> {
-        let Some((key, entry)) = self.entries.pop() else {
+        let Some((key, entry)) = self.entries.next() else {
             return Ok(None);
         };
         let read = match &key {
@@ -1195,7 +1203,7 @@ fn empty_map<'de, 'a: 'de, V: Visitor<'de>>(
     visitor: V,
 ) -> Result<V::Value, DeError> {
     let map = ElementMap {
-        entries: Vec::new(),
+        entries: Vec::new().into_iter(),
         value: None,
         place,
         attribute_key: String::new(),

@@ -677,3 +677,20 @@ fn an_element_that_names_no_variant_is_an_error_with_its_path() {
         "{error}"
     );
 }
+
+/// Past a few names, children are grouped through an index: the same
+/// groups, every element of a name wherever it stands.
+#[test]
+fn many_names_interleaved_are_grouped_alike() {
+    let names: Vec<String> = (0..20).map(|n| format!("n{n}")).collect();
+    let mut xml = String::from("<r>");
+    for round in 0..3 {
+        for name in &names {
+            xml.push_str(&format!("<{name}>{round}</{name}>"));
+        }
+    }
+    xml.push_str("</r>");
+    let read = from_str::<HashMap<String, Vec<u8>>>(&xml).unwrap().value;
+    assert_eq!(read.len(), 20);
+    assert!(read.values().all(|values| values == &[0, 1, 2]), "{read:?}");
+}
