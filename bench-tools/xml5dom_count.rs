@@ -5,7 +5,10 @@
 //!
 //! With `--errors` it prints the document's parse errors instead, one JSON
 //! line each, as `xml5dom check --format json` prints them: for holding
-//! the streamed `check` to the DOM's errors on a large file.
+//! the streamed `check` to the DOM's errors on a large file. With `--tree`
+//! it prints the tree dump (`Document::write_tree_dump`), what `xml5dom
+//! tree` prints: the library's cost of that output, for holding the
+//! command to it (issue 37).
 //!
 //! ```sh
 //! cargo build --release && cargo build --release -p bench-tools --bin xml5dom_count
@@ -13,6 +16,7 @@
 //! target/release/xml5dom_count --errors /tmp/damaged.xml > dom.jsonl
 //! target/release/xml5dom check --format json /tmp/damaged.xml > stream.jsonl
 //! cmp dom.jsonl stream.jsonl
+//! target/release/xml5dom_count --tree /tmp/feed.xml | cmp - <(target/release/xml5dom tree /tmp/feed.xml)
 //! ```
 //!
 //! Exits 2 on a usage or read error.
@@ -21,11 +25,11 @@ use xml5dom::{Document, ErrorCode};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (errors, path) = match args.as_slice() {
-        [flag, path] if flag == "--errors" => (true, path),
-        [path] => (false, path),
+    let (flag, path) = match args.as_slice() {
+        [flag, path] if flag == "--errors" || flag == "--tree" => (Some(flag.as_str()), path),
+        [path] => (None, path),
         _ => {
-            eprintln!("usage: xml5dom_count [--errors] FILE");
+            eprintln!("usage: xml5dom_count [--errors | --tree] FILE");
             std::process::exit(2);
         }
     };
@@ -36,7 +40,14 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if !errors {
+    if flag == Some("--tree") {
+        if let Err(error) = doc.write_tree_dump(std::io::stdout().lock()) {
+            eprintln!("xml5dom_count: {error}");
+            std::process::exit(2);
+        }
+        return;
+    }
+    if flag.is_none() {
         let elements = doc.root().descendants().filter(|n| n.is_element()).count();
         println!("{elements}");
         return;

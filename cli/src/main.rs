@@ -60,6 +60,25 @@ use options::LimitArgs;
 use resolving::{ResolveArgs, Resolving};
 use runner::Settings;
 
+// The command line's allocator (issue 37; docs/performance.md, "The command
+// line's allocator"). The library leaves the choice to its users.
+#[cfg(feature = "jemalloc")]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+/// jemalloc's options, read when it starts (before `main`): transparent
+/// huge pages for its extents and its own metadata, which a parse that
+/// touches a hundred megabytes of fresh memory spends a third of its time
+/// faulting in 4 KiB pages otherwise. The symbol is the one the
+/// tikv-jemalloc-sys build (prefixed `_rjem_`) reads as `malloc_conf`.
+#[cfg(feature = "jemalloc")]
+#[export_name = "_rjem_malloc_conf"]
+static JEMALLOC_OPTIONS: Option<&'static u8> = Some(&b"thp:always,metadata_thp:always\0"[0]);
+
+#[cfg(all(feature = "mimalloc", not(feature = "jemalloc")))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "xml5dom",

@@ -134,20 +134,12 @@ pub fn batch(
         .clamp(1, inputs.len().max(1));
     let work = |input: &Input, out: &mut dyn Write| {
         let outcome = match input {
-            Input::File(path) => match open(path) {
-                Ok(reader) => {
-                    let reader = Counted {
-                        inner: reader,
-                        progress: progress.bytes.then_some(&progress.bar),
-                    };
-                    let opened = Opened {
-                        path,
-                        reader: Box::new(reader),
-                    };
-                    job(path, opened, many, out)
+            Input::File(path) => {
+                match open_counted(path, progress.bytes.then_some(&progress.bar)) {
+                    Ok(opened) => job(path, opened, many, out),
+                    Err(error) => Ok(Outcome::failed(error.to_string())),
                 }
-                Err(error) => Ok(Outcome::failed(error.to_string())),
-            },
+            }
             Input::Unusable(message) => Ok(Outcome::failed(message.clone())),
         };
         if !progress.bytes {
@@ -509,6 +501,23 @@ pub fn progress_bar(inputs: &[Input], quiet: bool) -> Progress {
     }
 }
 
+/// The file at `path` (or standard input, for `-`) opened for a job, what
+/// is read of it moving `progress` along (a bar that counts bytes).
+fn open_counted<'a>(
+    path: &'a Path,
+    progress: Option<&'a indicatif::ProgressBar>,
+) -> Result<Opened<'a>, Error> {
+    let (reader, size) = open(path)?;
+    Ok(Opened {
+        path,
+        reader: Box::new(Counted {
+            inner: reader,
+            progress,
+        }),
+        size,
+    })
+}
+
 /// Input read through it moves a progress bar along (one that counts
 /// bytes).
 pub struct Counted<'p, R> {
@@ -523,5 +532,29 @@ impl<R: Read> Read for Counted<'_, R> {
             bar.inc(read as u64);
         }
         Ok(read)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file a job reads whole comes in a buffer of its size, as
+    /// `Document::from_file` reads it, not in one grown past it while
+    /// reading (the counting reader hides the file's own size hint), which
+    /// the document would keep as its source.
+    #[test]
+    fn a_file_is_read_into_a_buffer_of_its_size() {
+        let path =
+            std::env::temp_dir().join(format!("xml5dom-cli-read-{}.xml", std::process::id()));
+        // Not a power of two, nor near one: doubling from any start
+        // overshoots it.
+        let content = "<a>x</a>\n".repeat(30_001);
+        std::fs::write(&path, &content).unwrap();
+        let bytes = open_counted(&path, None).and_then(Opened::bytes);
+        std::fs::remove_file(&path).unwrap();
+        let bytes = bytes.unwrap();
+        assert_eq!(bytes, content.as_bytes());
+        assert_eq!(bytes.capacity(), bytes.len());
     }
 }

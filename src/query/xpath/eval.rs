@@ -286,15 +286,51 @@ impl<'a, 'b> Evaluator<'a, 'b> {
     }
 
     fn path(&self, path: &Path, context: &Context<'a>) -> Result<Vec<XNode<'a>>> {
-        let mut nodes = match &path.start {
+        self.steps(self.path_start(path, context)?, &path.steps)
+    }
+
+    /// The nodes a path starts from.
+    fn path_start(&self, path: &Path, context: &Context<'a>) -> Result<Vec<XNode<'a>>> {
+        Ok(match &path.start {
             PathStart::Root => vec![XNode::Node(self.tree_root(context.node))],
             PathStart::Context => vec![context.node],
             PathStart::Expr(expr, at) => self.node_set(self.eval(expr, context)?, *at)?,
-        };
-        for step in &path.steps {
+        })
+    }
+
+    /// The location steps `steps` in turn from `nodes`.
+    fn steps(&self, mut nodes: Vec<XNode<'a>>, steps: &[Step]) -> Result<Vec<XNode<'a>>> {
+        for step in steps {
             nodes = self.step(&nodes, step)?;
         }
         Ok(nodes)
+    }
+
+    /// How many nodes `path` selects (`count()`). Where its last step has
+    /// no predicates and goes from one node (`count(//item)`, which the
+    /// parser makes one `descendant::item` step from the root), its nodes
+    /// are counted as the axis finds them, not collected: a node-set of
+    /// every element would cost more memory than the elements' text.
+    fn count_path(&self, path: &Path, context: &Context<'a>) -> Result<usize> {
+        let Some((last, steps)) = path.steps.split_last() else {
+            return Ok(self.path(path, context)?.len());
+        };
+        let nodes = self.steps(self.path_start(path, context)?, steps)?;
+        match nodes.as_slice() {
+            [node] if last.predicates.is_empty() => {
+                let mut count = Count(0);
+                axis(
+                    self,
+                    *node,
+                    last.axis,
+                    &self.resolve(&last.test)?,
+                    usize::MAX,
+                    &mut count,
+                );
+                Ok(count.0)
+            }
+            _ => Ok(self.step(&nodes, last)?.len()),
+        }
     }
 
     /// One location step from every node of `nodes` (in document order),
@@ -680,7 +716,10 @@ impl<'a, 'b> Evaluator<'a, 'b> {
         Ok(match function {
             Function::Last => Value::Number(context.size as f64),
             Function::Position => Value::Number(context.position as f64),
-            Function::Count => Value::Number(nodes_arg(0)?.len() as f64),
+            Function::Count => Value::Number(match args.first() {
+                Some(Expr::Path(path)) => self.count_path(path, context)?,
+                _ => nodes_arg(0)?.len(),
+            } as f64),
             Function::Id => {
                 let ids: Vec<String> = match arg(0)? {
                     Value::NodeSet(nodes) => nodes.into_iter().map(string_value).collect(),
@@ -778,7 +817,7 @@ fn axis<'a>(
     axis: Axis,
     test: &Test<'_>,
     limit: usize,
-    out: &mut Vec<XNode<'a>>,
+    out: &mut impl Found<'a>,
 ) {
     if limit == 0 {
         return;
@@ -869,6 +908,37 @@ fn axis<'a>(
     }
 }
 
+/// Where an axis puts the nodes it finds: a node-set, or (for `count()`)
+/// a count of them.
+trait Found<'a> {
+    fn push(&mut self, node: XNode<'a>);
+    /// How many were found.
+    fn len(&self) -> usize;
+}
+
+impl<'a> Found<'a> for Vec<XNode<'a>> {
+    fn push(&mut self, node: XNode<'a>) {
+        Vec::push(self, node);
+    }
+
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+}
+
+/// The nodes found, counted and not kept.
+struct Count(usize);
+
+impl<'a> Found<'a> for Count {
+    fn push(&mut self, _: XNode<'a>) {
+        self.0 += 1;
+    }
+
+    fn len(&self) -> usize {
+        self.0
+    }
+}
+
 /// Gives `push` the nodes of `nodes` until it returns `false`.
 fn feed<'a>(nodes: impl Iterator<Item = Node<'a>>, mut push: impl FnMut(Node<'a>) -> bool) {
     for node in nodes {
@@ -880,7 +950,7 @@ fn feed<'a>(nodes: impl Iterator<Item = Node<'a>>, mut push: impl FnMut(Node<'a>
 
 /// Pushes the attributes of `element` that pass `test` (namespace
 /// declarations are not attributes in XPath).
-fn attributes<'a>(element: Node<'a>, test: &Test<'_>, out: &mut Vec<XNode<'a>>) {
+fn attributes<'a>(element: Node<'a>, test: &Test<'_>, out: &mut impl Found<'a>) {
     for (index, attribute) in element.attributes().enumerate() {
         if attribute.namespace() == Some(XMLNS_NAMESPACE) {
             continue;

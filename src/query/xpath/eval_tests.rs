@@ -174,3 +174,96 @@ fn text_outside_the_root_element_stays_out() {
     assert_eq!(number(&doc, "count(/node())"), 1.0);
     assert_eq!(string(&doc, "/"), "a");
 }
+
+/// `count()` of a path counts its last step's nodes as the axis finds
+/// them (from one node, without predicates) instead of collecting them:
+/// the same number as the node-set has, over every kind of node and the
+/// steps that take the shortcut and those that do not.
+#[test]
+fn count_of_a_path_is_the_size_of_its_node_set() {
+    let mut doc = Document::parse(
+        "<?pi x?><!DOCTYPE r [<!ENTITY e 'E'>]><!--c--><r xmlns:p='urn:p' a='1' \
+         p:b='2'>t1<p:x xml:id='i'>t2<!--c2--><y/>&e;</p:x><?q?><y a='3'><z/>t3</y>t4</r><!--after-->",
+    );
+    // A run of three text nodes, one in XPath.
+    let y = doc
+        .root_element()
+        .and_then(|r| r.last_child())
+        .map(|t| t.id());
+    for piece in ["u", "v"] {
+        let text = doc.create_text(piece);
+        doc.insert_after(y.expect("text"), text).expect("insert");
+    }
+    let expressions = [
+        "//*",
+        "//node()",
+        "//text()",
+        "//comment()",
+        "//processing-instruction()",
+        "//@*",
+        "//namespace::*",
+        "/*",
+        "/node()",
+        "/descendant::node()",
+        "/descendant-or-self::node()",
+        "//*[@a]",
+        "//*[1]",
+        "//*[last()]",
+        "//y/z",
+        "//*/@a",
+        "/*/*",
+        "/*/node()",
+        "//z/ancestor::*",
+        "//z/ancestor-or-self::node()",
+        "//z/preceding::node()",
+        "//p:x/following::node()",
+        "//z/following-sibling::node()",
+        "//y/preceding-sibling::node()",
+        "/r/y/..",
+        "//@a/..",
+        "//@a/ancestor::node()",
+        "//*[@xml:id='i']/self::*",
+        "/r/y/z/following::text()",
+        "/r/text()",
+        "//p:*",
+        "(//y)[2]/z",
+        "id('i')/node()",
+        "/r/@p:b",
+        "/r/namespace::p",
+        "//z/parent::*",
+    ];
+    let mut bindings = crate::query::Bindings::new();
+    bindings.namespace("p", "urn:p");
+    // From the document, and from an element inside it (the relative
+    // paths mean something there).
+    let x = doc
+        .root_element()
+        .and_then(|r| r.children().find(|n| n.is_element()))
+        .expect("p:x");
+    for (context, expression) in expressions.iter().map(|e| (doc.root(), *e)).chain(
+        [
+            ".//node()",
+            "node()",
+            "..",
+            "ancestor::node()",
+            "*",
+            "y/../node()",
+        ]
+        .map(|e| (x, e)),
+    ) {
+        let count = XPath::compile(&format!("count({expression})"))
+            .and_then(|x| x.evaluate_with(context, &bindings))
+            .expect("evaluates");
+        let nodes = XPath::compile(expression)
+            .and_then(|x| x.evaluate_with(context, &bindings))
+            .expect("evaluates");
+        let Value::NodeSet(nodes) = nodes else {
+            panic!("{expression}: not a node-set");
+        };
+        assert!(
+            !nodes.is_empty() || expression == "//processing-instruction()",
+            "{expression}"
+        );
+        assert_eq!(count.to_number(), nodes.len() as f64, "{expression}");
+    }
+}
