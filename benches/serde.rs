@@ -195,23 +195,55 @@ fn bench(c: &mut Criterion, full: bool) {
 /// `pairs` runs of each reader, alternating, and the median of the
 /// per-pair ratios (quick-xml's time over xml5dom's: above 1 is faster):
 /// robust to the load of a shared machine drifting between criterion's
-/// groups, which run one after the other.
+/// groups, which run one after the other. On Linux, the ratio of the CPU
+/// time the thread spent (user and system, page faults included) too,
+/// which other processes on a busy machine disturb less than wall time.
 fn alternating(text: &str, pairs: usize) {
     let time = |read: &dyn Fn(&str) -> Dump| {
-        let start = std::time::Instant::now();
+        let (start, cpu_start) = (std::time::Instant::now(), thread_cpu_ticks());
         black_box(read(black_box(text)));
-        start.elapsed().as_secs_f64()
+        let cpu = thread_cpu_ticks()
+            .zip(cpu_start)
+            .map(|(end, start)| (end - start) as f64);
+        (start.elapsed().as_secs_f64(), cpu)
     };
-    let mut ratios: Vec<f64> = (0..pairs)
-        .map(|_| time(&quick_xml) / time(&xml5dom))
-        .collect();
-    ratios.sort_by(f64::total_cmp);
-    println!(
-        "alternating, {pairs} pairs: xml5dom::de at {:.2}x quick-xml's speed (median of per-pair ratios; range {:.2}-{:.2})",
-        ratios[pairs / 2],
-        ratios[0],
-        ratios[pairs - 1]
-    );
+    let mut wall = Vec::new();
+    let mut cpu = Vec::new();
+    for _ in 0..pairs {
+        let (quick, quick_cpu) = time(&quick_xml);
+        let (ours, ours_cpu) = time(&xml5dom);
+        wall.push(quick / ours);
+        if let (Some(quick), Some(ours)) = (quick_cpu, ours_cpu) {
+            cpu.push(quick / ours.max(1.0));
+        }
+    }
+    let median = |ratios: &mut Vec<f64>| {
+        ratios.sort_by(f64::total_cmp);
+        (
+            ratios[ratios.len() / 2],
+            ratios[0],
+            ratios[ratios.len() - 1],
+        )
+    };
+    let (m, low, high) = median(&mut wall);
+    println!("alternating, {pairs} pairs: xml5dom::de at {m:.2}x quick-xml's speed in wall time (median of per-pair ratios; range {low:.2}-{high:.2})");
+    if cpu.len() == pairs {
+        let (m, low, high) = median(&mut cpu);
+        println!("  and {m:.2}x in the thread's CPU time (range {low:.2}-{high:.2})");
+    }
+}
+
+/// The CPU time this thread has used (user and system), in clock ticks,
+/// from `/proc/thread-self/stat` (Linux; `None` elsewhere).
+fn thread_cpu_ticks() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // The fields after the command (which is in parentheses): utime is
+    // the 14th field of the line, stime the 15th.
+    let after_command = &stat[stat.rfind(')')? + 2..];
+    let mut fields = after_command.split(' ').skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(user + system)
 }
 
 fn main() {
