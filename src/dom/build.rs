@@ -7,7 +7,7 @@
 
 use super::{
     AttributeData, AttributeDefaults, DoctypeData, Document, EntityExpansion, ItemRange, LineIndex,
-    NameId, Names, NodeData, NodeKind, StrRange, XmlDeclaration, NO_END_TAG,
+    NameId, Names, NodeData, NodeKind, StrRange, XmlDeclaration, EXPANDED,
 };
 use crate::error::{ErrorCode, ErrorContext, ParseError};
 use crate::span::Span;
@@ -88,12 +88,7 @@ impl<'i> Builder<'i> {
         let mut builder = Builder::new(input);
         let qname = builder.doc.names.qname("fragment");
         let name = builder.doc.names.name(qname, None);
-        let kind = NodeKind::Element {
-            name,
-            attributes: ItemRange::default(),
-            tag_end: 0,
-            end_tag: NO_END_TAG,
-        };
+        let kind = NodeKind::Element { name };
         let context = builder
             .doc
             .root
@@ -189,13 +184,30 @@ impl<'i> Builder<'i> {
     /// walks up the tree (quadratic in depth).
     #[inline]
     fn append(&mut self, kind: NodeKind, span: Span) -> indextree::NodeId {
-        let parent = self.parent();
-        let mut data = match self.sourceless {
+        let data = self.node(kind, span);
+        self.append_node(data)
+    }
+
+    /// The data of a node parsed from `span`.
+    #[inline]
+    fn node(&self, kind: NodeKind, span: Span) -> NodeData {
+        match self.sourceless {
             true => NodeData::created(kind),
             false => NodeData::parsed(kind, span),
-        };
-        data.expansion = self.mark;
-        parent.append_value(data, &mut self.doc.arena)
+        }
+    }
+
+    /// [`append`](Self::append) of the data made by [`node`](Self::node).
+    #[inline]
+    fn append_node(&mut self, mut data: NodeData) -> indextree::NodeId {
+        let parent = self.parent();
+        if self.mark == 0 {
+            return parent.append_value(data, &mut self.doc.arena);
+        }
+        data.flags |= EXPANDED;
+        let id = parent.append_value(data, &mut self.doc.arena);
+        self.doc.expansions.insert(id, self.mark);
+        id
     }
 
     // Strings.
@@ -288,6 +300,7 @@ impl<'i> Builder<'i> {
         value_span: Option<Span>,
         is_id: bool,
     ) {
+        let value = self.doc.text_ref(value);
         let mut data = match span {
             _ if self.sourceless => AttributeData::created(name, value),
             Some(span) => AttributeData::parsed(name, value, span, value_span),
@@ -331,8 +344,13 @@ impl<'i> Builder<'i> {
             ItemRange::default()
         });
         let tag_end = if self.sourceless { 0 } else { span.end };
-        let kind = NodeKind::parsed_element(name, attributes, tag_end);
-        let id = self.append(kind, span);
+        let mut data = self.node(NodeKind::Element { name }, span);
+        data.set_parsed_tag((attributes.len > 0).then_some(attributes.start), tag_end);
+        let id = self.append_node(data);
+        let last = attributes.range().last();
+        if let Some(last) = last.and_then(|last| self.doc.attributes.get_mut(last)) {
+            last.set_last(true);
+        }
         if !empty {
             self.open.push(id);
         }
@@ -354,17 +372,20 @@ impl<'i> Builder<'i> {
     #[inline]
     pub(crate) fn text(&mut self, text: StrRange, cdata: &[(usize, usize)], span: Span) {
         let cdata = self.doc.add_cdata(cdata);
+        let text = self.doc.text_ref(text);
         self.append(NodeKind::Text { text, cdata }, span);
     }
 
     /// A comment.
     pub(crate) fn comment(&mut self, data: StrRange, span: Span) {
+        let data = self.doc.text_ref(data);
         self.append(NodeKind::Comment(data), span);
     }
 
     /// A processing instruction.
     pub(crate) fn processing_instruction(&mut self, target: &str, data: StrRange, span: Span) {
         let target = self.doc.names.qname(target);
+        let data = self.doc.text_ref(data);
         self.append(NodeKind::ProcessingInstruction { target, data }, span);
     }
 

@@ -16,7 +16,10 @@
 //!
 //! Node ids do not change: only the ranges inside nodes move.
 
-use super::{AttributeData, Document, ItemRange, NodeKind, StrRange, STORED};
+use super::{
+    attribute_run, AttributeData, Document, NodeData, NodeKind, StrRange, TextRef, NO_ATTRIBUTES,
+    STORED,
+};
 
 /// What storage may grow by past twice the live size before it is
 /// compacted: small documents never compact.
@@ -26,11 +29,13 @@ const COMPACT_SLACK: usize = 64 << 10;
 const SLOT_SHARE: usize = 16;
 
 impl Document {
-    /// Bytes of side storage: stored strings, attributes, CDATA parts.
+    /// Bytes of side storage: stored strings, attributes, CDATA parts,
+    /// wide string ranges.
     fn storage_size(&self) -> usize {
         self.stored.len()
             + self.attributes.len() * std::mem::size_of::<AttributeData>()
             + (self.cdata.len() + self.cdata_runs.len()) * std::mem::size_of::<(usize, usize)>()
+            + self.wide_ranges.len() * std::mem::size_of::<StrRange>()
     }
 
     /// Compacts the side storage if it holds more than twice what the live
@@ -53,24 +58,24 @@ impl Document {
             attributes: std::mem::take(&mut self.attributes),
             cdata: std::mem::take(&mut self.cdata),
             cdata_runs: std::mem::take(&mut self.cdata_runs),
+            wide_ranges: std::mem::take(&mut self.wide_ranges),
         };
         let mut new = Storage::default();
         // `last`'s attributes wait out the walk (it sees the element with
         // none), then go at the end.
-        let last = last.and_then(|id| match &mut self.arena.get_mut(id)?.get_mut().kind {
-            NodeKind::Element { attributes, .. } => Some((id, std::mem::take(attributes))),
-            _ => None,
+        let last = last.and_then(|id| {
+            let data = self.arena.get_mut(id)?.get_mut();
+            let first = data.first_attribute()?;
+            data.words[1] = NO_ATTRIBUTES;
+            Some((id, first))
         });
         for node in self.arena.iter_mut().filter(|node| !node.is_removed()) {
-            new.keep_node(&old, &mut node.get_mut().kind);
+            new.keep_node(&old, node.get_mut());
         }
-        if let Some((id, range)) = last {
-            let mut kind = self.arena[id].get().kind.clone();
-            if let NodeKind::Element { attributes, .. } = &mut kind {
-                *attributes = range;
-            }
-            new.keep_node(&old, &mut kind);
-            self.arena[id].get_mut().kind = kind;
+        if let Some((id, first)) = last {
+            let data = self.arena[id].get_mut();
+            data.words[1] = u32::try_from(first).unwrap_or(NO_ATTRIBUTES);
+            new.keep_node(&old, data);
         }
         // DOCTYPE data stays (a document has one or none); its strings move.
         for doctype in &mut self.doctypes {
@@ -92,6 +97,7 @@ impl Document {
         self.attributes = new.attributes;
         self.cdata = new.cdata;
         self.cdata_runs = new.cdata_runs;
+        self.wide_ranges = new.wide_ranges;
         self.compacted_size = self.storage_size();
     }
 }
@@ -103,6 +109,7 @@ struct Storage {
     attributes: Vec<AttributeData>,
     cdata: Vec<(usize, usize)>,
     cdata_runs: Vec<(usize, usize)>,
+    wide_ranges: Vec<StrRange>,
 }
 
 impl Storage {
@@ -121,32 +128,42 @@ impl Storage {
         StrRange::new(STORED | start, STORED | self.stored.len())
     }
 
-    /// What a node of kind `kind` holds in `old`, kept here, its ranges
-    /// moved.
-    fn keep_node(&mut self, old: &Storage, kind: &mut NodeKind) {
-        match kind {
-            NodeKind::Element { attributes, .. } => {
+    /// [`string`](Self::string) of a node's or attribute's text.
+    fn text(&mut self, old: &Storage, text: TextRef) -> TextRef {
+        let range = self.string(old, text.range(&old.wide_ranges));
+        TextRef::new(range, &mut self.wide_ranges)
+    }
+
+    /// What the node `data` holds in `old`, kept here, its ranges moved.
+    fn keep_node(&mut self, old: &Storage, data: &mut NodeData) {
+        match data.kind() {
+            NodeKind::Element { .. } => {
                 let first = self.attributes.len();
-                let own = old.attributes.get(attributes.range()).unwrap_or_default();
+                let own = attribute_run(&old.attributes, data.first_attribute());
+                let own = old.attributes.get(own.range()).unwrap_or_default();
                 for attribute in own {
-                    let value = self.string(old, attribute.value);
+                    // (The last keeps its mark.)
+                    let value = self.text(old, attribute.value);
                     self.attributes.push(AttributeData {
                         value,
                         ..*attribute
                     });
                 }
-                // Fits: the ranges (disjoint) hold no more attributes than
+                // Fits: the runs (disjoint) hold no more attributes than
                 // the storage they were in, which never passes `u32::MAX`.
-                *attributes = ItemRange::new(first, own.len()).unwrap_or_default();
+                data.words[1] = match own.is_empty() {
+                    true => NO_ATTRIBUTES,
+                    false => u32::try_from(first).unwrap_or(NO_ATTRIBUTES),
+                };
             }
             NodeKind::Text { text, cdata } => {
-                *text = self.string(old, *text);
-                let parts = (*cdata as usize)
+                let text = self.text(old, text);
+                let parts = (cdata as usize)
                     .checked_sub(1)
                     .and_then(|run| old.cdata_runs.get(run))
                     .and_then(|&(start, end)| old.cdata.get(start..end))
                     .filter(|parts| !parts.is_empty());
-                *cdata = match parts {
+                let cdata = match parts {
                     Some(parts) => {
                         let start = self.cdata.len();
                         self.cdata.extend_from_slice(parts);
@@ -155,9 +172,12 @@ impl Storage {
                     }
                     None => 0,
                 };
+                data.set_kind(NodeKind::Text { text, cdata });
             }
-            NodeKind::Comment(data) | NodeKind::ProcessingInstruction { data, .. } => {
-                *data = self.string(old, *data);
+            NodeKind::Comment(text) => data.set_kind(NodeKind::Comment(self.text(old, text))),
+            NodeKind::ProcessingInstruction { target, data: text } => {
+                let text = self.text(old, text);
+                data.set_kind(NodeKind::ProcessingInstruction { target, data: text });
             }
             NodeKind::Document | NodeKind::Doctype(_) => {}
         }

@@ -74,6 +74,9 @@ impl Clone for Document {
             entity_expansions: self.entity_expansions.clone(),
             dropped: self.dropped.clone(),
             depth_dropped: self.depth_dropped.clone(),
+            expansions: self.expansions.clone(),
+            long_end_tags: self.long_end_tags.clone(),
+            wide_ranges: self.wide_ranges.clone(),
         }
     }
 }
@@ -174,7 +177,7 @@ impl Document {
         };
         let top = source.live(node)?;
         if matches!(
-            source.arena[top].get().kind,
+            source.arena[top].get().kind(),
             NodeKind::Document | NodeKind::Doctype(_)
         ) {
             return Err(refused(
@@ -235,21 +238,17 @@ impl Document {
 
     /// The data of a copy of `id` (of this document or `from`'s).
     fn copy_node(&mut self, from: &mut From<'_>, id: indextree::NodeId) -> Result<NodeData> {
-        let (kind, unchecked) = match from {
+        let (mut data, unchecked) = match from {
             From::Same => {
                 let data = self.arena[id].get();
-                let (kind, unchecked) = (data.kind.clone(), data.unchecked());
+                let (kind, unchecked) = (data.kind(), data.unchecked());
                 let kind = match kind {
-                    NodeKind::Element {
-                        name, attributes, ..
-                    } => {
+                    NodeKind::Element { name } => {
                         // Attributes are edited in place: the copy's are its
                         // own.
                         let element = self.names.qualified(name);
                         let own: Vec<AttributeData> = self
-                            .attributes
-                            .get(attributes.range())
-                            .unwrap_or_default()
+                            .own_attributes(id)
                             .iter()
                             .map(|a| {
                                 // A default the DTD still supplies stays one
@@ -270,7 +269,7 @@ impl Document {
                             .collect();
                         self.element_copy(name, &own)?
                     }
-                    other => other,
+                    other => NodeData::created(other),
                 };
                 (kind, unchecked)
             }
@@ -279,18 +278,17 @@ impl Document {
                 names,
                 same_dtd,
             } => {
-                let kind = match &doc.arena[id].get().kind {
-                    NodeKind::Element {
-                        name, attributes, ..
-                    } => {
-                        let name = self.imported_name(doc, names, *name);
-                        let mut own = Vec::with_capacity(attributes.len as usize);
-                        for a in doc.attributes.get(attributes.range()).unwrap_or_default() {
+                let kind = match doc.arena[id].get().kind() {
+                    NodeKind::Element { name } => {
+                        let name = self.imported_name(doc, names, name);
+                        let theirs = doc.own_attributes(id);
+                        let mut own = Vec::with_capacity(theirs.len());
+                        for a in theirs {
                             let supplied = self
                                 .defaults_for(self.names.qualified(name))
                                 .any(|d| d == doc.names.qualified(a.name));
                             let name = self.imported_name(doc, names, a.name);
-                            let value = self.store(doc.str(a.value));
+                            let value = self.store_ref(doc.text_of(a.value));
                             // Whether it is an ID or a default is the
                             // DTD's say.
                             own.push(match *same_dtd {
@@ -308,16 +306,18 @@ impl Document {
                         self.element_copy(name, &own)?
                     }
                     NodeKind::Text { text, cdata } => {
-                        let text = self.store(doc.str(*text));
-                        let cdata = self.add_cdata(doc.cdata_parts(*cdata));
-                        NodeKind::Text { text, cdata }
+                        let text = self.store_ref(doc.text_of(text));
+                        let cdata = self.add_cdata(doc.cdata_parts(cdata));
+                        NodeData::created(NodeKind::Text { text, cdata })
                     }
-                    NodeKind::Comment(text) => NodeKind::Comment(self.store(doc.str(*text))),
+                    NodeKind::Comment(text) => {
+                        NodeData::created(NodeKind::Comment(self.store_ref(doc.text_of(text))))
+                    }
                     NodeKind::ProcessingInstruction { target, data } => {
-                        NodeKind::ProcessingInstruction {
-                            target: self.imported_qname(doc, *target),
-                            data: self.store(doc.str(*data)),
-                        }
+                        NodeData::created(NodeKind::ProcessingInstruction {
+                            target: self.imported_qname(doc, target),
+                            data: self.store_ref(doc.text_of(data)),
+                        })
                     }
                     NodeKind::Document | NodeKind::Doctype(_) => {
                         return Err(refused("a DOCTYPE cannot be copied"))
@@ -327,7 +327,6 @@ impl Document {
                 (kind, true)
             }
         };
-        let mut data = NodeData::created(kind);
         if unchecked {
             data.set_unchecked(true);
             self.unchecked += 1;
@@ -337,7 +336,7 @@ impl Document {
 
     /// An element named `name` holding the attributes `own`, appended to
     /// the attribute storage.
-    fn element_copy(&mut self, name: NameId, own: &[AttributeData]) -> Result<NodeKind> {
+    fn element_copy(&mut self, name: NameId, own: &[AttributeData]) -> Result<NodeData> {
         let start = self.attributes.len();
         if start + own.len() > MAX_ATTRIBUTE_END {
             return Err(refused(
@@ -347,12 +346,12 @@ impl Document {
         let attributes = ItemRange::new(start, own.len())
             .ok_or_else(|| refused("the document holds as many attributes as it can"))?;
         self.attributes.extend_from_slice(own);
-        Ok(NodeKind::Element {
-            name,
-            attributes,
-            tag_end: 0,
-            end_tag: super::NO_END_TAG,
-        })
+        let mut data = NodeData::created(NodeKind::Element { name });
+        if let Some(last) = attributes.range().last() {
+            self.attributes[last].set_last(true);
+            data.words[1] = attributes.start;
+        }
+        Ok(data)
     }
 
     /// `other`'s name `name`, interned here with the same qualified name
@@ -390,7 +389,7 @@ impl Document {
 
 /// A copied attribute named `name` with the value `value`, as an edit
 /// creates one (written out).
-fn copied_attribute(name: NameId, value: super::StrRange, is_id: bool) -> AttributeData {
+fn copied_attribute(name: NameId, value: super::TextRef, is_id: bool) -> AttributeData {
     let mut copy = AttributeData::created(name, value);
     if is_id {
         copy.set_id();

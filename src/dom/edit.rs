@@ -13,7 +13,7 @@
 
 use super::{
     AttributeData, Document, ItemRange, NameId, NodeData, NodeId, NodeKind, NsId, DIRTY_CHILDREN,
-    DIRTY_SELF, NO_END_TAG, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
+    DIRTY_SELF, XMLNS_NAMESPACE, XMLNS_NS, XML_NAMESPACE, XML_NS,
 };
 use crate::chars::is_xml_space;
 use crate::chars::{is_forbidden_char, is_name, is_reference_only_11};
@@ -151,11 +151,6 @@ impl Document {
             Some(node) if !node.is_removed() => Ok(id.0),
             _ => Err(refused("the node was removed")),
         }
-    }
-
-    fn kind_mut(&mut self, id: NodeId) -> Result<&mut NodeKind> {
-        let id = self.live(id)?;
-        Ok(&mut self.arena[id].get_mut().kind)
     }
 
     /// Whether `id` is in the document's tree (not detached).
@@ -313,7 +308,7 @@ impl Document {
         let doctype = self
             .root
             .children(&self.arena)
-            .any(|c| matches!(self.arena[c].get().kind, NodeKind::Doctype(_)));
+            .any(|c| matches!(self.arena[c].get().kind(), NodeKind::Doctype(_)));
         self.declared_defaults(element, doctype)
     }
 
@@ -392,8 +387,8 @@ impl Document {
         attached: Option<bool>,
         outer: &mut OuterScope,
     ) -> Result<Vec<Resolved>> {
-        let child_kind = &self.arena[child].get().kind;
-        match self.arena[parent].get().kind {
+        let child_kind = self.arena[child].get().kind();
+        match self.arena[parent].get().kind() {
             NodeKind::Document => {
                 self.check_document_children(child, place)?;
                 let returning = matches!(child_kind, NodeKind::Doctype(_))
@@ -442,7 +437,7 @@ impl Document {
         children.insert(at, child);
         let (mut element, mut doctype) = (None, None);
         for (i, &c) in children.iter().enumerate() {
-            match &self.arena[c].get().kind {
+            match self.arena[c].get().kind() {
                 NodeKind::Element { .. } if element.is_some() => {
                     return Err(refused("a document has one root element"))
                 }
@@ -452,7 +447,7 @@ impl Document {
                 }
                 NodeKind::Doctype(_) => doctype = Some(i),
                 NodeKind::Text { text, .. }
-                    if c == child && !self.str(*text).chars().all(is_xml_space) =>
+                    if c == child && !self.text_of(text).chars().all(is_xml_space) =>
                 {
                     return Err(refused("only whitespace can be outside the root element"));
                 }
@@ -603,19 +598,17 @@ impl Document {
     /// Checks a node created or named by an edit (its names, text and
     /// declarations) before it joins the document.
     fn check_new_node(&self, id: indextree::NodeId) -> Result<()> {
-        match &self.arena[id].get().kind {
-            NodeKind::Text { text, .. } => check_text(self.str(*text)),
-            NodeKind::Comment(text) => check_comment(self.str(*text), self.is_xml11()),
+        match self.arena[id].get().kind() {
+            NodeKind::Text { text, .. } => check_text(self.text_of(text)),
+            NodeKind::Comment(text) => check_comment(self.text_of(text), self.is_xml11()),
             NodeKind::ProcessingInstruction { target, data } => {
-                check_pi_target(&self.names.qname_data(*target).text)?;
-                check_pi_data(self.str(*data), self.is_xml11())
+                check_pi_target(&self.names.qname_data(target).text)?;
+                check_pi_data(self.text_of(data), self.is_xml11())
             }
-            NodeKind::Element {
-                name, attributes, ..
-            } => {
-                self.check_defaults(id, self.names.qualified(*name))?;
-                let own = self.attributes.get(attributes.range()).unwrap_or_default();
-                let names = std::iter::once((None, *name))
+            NodeKind::Element { name } => {
+                self.check_defaults(id, self.names.qualified(name))?;
+                let own = self.own_attributes(id);
+                let names = std::iter::once((None, name))
                     .chain(own.iter().enumerate().map(|(i, a)| (Some(i), a.name)));
                 for (attribute, name) in names {
                     let qualified = self.names.qualified(name);
@@ -631,7 +624,7 @@ impl Document {
                                 "{qualified:?} is not a namespace declaration"
                             )));
                         }
-                        let value = own.get(i).map_or("", |a| self.str(a.value));
+                        let value = own.get(i).map_or("", |a| self.text_of(a.value));
                         check_declaration(qualified, value)?;
                         continue;
                     }
@@ -684,13 +677,16 @@ impl Document {
         } in resolved
         {
             let namespace = Some(self.names.namespace(&uri));
-            match (attribute, &mut self.arena[element].get_mut().kind) {
-                (None, NodeKind::Element { name, .. }) => {
-                    let qname = self.names.name_data(*name).qname;
-                    *name = self.names.name(qname, namespace);
+            match (attribute, self.arena[element].get().kind()) {
+                (None, NodeKind::Element { name }) => {
+                    let qname = self.names.name_data(name).qname;
+                    let name = self.names.name(qname, namespace);
+                    self.arena[element]
+                        .get_mut()
+                        .set_kind(NodeKind::Element { name });
                 }
-                (Some(i), NodeKind::Element { attributes, .. }) => {
-                    let at = attributes.range().start + i;
+                (Some(i), NodeKind::Element { .. }) => {
+                    let at = self.attribute_range(element).range().start + i;
                     let qname = self.names.name_data(self.attributes[at].name).qname;
                     self.attributes[at].name = self.names.name(qname, namespace);
                 }
@@ -740,7 +736,7 @@ impl Document {
         nodes: &[NodeId],
     ) -> Result<()> {
         let parent = self.live(parent)?;
-        if !matches!(self.arena[parent].get().kind, NodeKind::Element { .. }) {
+        if !matches!(self.arena[parent].get().kind(), NodeKind::Element { .. }) {
             return Err(refused("a fragment is the content of an element"));
         }
         let before = match before {
@@ -803,12 +799,7 @@ impl Document {
             _ => None,
         };
         let name = self.names.name(qname, namespace);
-        self.new_node(NodeKind::Element {
-            name,
-            attributes: ItemRange::default(),
-            tag_end: 0,
-            end_tag: NO_END_TAG,
-        })
+        self.new_node(NodeKind::Element { name })
     }
 
     /// Creates a detached element named `name` in the namespace `namespace`
@@ -828,12 +819,7 @@ impl Document {
         let Ok(name) = self.name_ns(namespace, name) else {
             return self.create_element(name);
         };
-        self.new_node(NodeKind::Element {
-            name,
-            attributes: ItemRange::default(),
-            tag_end: 0,
-            end_tag: NO_END_TAG,
-        })
+        self.new_node(NodeKind::Element { name })
     }
 
     /// Creates a detached text node.
@@ -848,7 +834,7 @@ impl Document {
     /// assert_eq!(doc.node(a).unwrap().text_content(), "Hello, world");
     /// ```
     pub fn create_text(&mut self, text: &str) -> NodeId {
-        let text = self.store(text);
+        let text = self.store_ref(text);
         self.new_node(NodeKind::Text { text, cdata: 0 })
     }
 
@@ -865,7 +851,7 @@ impl Document {
     /// assert_eq!(c.text(), Some(" generated "));
     /// ```
     pub fn create_comment(&mut self, text: &str) -> NodeId {
-        let text = self.store(text);
+        let text = self.store_ref(text);
         self.new_node(NodeKind::Comment(text))
     }
 
@@ -882,7 +868,7 @@ impl Document {
     /// ```
     pub fn create_processing_instruction(&mut self, target: &str, data: &str) -> NodeId {
         let target = self.names.qname(target);
-        let data = self.store(data);
+        let data = self.store_ref(data);
         self.new_node(NodeKind::ProcessingInstruction { target, data })
     }
 
@@ -897,7 +883,7 @@ impl Document {
         place: Place,
     ) -> Result<(indextree::NodeId, Vec<Resolved>)> {
         let child = self.live(child)?;
-        if matches!(self.arena[child].get().kind, NodeKind::Document) {
+        if matches!(self.arena[child].get().kind(), NodeKind::Document) {
             return Err(refused("the document node cannot be moved"));
         }
         if child == parent || parent.ancestors(&self.arena).any(|a| a == child) {
@@ -1044,11 +1030,11 @@ impl Document {
         if old_id.ancestors(&self.arena).any(|a| a == new_id) {
             return Err(refused("a node cannot go inside itself"));
         }
-        if matches!(self.arena[new_id].get().kind, NodeKind::Document) {
+        if matches!(self.arena[new_id].get().kind(), NodeKind::Document) {
             return Err(refused("the document node cannot be moved"));
         }
         let is_element =
-            |id: indextree::NodeId| matches!(self.arena[id].get().kind, NodeKind::Element { .. });
+            |id: indextree::NodeId| matches!(self.arena[id].get().kind(), NodeKind::Element { .. });
         if self.check_removable(old_id).is_err() && !is_element(new_id) {
             return Err(refused("only an element can take the root element's place"));
         }
@@ -1135,7 +1121,7 @@ impl Document {
             return Err(refused("the document node cannot be moved or removed"));
         }
         let root_element = node.parent(&self.arena) == Some(self.root)
-            && matches!(self.arena[node].get().kind, NodeKind::Element { .. });
+            && matches!(self.arena[node].get().kind(), NodeKind::Element { .. });
         if root_element {
             return Err(refused(
                 "a document keeps its root element: put another in its place with Document::replace",
@@ -1148,7 +1134,7 @@ impl Document {
 
     fn element(&self, element: NodeId) -> Result<indextree::NodeId> {
         let id = self.live(element)?;
-        match self.arena[id].get().kind {
+        match self.arena[id].get().kind() {
             NodeKind::Element { .. } => Ok(id),
             _ => Err(refused("only elements have attributes")),
         }
@@ -1627,7 +1613,7 @@ impl Document {
     }
 
     fn put_attribute(&mut self, element: NodeId, name: NameId, value: &str) -> Result<()> {
-        let value = self.store(value);
+        let value = self.store_ref(value);
         let names = &self.names;
         // The same attribute: the same namespace and local name (or, for
         // a prefix bound to nothing yet, the same qualified name).
@@ -1637,10 +1623,11 @@ impl Document {
             (unresolved && x.qname == y.qname)
                 || (x.namespace == y.namespace && names.local(a.name) == names.local(name))
         };
-        let NodeKind::Element { attributes, .. } = &self.arena[element.0].get().kind else {
+        let element_id = self.live(element)?;
+        if !self.data(element_id).is_element() {
             return Err(refused("only elements have attributes"));
-        };
-        let range = *attributes;
+        }
+        let range = self.attribute_range(element_id);
         match self
             .attributes
             .get_mut(range.range())
@@ -1663,20 +1650,6 @@ impl Document {
         Ok(())
     }
 
-    /// The attributes of `element` (none for another node).
-    fn attribute_range(&self, element: indextree::NodeId) -> ItemRange {
-        match self.arena[element].get().kind {
-            NodeKind::Element { attributes, .. } => attributes,
-            _ => ItemRange::default(),
-        }
-    }
-
-    fn set_attribute_range(&mut self, element: indextree::NodeId, range: ItemRange) {
-        if let NodeKind::Element { attributes, .. } = &mut self.arena[element].get_mut().kind {
-            *attributes = range;
-        }
-    }
-
     /// Makes room to append an attribute to `element`'s: its attributes
     /// must stay one range, so unless they end the storage they move to
     /// its end (the old slots left unused), and the range must end within
@@ -1691,15 +1664,17 @@ impl Document {
         if self.attributes.len() + moved >= limit {
             self.compact(Some(element));
         } else if !ends_storage {
-            let start = self.attributes.len();
             self.attributes.extend_from_within(range.clone());
-            let moved = ItemRange::new(start, range.len()).ok_or_else(|| refused(FULL))?;
-            self.set_attribute_range(element, moved);
         }
         if self.attributes.len() >= limit {
             return Err(refused(FULL));
         }
-        Ok(self.attribute_range(element))
+        // Moved, compacted or not, the attributes now end the storage (an
+        // element without any starts at its end).
+        let start = self.attributes.len().saturating_sub(range.len());
+        let moved = ItemRange::new(start, range.len()).ok_or_else(|| refused(FULL))?;
+        self.set_attribute_range(element, moved);
+        Ok(moved)
     }
 
     /// Removes the attribute with the qualified name `name`; returns its
@@ -1722,21 +1697,24 @@ impl Document {
                 )));
             }
         }
-        let NodeKind::Element { attributes, .. } = self.kind_mut(element)? else {
+        let id = self.live(element)?;
+        if !self.data(id).is_element() {
             return Err(refused("only elements have attributes"));
-        };
-        let range = *attributes;
+        }
+        let range = self.attribute_range(id);
         let names = &self.names;
         let own = self.attributes.get(range.range()).unwrap_or_default();
         let position = own.iter().position(|a| names.qualified(a.name) == name);
-        let value = position.map(|i| self.str(own[i].value).to_owned());
+        let value = position.map(|i| self.text_of(own[i].value).to_owned());
         if let Some(i) = position {
             // Close the gap within the element's range.
             let at = range.range().start + i;
             self.attributes.copy_within(at + 1..range.range().end, at);
-            if let NodeKind::Element { attributes, .. } = self.kind_mut(element)? {
-                attributes.len -= 1;
-            }
+            let shorter = ItemRange {
+                len: range.len - 1,
+                ..range
+            };
+            self.set_attribute_range(id, shorter);
         }
         if value.is_some() {
             self.mark_dirty(element.0, DIRTY_SELF);
@@ -1776,10 +1754,8 @@ impl Document {
                 )));
             }
         }
-        let NodeKind::Element { attributes, .. } = self.kind_mut(element)? else {
-            return Err(refused("only elements have attributes"));
-        };
-        let range = *attributes;
+        let id = self.live(element)?;
+        let range = self.attribute_range(id);
         let mut kept = range.range().start;
         for at in range.range() {
             let attribute = self.attributes[at];
@@ -1790,9 +1766,11 @@ impl Document {
         }
         let left = kept - range.range().start;
         if left != range.range().len() {
-            if let NodeKind::Element { attributes, .. } = self.kind_mut(element)? {
-                attributes.len = left as u32;
-            }
+            let kept = ItemRange {
+                len: left as u32,
+                ..range
+            };
+            self.set_attribute_range(id, kept);
             self.mark_dirty(element.0, DIRTY_SELF);
         }
         Ok(())
@@ -1814,7 +1792,7 @@ impl Document {
     /// ```
     pub fn rename(&mut self, node: NodeId, name: &str) -> Result<()> {
         let id = self.live(node)?;
-        match self.arena[id].get().kind {
+        match self.arena[id].get().kind() {
             NodeKind::Element { .. } => {
                 let new = self.resolve(id, name, true)?;
                 self.set_element_name(id, new, false)
@@ -1822,8 +1800,9 @@ impl Document {
             NodeKind::ProcessingInstruction { .. } => {
                 check_pi_target(name)?;
                 let new = self.names.qname(name);
-                if let NodeKind::ProcessingInstruction { target, .. } = self.kind_mut(node)? {
-                    *target = new;
+                if let NodeKind::ProcessingInstruction { data, .. } = self.data(id).kind() {
+                    let kind = NodeKind::ProcessingInstruction { target: new, data };
+                    self.arena[id].get_mut().set_kind(kind);
                 }
                 self.mark_dirty(id, DIRTY_SELF);
                 Ok(())
@@ -1860,8 +1839,10 @@ impl Document {
         } else {
             self.mark_unchecked(id);
         }
-        if let NodeKind::Element { name, .. } = &mut self.arena[id].get_mut().kind {
-            *name = new;
+        if self.data(id).is_element() {
+            self.arena[id]
+                .get_mut()
+                .set_kind(NodeKind::Element { name: new });
         }
         self.mark_dirty(id, DIRTY_SELF);
         Ok(())
@@ -1884,7 +1865,7 @@ impl Document {
     /// ```
     pub fn rename_ns(&mut self, node: NodeId, namespace: &str, name: &str) -> Result<()> {
         let id = self.live(node)?;
-        if !matches!(self.arena[id].get().kind, NodeKind::Element { .. }) {
+        if !matches!(self.arena[id].get().kind(), NodeKind::Element { .. }) {
             return Err(refused("only elements have namespaces"));
         }
         let new = self.name_ns(namespace, name)?;
@@ -1906,7 +1887,7 @@ impl Document {
     /// ```
     pub fn set_text(&mut self, node: NodeId, text: &str) -> Result<()> {
         let id = self.live(node)?;
-        match self.arena[id].get().kind {
+        match self.arena[id].get().kind() {
             NodeKind::Comment(_) => check_comment(text, self.is_xml11())?,
             NodeKind::ProcessingInstruction { .. } => check_pi_data(text, self.is_xml11())?,
             NodeKind::Document => {
@@ -1918,26 +1899,32 @@ impl Document {
             NodeKind::Text { .. } | NodeKind::Element { .. } => check_text(text)?,
         }
         if id.parent(&self.arena) == Some(self.root)
-            && matches!(self.arena[id].get().kind, NodeKind::Text { .. })
+            && matches!(self.arena[id].get().kind(), NodeKind::Text { .. })
             && !text.chars().all(is_xml_space)
         {
             return Err(refused("only whitespace can be outside the root element"));
         }
-        let stored = self.store(text);
-        match self.kind_mut(node)? {
-            NodeKind::Text { text, cdata } => {
-                *text = stored;
-                *cdata = 0;
+        let stored = self.store_ref(text);
+        let data = self.arena[id].get_mut();
+        match data.kind() {
+            NodeKind::Text { .. } => {
+                data.set_kind(NodeKind::Text {
+                    text: stored,
+                    cdata: 0,
+                });
                 self.mark_dirty(id, DIRTY_SELF);
                 Ok(())
             }
-            NodeKind::Comment(text) => {
-                *text = stored;
+            NodeKind::Comment(_) => {
+                data.set_kind(NodeKind::Comment(stored));
                 self.mark_dirty(id, DIRTY_SELF);
                 Ok(())
             }
-            NodeKind::ProcessingInstruction { data, .. } => {
-                *data = stored;
+            NodeKind::ProcessingInstruction { target, .. } => {
+                data.set_kind(NodeKind::ProcessingInstruction {
+                    target,
+                    data: stored,
+                });
                 self.mark_dirty(id, DIRTY_SELF);
                 Ok(())
             }

@@ -554,35 +554,61 @@ pub(crate) fn qname_colon(name: &str) -> Option<usize> {
 /// One node's data, kept small (it is most of a document's memory) and
 /// without anything to drop (dropping a document frees a few vectors).
 ///
+/// Packed by hand in 24 bytes: the kind, flags, the source span and three
+/// words whose meaning the kind gives ([`NodeKind`] is the readable view:
+/// [`kind`](Self::kind) decodes them). What few nodes have lives in the
+/// document's side tables instead: the entity expansion that made a node
+/// ([`EXPANDED`], `Document::expansions`), an end tag too long for
+/// `end_tag_len` (`Document::long_end_tags`), a string range that does
+/// not fit a [`TextRef`] (`Document::wide_ranges`).
+///
 /// Source offsets are 32-bit: the parse driver cuts an input longer than
 /// `Limits::max_input_bytes` (never more than `u32::MAX` bytes), so every
-/// offset of a parsed node fits. Stored text is addressed by [`StrRange`]s,
-/// which stay `usize`: edits may store any amount of text.
+/// offset of a parsed node fits. Stored text is addressed by [`TextRef`]s,
+/// which fall back to a full [`StrRange`] kept aside: edits may store any
+/// amount of text.
 #[derive(Clone)]
 pub(crate) struct NodeData {
-    kind: NodeKind,
+    tag: KindTag,
+    /// [`PARSED`], [`UNCHECKED`], [`EXPANDED`] and what edits changed
+    /// (`DIRTY_*`, so the serializer can copy the source of everything
+    /// else).
+    flags: u8,
+    /// An element's end tag in the source, `end - end_tag_len..end`: 0
+    /// for none, [`LONG_END_TAG`] for one kept in `Document::long_end_tags`.
+    end_tag_len: u16,
     /// The source this node was parsed from, `start..end` (meaningless
     /// unless [`PARSED`]).
     start: u32,
     end: u32,
-    /// [`PARSED`], [`UNCHECKED`] and what edits changed (`DIRTY_*`, so the
-    /// serializer can copy the source of everything else).
-    flags: u8,
-    /// `1 +` the index in [`Document::entity_expansions`] of the entity
-    /// reference whose expansion made this node; 0 for other nodes. Such a
-    /// node's span is the reference's.
-    expansion: u32,
+    /// By kind: an element's name, first attribute ([`NO_ATTRIBUTES`] for
+    /// none; the run ends at the one marked last) and the end of its start
+    /// tag; a text node's text (two words) and CDATA run; a comment's
+    /// text; a processing instruction's data and target; a DOCTYPE's
+    /// index.
+    words: [u32; 3],
+}
+
+/// Which [`NodeKind`] a [`NodeData`] holds (one byte, whose unused values
+/// let indextree keep its free-list marker there).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum KindTag {
+    Document,
+    Doctype,
+    Element,
+    Text,
+    Comment,
+    ProcessingInstruction,
 }
 
 // Node data is most of a document's memory: an arena node is its data plus
-// five links (parent, siblings, children), and at 128 bytes it fills two
-// cache lines exactly. Keep it so (64-bit targets; offsets and ranges are
-// smaller elsewhere).
+// five links (parent, siblings, children), 112 bytes, a cache line and
+// three quarters. Keep it so (64-bit targets).
 #[cfg(target_pointer_width = "64")]
 const _: () = {
-    assert!(std::mem::size_of::<NodeKind>() == 24);
-    assert!(std::mem::size_of::<NodeData>() == 40);
-    assert!(std::mem::size_of::<indextree::Node<NodeData>>() == 128);
+    assert!(std::mem::size_of::<NodeData>() == 24);
+    assert!(std::mem::size_of::<indextree::Node<NodeData>>() == 112);
 };
 
 /// The node's own markup or text changed (name, attributes, data).
@@ -598,6 +624,14 @@ const PARSED: u8 = 8;
 /// Created or named by an edit and not yet checked where it lands
 /// (prefixes resolved, names and text validated).
 const UNCHECKED: u8 = 16;
+/// Made by expanding an entity reference: `Document::expansions` has which.
+const EXPANDED: u8 = 32;
+
+/// `NodeData::end_tag_len` of an end tag of `u16::MAX` bytes or more.
+const LONG_END_TAG: u16 = u16::MAX;
+
+/// An element's first attribute when it has none.
+const NO_ATTRIBUTES: u32 = u32::MAX;
 
 /// A source offset as a node or attribute keeps it. Every offset of a
 /// parsed document fits (its source is at most `u32::MAX` bytes, see
@@ -613,26 +647,92 @@ fn span_of(start: u32, end: u32) -> Span {
 }
 
 impl NodeData {
-    /// A node parsed from `span` of the source.
+    /// A node parsed from `span` of the source (an element has no
+    /// attributes and no start tag yet: see
+    /// [`set_parsed_tag`](Self::set_parsed_tag)).
     fn parsed(kind: NodeKind, span: Span) -> NodeData {
         NodeData {
-            kind,
+            flags: PARSED,
             start: offset32(span.start),
             end: offset32(span.end),
-            flags: PARSED,
-            expansion: 0,
+            ..NodeData::created(kind)
         }
     }
 
     /// A node created by an edit.
     fn created(kind: NodeKind) -> NodeData {
+        let (tag, words) = match kind {
+            NodeKind::Document => (KindTag::Document, [0; 3]),
+            NodeKind::Doctype(index) => (KindTag::Doctype, [index, 0, 0]),
+            NodeKind::Element { name } => (KindTag::Element, [name.0, NO_ATTRIBUTES, 0]),
+            NodeKind::Text { text, cdata } => (KindTag::Text, [text.start, text.len, cdata]),
+            NodeKind::Comment(text) => (KindTag::Comment, [text.start, text.len, 0]),
+            NodeKind::ProcessingInstruction { target, data } => (
+                KindTag::ProcessingInstruction,
+                [data.start, data.len, target.0],
+            ),
+        };
         NodeData {
-            kind,
+            tag,
+            flags: 0,
+            end_tag_len: 0,
             start: 0,
             end: 0,
-            flags: 0,
-            expansion: 0,
+            words,
         }
+    }
+
+    /// What the node is, with its kind's fields.
+    #[inline]
+    fn kind(&self) -> NodeKind {
+        let [a, b, c] = self.words;
+        match self.tag {
+            KindTag::Document => NodeKind::Document,
+            KindTag::Doctype => NodeKind::Doctype(a),
+            KindTag::Element => NodeKind::Element { name: NameId(a) },
+            KindTag::Text => NodeKind::Text {
+                text: TextRef { start: a, len: b },
+                cdata: c,
+            },
+            KindTag::Comment => NodeKind::Comment(TextRef { start: a, len: b }),
+            KindTag::ProcessingInstruction => NodeKind::ProcessingInstruction {
+                target: QNameId(c),
+                data: TextRef { start: a, len: b },
+            },
+        }
+    }
+
+    /// Gives the node `kind`'s fields (of the same kind: an element keeps
+    /// its attributes and tags).
+    fn set_kind(&mut self, kind: NodeKind) {
+        let words = NodeData::created(kind).words;
+        match kind {
+            NodeKind::Element { name } => self.words[0] = name.0,
+            _ => self.words = words,
+        }
+    }
+
+    /// Whether the node is an element.
+    #[inline]
+    fn is_element(&self) -> bool {
+        self.tag == KindTag::Element
+    }
+
+    /// An element's first attribute in the attribute storage, if it has
+    /// any (the run ends at the one marked last).
+    #[inline]
+    fn first_attribute(&self) -> Option<usize> {
+        match self.words[1] {
+            first if self.is_element() && first != NO_ATTRIBUTES => Some(first as usize),
+            _ => None,
+        }
+    }
+
+    /// For a parse: the element's attributes start at `first` (if it has
+    /// any) and its start tag ends at `tag_end`.
+    fn set_parsed_tag(&mut self, first: Option<u32>, tag_end: usize) {
+        self.words[1] = first.unwrap_or(NO_ATTRIBUTES);
+        self.words[2] = offset32(tag_end);
     }
 
     fn is_parsed(&self) -> bool {
@@ -682,17 +782,17 @@ impl NodeData {
         self.dirty() & DIRTY_CHILDREN != 0
     }
 
-    /// `1 +` the index of the entity expansion that made the node; 0 for
-    /// other nodes.
+    /// Whether an entity reference's expansion made the node (see
+    /// [`Document::expansion_mark`]).
     #[inline]
-    pub(crate) fn expansion_mark(&self) -> u32 {
-        self.expansion
+    pub(crate) fn expanded(&self) -> bool {
+        self.flags & EXPANDED != 0
     }
 
     /// Whether the node is a text node (CDATA parts included).
     #[inline]
     pub(crate) fn is_text(&self) -> bool {
-        matches!(self.kind, NodeKind::Text { .. })
+        self.tag == KindTag::Text
     }
 
     /// An element's `tag_end` as recorded (0 for a created element), or
@@ -700,49 +800,24 @@ impl NodeData {
     /// for the parsed end of the tag).
     #[inline]
     pub(crate) fn element_tag_end(&self) -> Option<usize> {
-        match self.kind {
-            NodeKind::Element { tag_end, .. } => Some(tag_end as usize),
-            _ => None,
-        }
+        self.is_element().then_some(self.words[2] as usize)
     }
 
     /// A DOCTYPE node's index in the document's DOCTYPE storage.
     #[inline]
     pub(crate) fn doctype_index(&self) -> Option<usize> {
-        match self.kind {
-            NodeKind::Doctype(index) => Some(index as usize),
-            _ => None,
-        }
+        (self.tag == KindTag::Doctype).then_some(self.words[0] as usize)
     }
 
     /// Where an element's start tag ends in the source.
     pub(crate) fn kind_tag_end(&self) -> Option<usize> {
-        match self.kind {
-            NodeKind::Element { tag_end, .. } if self.is_parsed() => Some(tag_end as usize),
-            _ => None,
-        }
-    }
-
-    /// The end tag that closed the element in the source (`</name>` or
-    /// `</>`), if one did.
-    pub(crate) fn end_tag(&self) -> Option<Span> {
-        match self.kind {
-            NodeKind::Element { end_tag, .. } if self.is_parsed() && end_tag != NO_END_TAG => {
-                Some(span_of(end_tag, self.end))
-            }
-            _ => None,
-        }
+        self.element_tag_end().filter(|_| self.is_parsed())
     }
 }
 
-/// `NodeKind::Element::end_tag` of an element that no end tag closed. No
-/// end tag starts there: one is at least three bytes (`</>`) of a source
-/// of at most `u32::MAX`.
-const NO_END_TAG: u32 = u32::MAX;
-
 /// A range of one of [`Document`]'s side vectors: an element's attributes.
-/// 32-bit, to keep [`NodeKind`] small: whatever makes one (a parse, an
-/// edit) checks that it fits ([`ItemRange::new`]).
+/// 32-bit: whatever makes one (a parse, an edit) checks that it fits
+/// ([`ItemRange::new`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct ItemRange {
     pub(crate) start: u32,
@@ -766,52 +841,108 @@ impl ItemRange {
     }
 }
 
-#[derive(Clone)]
+/// A [`StrRange`] in eight bytes, as nodes and attributes keep it: `start`
+/// and the length in the source or (the top bit of `len`) in the stored
+/// strings; or, for a range that does not fit so (stored strings past
+/// 4 GiB, a string of 2 GiB or more), `len` is [`WIDE`] and `start` the
+/// index of the range in `Document::wide_ranges`. Read it with
+/// [`Document::text_of`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TextRef {
+    start: u32,
+    len: u32,
+}
+
+/// `TextRef::len`'s bit for a range of the stored strings.
+const TEXT_STORED: u32 = 1 << 31;
+/// `TextRef::len` of a range kept in `Document::wide_ranges`.
+const WIDE: u32 = u32::MAX;
+
+impl TextRef {
+    /// `range`, kept in `wide` if it does not fit eight bytes.
+    fn new(range: StrRange, wide: &mut Vec<StrRange>) -> TextRef {
+        TextRef::short(range).unwrap_or_else(|| {
+            // Past `u32::MAX` wide ranges, their storage alone would be
+            // 64 GiB: one that did not fit would read as empty.
+            let start = u32::try_from(wide.len()).unwrap_or(u32::MAX);
+            wide.push(range);
+            TextRef { start, len: WIDE }
+        })
+    }
+
+    /// The range it stands for (`wide`: where wide ones are kept).
+    #[inline]
+    fn range(self, wide: &[StrRange]) -> StrRange {
+        let start = self.start as usize;
+        match self.len {
+            WIDE => wide.get(start).copied().unwrap_or_default(),
+            len if len & TEXT_STORED != 0 => {
+                let end = start + (len & !TEXT_STORED) as usize;
+                StrRange::new(STORED | start, STORED | end)
+            }
+            len => StrRange::new(start, start + len as usize),
+        }
+    }
+
+    /// `range` in eight bytes, if it fits.
+    #[inline]
+    fn short(range: StrRange) -> Option<TextRef> {
+        // (Without branches on the way: every string a parse keeps comes
+        // through here.)
+        let start = range.start & !STORED;
+        let len = range.end.wrapping_sub(range.start);
+        let stored = ((range.start >> (usize::BITS - 1)) as u32) << 31;
+        let fits = start <= u32::MAX as usize && len < (TEXT_STORED - 1) as usize;
+        fits.then_some(TextRef {
+            start: start as u32,
+            len: stored | len as u32,
+        })
+    }
+}
+
+/// The attributes of `attributes` from `first` to the one marked last
+/// (none without a first).
+fn attribute_run(attributes: &[AttributeData], first: Option<usize>) -> ItemRange {
+    let Some(first) = first else {
+        return ItemRange::default();
+    };
+    let len = attributes
+        .get(first..)
+        .unwrap_or_default()
+        .iter()
+        .position(AttributeData::is_last)
+        .map_or(0, |last| last + 1);
+    ItemRange::new(first, len).unwrap_or_default()
+}
+
+/// What a node is, with its kind's fields: the view of [`NodeData`] that
+/// code matches on (`NodeData::kind`).
+#[derive(Clone, Copy)]
 enum NodeKind {
     Document,
     /// An index into [`Document`]'s DOCTYPE storage.
     Doctype(u32),
+    /// (Its attributes: [`Document::attribute_range`]; its tags:
+    /// [`NodeData::kind_tag_end`], [`Document::end_tag`].)
     Element {
         name: NameId,
-        attributes: ItemRange,
-        /// Where the start tag ends in the source (0 for created elements).
-        /// Read it through [`NodeData::kind_tag_end`].
-        tag_end: u32,
-        /// Where the end tag that closed the element in the source starts
-        /// (it ends where the element does); [`NO_END_TAG`] for empty-element
-        /// tags, elements closed by other means, and created elements. Read
-        /// it through [`NodeData::end_tag`].
-        end_tag: u32,
     },
     Text {
-        text: StrRange,
+        text: TextRef,
         /// The parts (relative byte ranges of the text) that were CDATA
         /// sections in the source: 0 for none (most text nodes), else `1 +`
         /// an index in [`Document`]'s CDATA runs
         /// ([`Document::cdata_parts`]).
         cdata: u32,
     },
-    Comment(StrRange),
+    Comment(TextRef),
     ProcessingInstruction {
         /// The target, interned like the names of elements: targets are
-        /// names, few and repeated, and one `u32` keeps this variant as
+        /// names, few and repeated, and one `u32` keeps this node as
         /// small as the others.
         target: QNameId,
-        data: StrRange,
+        data: TextRef,
     },
-}
-
-impl NodeKind {
-    /// A parsed element whose start tag ends at `tag_end`, not closed yet
-    /// (see [`Document::close_parsed`]).
-    fn parsed_element(name: NameId, attributes: ItemRange, tag_end: usize) -> NodeKind {
-        NodeKind::Element {
-            name,
-            attributes,
-            tag_end: offset32(tag_end),
-            end_tag: NO_END_TAG,
-        }
-    }
 }
 
 #[derive(Clone)]
@@ -840,7 +971,7 @@ pub(crate) struct DoctypeData {
 #[derive(Clone, Copy)]
 pub(crate) struct AttributeData {
     pub(crate) name: NameId,
-    pub(crate) value: StrRange,
+    pub(crate) value: TextRef,
     /// Where the attribute was in the source, `start..end` (kept when an
     /// edit changes it, so the serializer can write the new value in its
     /// place); meaningless unless [`ATTRIBUTE_PARSED`].
@@ -858,7 +989,7 @@ pub(crate) struct AttributeData {
 // Attributes are the other big part of a document's memory (about one per
 // `=` of the input).
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(std::mem::size_of::<AttributeData>() == 40);
+const _: () = assert!(std::mem::size_of::<AttributeData>() == 32);
 
 /// Not in the tag: supplied by an attribute-list declaration's default.
 const DTD_DEFAULTED: u8 = 1;
@@ -870,13 +1001,16 @@ const ATTRIBUTE_MODIFIED: u8 = 4;
 const ATTRIBUTE_PARSED: u8 = 8;
 /// Parsed with a value (its value span is where).
 const ATTRIBUTE_HAS_VALUE: u8 = 16;
+/// The last of its element's attributes (an element keeps only where its
+/// attributes start).
+const ATTRIBUTE_LAST: u8 = 32;
 
 impl AttributeData {
     /// An attribute parsed from `span`, its value (if it had one) from
     /// `value_span`.
     pub(crate) fn parsed(
         name: NameId,
-        value: StrRange,
+        value: TextRef,
         span: Span,
         value_span: Option<Span>,
     ) -> AttributeData {
@@ -898,7 +1032,7 @@ impl AttributeData {
     }
 
     /// An attribute created by an edit.
-    pub(crate) fn created(name: NameId, value: StrRange) -> AttributeData {
+    pub(crate) fn created(name: NameId, value: TextRef) -> AttributeData {
         AttributeData {
             name,
             value,
@@ -911,7 +1045,7 @@ impl AttributeData {
     }
 
     /// An attribute supplied by an attribute-list declaration's default.
-    pub(crate) fn defaulted(name: NameId, value: StrRange) -> AttributeData {
+    pub(crate) fn defaulted(name: NameId, value: TextRef) -> AttributeData {
         AttributeData {
             flags: DTD_DEFAULTED,
             ..AttributeData::created(name, value)
@@ -949,6 +1083,18 @@ impl AttributeData {
 
     pub(crate) fn set_id(&mut self) {
         self.flags |= DTD_ID;
+    }
+
+    fn is_last(&self) -> bool {
+        self.flags & ATTRIBUTE_LAST != 0
+    }
+
+    fn set_last(&mut self, last: bool) {
+        if last {
+            self.flags |= ATTRIBUTE_LAST;
+        } else {
+            self.flags &= !ATTRIBUTE_LAST;
+        }
     }
 }
 
@@ -1062,6 +1208,13 @@ pub struct Document {
     /// outermost dropped tag to the end tag that closed it, in order. Their
     /// tags may lie inside a text node's span.
     depth_dropped: Vec<Span>,
+    /// The nodes an entity reference's expansion made ([`EXPANDED`]), each
+    /// with `1 +` the index of the expansion in `entity_expansions`.
+    expansions: HashMap<indextree::NodeId, u32>,
+    /// Where the end tags of [`LONG_END_TAG`] elements start.
+    long_end_tags: HashMap<indextree::NodeId, u32>,
+    /// The string ranges too wide for a [`TextRef`].
+    wide_ranges: Vec<StrRange>,
 }
 
 /// The elements that attribute-list declarations give defaults, each with
@@ -1177,6 +1330,9 @@ impl Document {
             entity_expansions: Vec::new(),
             dropped: Vec::new(),
             depth_dropped: Vec::new(),
+            expansions: HashMap::new(),
+            long_end_tags: HashMap::new(),
+            wide_ranges: Vec::new(),
         }
     }
 
@@ -1267,7 +1423,7 @@ impl Document {
     }
 
     /// The record of the entity expansion `index` (a node's
-    /// [`NodeData::expansion_mark`] minus 1).
+    /// [`Document::expansion_mark`] minus 1).
     pub(crate) fn entity_expansion(&self, index: usize) -> Option<&EntityExpansion> {
         self.entity_expansions.get(index)
     }
@@ -1433,13 +1589,105 @@ impl Document {
         self.stored_range(start, start + s.len())
     }
 
+    /// Stores a string that is not in the source, as a node or attribute
+    /// keeps it.
+    fn store_ref(&mut self, s: &str) -> TextRef {
+        let range = self.store(s);
+        self.text_ref(range)
+    }
+
     /// For a parse: the parsed element `id` closed, its source now ending
     /// at `end`; `end_tag` is the end tag that closed it, if one did.
     fn close_parsed(&mut self, id: indextree::NodeId, end: usize, end_tag: Option<Span>) {
         let data = self.arena[id].get_mut();
         data.end = offset32(end);
-        if let NodeKind::Element { end_tag: slot, .. } = &mut data.kind {
-            *slot = end_tag.map_or(NO_END_TAG, |span| offset32(span.start));
+        let Some(tag) = end_tag.filter(|_| data.is_element()) else {
+            return;
+        };
+        let start = offset32(tag.start);
+        // An end tag is at least three bytes (`</>`), so its length is
+        // never the 0 of none.
+        match u16::try_from(data.end.wrapping_sub(start)) {
+            Ok(len) if len != 0 && len != LONG_END_TAG => data.end_tag_len = len,
+            _ => {
+                data.end_tag_len = LONG_END_TAG;
+                self.long_end_tags.insert(id, start);
+            }
+        }
+    }
+
+    /// The end tag that closed the parsed element `id` in the source
+    /// (`</name>` or `</>`), if one did.
+    pub(crate) fn end_tag(&self, id: indextree::NodeId) -> Option<Span> {
+        let data = self.data(id);
+        if !data.is_parsed() {
+            return None;
+        }
+        let start = match data.end_tag_len {
+            0 => return None,
+            LONG_END_TAG => *self.long_end_tags.get(&id)?,
+            len => data.end - u32::from(len),
+        };
+        Some(span_of(start, data.end))
+    }
+
+    /// `1 +` the index in the entity expansions of the one that made the
+    /// node `id`; 0 for other nodes. Such a node's span is the reference's.
+    #[inline]
+    pub(crate) fn expansion_mark(&self, id: indextree::NodeId) -> u32 {
+        match self.data(id).expanded() {
+            true => self.expansions.get(&id).copied().unwrap_or(0),
+            false => 0,
+        }
+    }
+
+    /// `range` as a node or attribute keeps it.
+    fn text_ref(&mut self, range: StrRange) -> TextRef {
+        TextRef::new(range, &mut self.wide_ranges)
+    }
+
+    /// The range a [`TextRef`] stands for.
+    #[inline]
+    fn range_of(&self, text: TextRef) -> StrRange {
+        text.range(&self.wide_ranges)
+    }
+
+    /// The text a [`TextRef`] stands for.
+    #[inline]
+    fn text_of(&self, text: TextRef) -> &str {
+        self.str(self.range_of(text))
+    }
+
+    /// The attributes of `element` in the attribute storage (none for
+    /// another node): from its first to the one marked last.
+    fn attribute_range(&self, element: indextree::NodeId) -> ItemRange {
+        attribute_run(&self.attributes, self.data(element).first_attribute())
+    }
+
+    /// The attributes of `element` (none for another node).
+    #[inline]
+    fn own_attributes(&self, element: indextree::NodeId) -> &[AttributeData] {
+        self.attributes
+            .get(self.attribute_range(element).range())
+            .unwrap_or_default()
+    }
+
+    /// Gives `element` the attributes `range` of the attribute storage
+    /// (marking the last of them so; nothing for another node).
+    fn set_attribute_range(&mut self, element: indextree::NodeId, range: ItemRange) {
+        let data = self.arena[element].get_mut();
+        if !data.is_element() {
+            return;
+        }
+        data.words[1] = if range.len == 0 {
+            NO_ATTRIBUTES
+        } else {
+            range.start
+        };
+        let own = self.attributes.get_mut(range.range()).unwrap_or_default();
+        let last = own.len().saturating_sub(1);
+        for (i, attribute) in own.iter_mut().enumerate() {
+            attribute.set_last(i == last);
         }
     }
 
@@ -1685,4 +1933,96 @@ fn node_estimate(bytes: &[u8]) -> usize {
         estimate += usize::from((found & 1) + (found >> 1));
     }
     estimate
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Document, StrRange, TextRef, STORED};
+    use crate::span::Span;
+
+    /// An end tag too long for a node's 16-bit length is kept aside, and
+    /// written as parsed whether or not the element's children changed.
+    #[test]
+    fn a_long_end_tag_is_kept_aside_and_written_as_parsed() {
+        // `</a`, the spaces and `>`: 65,534 bytes fit the node, 65,535 on
+        // do not.
+        for spaces in [0, 65_530, 65_531, 65_532, 70_000] {
+            let source = format!("<a><b/></a{}>", " ".repeat(spaces));
+            let mut doc = Document::parse(&source);
+            assert!(doc.is_well_formed());
+            let a = doc.root_element().unwrap().id();
+            assert_eq!(doc.end_tag(a.0), Some(Span::new(7, source.len())));
+            assert_eq!(doc.to_xml(), source);
+            let c = doc.create_element("c");
+            doc.append(a, c).unwrap();
+            let expected = format!("<a><b/><c/></a{}>", " ".repeat(spaces));
+            assert_eq!(doc.to_xml(), expected);
+        }
+    }
+
+    /// A string range that does not fit a node's eight bytes is kept aside
+    /// and read back the same.
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn a_range_too_wide_for_a_node_is_kept_aside() {
+        let fits = (1 << 31) - 2;
+        let ranges = [
+            (StrRange::new(0, 10), false),
+            (StrRange::new(u32::MAX as usize, u32::MAX as usize), false),
+            (StrRange::new(STORED | 7, STORED | 9), false),
+            (StrRange::new(STORED, STORED | fits), false),
+            (StrRange::new(5, 5 + fits), false),
+            (StrRange::new(STORED, STORED | (fits + 1)), true),
+            (StrRange::new(5, 5 + (fits + 1)), true),
+            (
+                StrRange::new(STORED | (1 << 33), STORED | ((1 << 33) + 4)),
+                true,
+            ),
+            (StrRange::new(1 << 32, (1 << 32) + 1), true),
+        ];
+        let mut wide = Vec::new();
+        for (range, aside) in ranges {
+            let before = wide.len();
+            let text = TextRef::new(range, &mut wide);
+            assert_eq!(text.range(&wide), range);
+            assert_eq!(wide.len() > before, aside, "{range:?}");
+        }
+    }
+
+    /// Each element's attributes stay its own through edits that move,
+    /// shorten, empty and grow them in turn (an element keeps only where
+    /// they start; the last is marked).
+    #[test]
+    fn attributes_stay_each_elements_own_through_edits() {
+        let mut doc = Document::parse("<r><a x='1' y='2'/><b z='3'/><c/></r>");
+        let r = doc.root_element().unwrap();
+        let ids: Vec<_> = r.children().map(|n| n.id()).collect();
+        let (a, b, c) = (ids[0], ids[1], ids[2]);
+        doc.set_attribute(a, "w", "4").unwrap();
+        assert_eq!(doc.remove_attribute(b, "z").unwrap().as_deref(), Some("3"));
+        doc.set_attribute(c, "u", "6").unwrap();
+        doc.set_attribute(b, "v", "5").unwrap();
+        assert_eq!(doc.remove_attribute(a, "x").unwrap().as_deref(), Some("1"));
+        doc.set_attribute(a, "y", "7").unwrap();
+        let attributes = |doc: &Document, id| -> Vec<(String, String)> {
+            let node = doc.node(id).unwrap();
+            let pairs = node
+                .attributes()
+                .map(|a| (a.name().into(), a.value().into()));
+            pairs.collect()
+        };
+        let pair = |name: &str, value: &str| (name.to_owned(), value.to_owned());
+        assert_eq!(attributes(&doc, a), [pair("y", "7"), pair("w", "4")]);
+        assert_eq!(attributes(&doc, b), [pair("v", "5")]);
+        assert_eq!(attributes(&doc, c), [pair("u", "6")]);
+        doc.clear_attributes(a).unwrap();
+        assert_eq!(attributes(&doc, a), []);
+        assert_eq!(attributes(&doc, b), [pair("v", "5")]);
+        let reread = Document::parse(&doc.to_xml());
+        let r = reread.root_element().unwrap();
+        let ids: Vec<_> = r.children().map(|n| n.id()).collect();
+        assert_eq!(attributes(&reread, ids[0]), []);
+        assert_eq!(attributes(&reread, ids[1]), [pair("v", "5")]);
+        assert_eq!(attributes(&reread, ids[2]), [pair("u", "6")]);
+    }
 }

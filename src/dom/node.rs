@@ -126,8 +126,8 @@ impl<'a> Node<'a> {
         Node { doc, id }
     }
 
-    fn kind(&self) -> &'a NodeKind {
-        &self.doc.data(self.id).kind
+    fn kind(&self) -> NodeKind {
+        self.doc.data(self.id).kind()
     }
 
     fn wrap(&self, id: Option<indextree::NodeId>) -> Option<Node<'a>> {
@@ -268,12 +268,12 @@ impl<'a> Node<'a> {
     /// ```
     pub fn name(&self) -> &'a str {
         match self.kind() {
-            NodeKind::Element { name, .. } => self.doc.names.qualified(*name),
+            NodeKind::Element { name, .. } => self.doc.names.qualified(name),
             NodeKind::ProcessingInstruction { target, .. } => {
-                &self.doc.names.qname_data(*target).text
+                &self.doc.names.qname_data(target).text
             }
             NodeKind::Doctype(d) => self
-                .doctype_data(*d)
+                .doctype_data(d)
                 .and_then(|d| d.name)
                 .map_or("", |r| self.doc.str(r)),
             _ => "",
@@ -290,7 +290,7 @@ impl<'a> Node<'a> {
     /// ```
     pub fn local_name(&self) -> &'a str {
         match self.kind() {
-            NodeKind::Element { name, .. } => self.doc.names.local(*name),
+            NodeKind::Element { name, .. } => self.doc.names.local(name),
             _ => self.name(),
         }
     }
@@ -304,7 +304,7 @@ impl<'a> Node<'a> {
     /// ```
     pub fn prefix(&self) -> Option<&'a str> {
         match self.kind() {
-            NodeKind::Element { name, .. } => self.doc.names.prefix(*name),
+            NodeKind::Element { name, .. } => self.doc.names.prefix(name),
             _ => None,
         }
     }
@@ -318,7 +318,7 @@ impl<'a> Node<'a> {
     /// ```
     pub fn namespace(&self) -> Option<&'a str> {
         match self.kind() {
-            NodeKind::Element { name, .. } => self.doc.names.namespace_of(*name),
+            NodeKind::Element { name, .. } => self.doc.names.namespace_of(name),
             _ => None,
         }
     }
@@ -344,20 +344,13 @@ impl<'a> Node<'a> {
     /// A DOCTYPE's data (`None` for other nodes).
     pub(crate) fn doctype(&self) -> Option<&'a super::DoctypeData> {
         match self.kind() {
-            NodeKind::Doctype(d) => self.doctype_data(*d),
+            NodeKind::Doctype(d) => self.doctype_data(d),
             _ => None,
         }
     }
 
     fn attribute_data(&self) -> &'a [AttributeData] {
-        match self.kind() {
-            NodeKind::Element { attributes, .. } => self
-                .doc
-                .attributes
-                .get(attributes.range())
-                .unwrap_or_default(),
-            _ => &[],
-        }
+        self.doc.own_attributes(self.id)
     }
 
     /// The attributes, in source order (namespace declarations included).
@@ -430,9 +423,9 @@ impl<'a> Node<'a> {
     /// ```
     pub fn text(&self) -> Option<&'a str> {
         match self.kind() {
-            NodeKind::Text { text, .. } => Some(self.doc.str(*text)),
-            NodeKind::Comment(text) => Some(self.doc.str(*text)),
-            NodeKind::ProcessingInstruction { data, .. } => Some(self.doc.str(*data)),
+            NodeKind::Text { text, .. } => Some(self.doc.text_of(text)),
+            NodeKind::Comment(text) => Some(self.doc.text_of(text)),
+            NodeKind::ProcessingInstruction { data, .. } => Some(self.doc.text_of(data)),
             _ => None,
         }
     }
@@ -448,7 +441,7 @@ impl<'a> Node<'a> {
         let mut out = String::new();
         for node in std::iter::once(*self).chain(self.descendants()) {
             if let NodeKind::Text { text, .. } = node.kind() {
-                out.push_str(self.doc.str(*text));
+                out.push_str(self.doc.text_of(text));
             }
         }
         out
@@ -467,7 +460,7 @@ impl<'a> Node<'a> {
         match self.kind() {
             NodeKind::Text { cdata, .. } => self
                 .doc
-                .cdata_parts(*cdata)
+                .cdata_parts(cdata)
                 .iter()
                 .map(|&(start, end)| start..end)
                 .collect(),
@@ -518,7 +511,7 @@ impl<'a> Node<'a> {
     /// ```
     pub fn public_id(&self) -> Option<&'a str> {
         match self.kind() {
-            NodeKind::Doctype(d) => self.doctype_data(*d)?.public_id.map(|r| self.doc.str(r)),
+            NodeKind::Doctype(d) => self.doctype_data(d)?.public_id.map(|r| self.doc.str(r)),
             _ => None,
         }
     }
@@ -534,7 +527,7 @@ impl<'a> Node<'a> {
     /// ```
     pub fn system_id(&self) -> Option<&'a str> {
         match self.kind() {
-            NodeKind::Doctype(d) => self.doctype_data(*d)?.system_id.map(|r| self.doc.str(r)),
+            NodeKind::Doctype(d) => self.doctype_data(d)?.system_id.map(|r| self.doc.str(r)),
             _ => None,
         }
     }
@@ -550,7 +543,7 @@ impl<'a> Node<'a> {
     pub fn internal_subset(&self) -> Option<&'a str> {
         match self.kind() {
             NodeKind::Doctype(d) => self
-                .doctype_data(*d)?
+                .doctype_data(d)?
                 .internal_subset
                 .map(|r| self.doc.str(r)),
             _ => None,
@@ -577,7 +570,7 @@ impl<'a> Node<'a> {
     /// ```
     pub fn notations(&self) -> &'a [crate::notation::Notation] {
         match self.kind() {
-            NodeKind::Doctype(d) => self.doctype_data(*d).map_or(&[], |d| &d.notations[..]),
+            NodeKind::Doctype(d) => self.doctype_data(d).map_or(&[], |d| &d.notations[..]),
             _ => &[],
         }
     }
@@ -607,7 +600,7 @@ impl<'a> Node<'a> {
     /// assert_eq!(&doc.source()[b.span().unwrap().range()], "&sig;");
     /// ```
     pub fn entity(&self) -> Option<&'a str> {
-        let mark = self.doc.data(self.id).expansion;
+        let mark = self.doc.expansion_mark(self.id);
         let record = self
             .doc
             .entity_expansions
@@ -901,7 +894,7 @@ impl<'a> Attribute<'a> {
     /// assert_eq!(title.value(), "Tom & Jerry");
     /// ```
     pub fn value(&self) -> &'a str {
-        self.doc.str(self.data.value)
+        self.doc.text_of(self.data.value)
     }
 
     /// The whole attribute in the source (`None` for one set by an edit).

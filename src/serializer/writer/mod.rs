@@ -631,7 +631,7 @@ impl<'d> Writer<'d> {
         }
         match data.element_tag_end() {
             Some(tag_end)
-                if data.end_tag().is_none()
+                if self.doc.end_tag(node.id().0).is_none()
                     && !(tag_end == span.end && self.source()[..tag_end].ends_with("/>")) =>
             {
                 None
@@ -644,7 +644,7 @@ impl<'d> Writer<'d> {
     /// entity's expansion made (its span is the reference's).
     fn source_span(&self, node: Node<'_>) -> Option<Span> {
         let data = self.doc.data(node.id().0);
-        if data.expansion_mark() != 0 {
+        if data.expanded() {
             return None;
         }
         data.span()
@@ -664,13 +664,13 @@ impl<'d> Writer<'d> {
             // declaration, is written as nodes.
             return None;
         }
-        let mark = self.doc.data(node.id().0).expansion_mark();
+        let mark = self.doc.expansion_mark(node.id().0);
         if mark == 0 {
             return None;
         }
         if node
             .parent()
-            .is_some_and(|p| self.doc.data(p.id().0).expansion_mark() == mark)
+            .is_some_and(|p| self.doc.expansion_mark(p.id().0) == mark)
         {
             return None; // inside the expansion, not at its level
         }
@@ -696,7 +696,7 @@ impl<'d> Writer<'d> {
         for _ in 0..record.count {
             let here = current?;
             let data = self.doc.data(here.id().0);
-            if data.expansion_mark() != mark || data.edited() {
+            if self.doc.expansion_mark(here.id().0) != mark || data.edited() {
                 return None;
             }
             last = here;
@@ -806,7 +806,7 @@ impl<'d> Writer<'d> {
     fn empty_content(&mut self, node: Node<'_>) {
         let data = self.doc.data(node.id().0);
         if let (Some(from), Some(to), false) = (
-            data.kind_tag_end().filter(|_| data.expansion_mark() == 0),
+            data.kind_tag_end().filter(|_| !data.expanded()),
             self.content_end(node),
             data.children_edited(),
         ) {
@@ -817,9 +817,9 @@ impl<'d> Writer<'d> {
     /// Where the content of an element ends in the source: its end tag, or
     /// where it was closed.
     fn content_end(&self, node: Node<'_>) -> Option<usize> {
-        let data = self.doc.data(node.id().0);
         let span = self.source_span(node)?;
-        Some(data.end_tag().map_or(span.end, |end| end.start))
+        let end_tag = self.doc.end_tag(node.id().0);
+        Some(end_tag.map_or(span.end, |end| end.start))
     }
 }
 

@@ -422,7 +422,7 @@ impl<'d> Writer<'d> {
         }
         let data = self.doc.data(node.id().0);
         if let Some(span) = self.source_span(node) {
-            match data.end_tag() {
+            match self.doc.end_tag(node.id().0) {
                 Some(end) if self.renamed_none(node, span) => {
                     // A `mismatched-end-tag` there is about the elements it
                     // closes, not about the tag.
