@@ -362,11 +362,11 @@ fn element_key<'a>(child: Node<'a>, names: &[&str], expanded: bool) -> Cow<'a, s
             return Cow::Owned(name);
         }
     }
-    let (name, local) = (child.name(), child.local_name());
-    if name.len() == local.len() || names.contains(&name) {
+    let name = child.name();
+    if !name.contains(':') || names.contains(&name) {
         return Cow::Borrowed(name);
     }
-    Cow::Borrowed(local)
+    Cow::Borrowed(child.local_name())
 }
 
 /// The key an attribute is read under, as an element's (`@{uri}local`,
@@ -429,7 +429,8 @@ impl<'a> ElementDeserializer<'a> {
         // As quick-xml: text goes to `$value` unless there is a `$text`.
         let text_in_content = has_value && !has_text;
         let expanded = has_expanded_names(fields);
-        let mut entries: Vec<(Key<'a>, Entry<'a>)> = Vec::new();
+        // Room for a record's attributes and children: one allocation.
+        let mut entries: Vec<(Key<'a>, Entry<'a>)> = Vec::with_capacity(16);
         for attribute in node.attributes() {
             let offset = attribute.value_span().or(attribute.span());
             let value = Cow::Borrowed(attribute.value());
