@@ -354,19 +354,19 @@ fn text_of(node: Node<'_>) -> Cow<'_, str> {
 /// read under, the first of: `{uri}local` if one of `names` is that
 /// expanded name (looked for only if `expanded`: some name is written so);
 /// its qualified name if one of `names` is that; its local name, as
-/// quick-xml reads every name.
-fn element_key<'a>(child: Node<'a>, names: &[&str], expanded: bool) -> Cow<'a, str> {
+/// quick-xml reads every name. With it, whether it is the name as written.
+fn element_key<'a>(child: Node<'a>, names: &[&str], expanded: bool) -> (Cow<'a, str>, bool) {
     if let (true, Some(uri)) = (expanded, child.namespace()) {
         let name = format!("{{{uri}}}{}", child.local_name());
         if names.contains(&name.as_str()) {
-            return Cow::Owned(name);
+            return (Cow::Owned(name), false);
         }
     }
     let name = child.name();
     if !name.contains(':') || names.contains(&name) {
-        return Cow::Borrowed(name);
+        return (Cow::Borrowed(name), true);
     }
-    Cow::Borrowed(child.local_name())
+    (Cow::Borrowed(child.local_name()), false)
 }
 
 /// The key an attribute is read under, as an element's (`@{uri}local`,
@@ -443,11 +443,11 @@ impl<'a> ElementDeserializer<'a> {
         let mixed = node.child_elements().next().is_some();
         for child in node.children() {
             if child.is_element() {
-                let key = element_key(child, fields, expanded);
+                let (key, exact) = element_key(child, fields, expanded);
                 if has_value && !fields.contains(&key.as_ref()) {
                     content.push(Item::Element(child));
                 } else {
-                    groups.add(&mut entries, key, child);
+                    groups.add(&mut entries, key, child, exact);
                 }
             } else if let (true, Some(text)) = (child.is_text(), child.text()) {
                 significant_text |= !is_xml_whitespace(text);
@@ -503,16 +503,17 @@ struct Group<'a> {
 }
 
 impl<'a> Group<'a> {
-    fn new(first: Node<'a>, key: &str) -> Group<'a> {
+    /// A group of `first` (`exact`: its name as written is the key).
+    fn new(first: Node<'a>, exact: bool) -> Group<'a> {
         Group {
             first,
             more: Vec::new(),
-            exact: (first.name() == key).then_some(first),
+            exact: exact.then_some(first),
         }
     }
 
-    fn add(&mut self, node: Node<'a>, key: &str) {
-        if self.exact.is_none() && node.name() == key {
+    fn add(&mut self, node: Node<'a>, exact: bool) {
+        if exact && self.exact.is_none() {
             self.exact = Some(node);
         }
         self.more.push(node);
@@ -528,6 +529,12 @@ struct Groups<'a> {
     index: HashMap<Cow<'a, str>, usize>,
 }
 
+/// Whether two keys are the same: names interned by the document are
+/// often the very same string.
+fn same_key(a: &str, b: &str) -> bool {
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
+}
+
 /// Up to this many keys, a scan finds a group faster than a hash.
 const SCAN_LIMIT: usize = 8;
 
@@ -539,17 +546,22 @@ impl<'a> Groups<'a> {
         }
     }
 
-    fn add(&mut self, entries: &mut Vec<(Key<'a>, Entry<'a>)>, key: Cow<'a, str>, node: Node<'a>) {
+    /// `node` under `key` (`exact`: the node's name as written).
+    fn add(
+        &mut self,
+        entries: &mut Vec<(Key<'a>, Entry<'a>)>,
+        key: Cow<'a, str>,
+        node: Node<'a>,
+        exact: bool,
+    ) {
         let found = if self.index.is_empty() {
             (self.start..entries.len())
-                .find(|&at| matches!(&entries[at].0, Key::Name(name) if *name == key))
+                .find(|&at| matches!(&entries[at].0, Key::Name(name) if same_key(name, &key)))
         } else {
             self.index.get(&key).copied()
         };
-        if let Some((Key::Name(key), Entry::Elements(group))) =
-            found.and_then(|at| entries.get_mut(at))
-        {
-            group.add(node, key);
+        if let Some((_, Entry::Elements(group))) = found.and_then(|at| entries.get_mut(at)) {
+            group.add(node, exact);
             return;
         }
         if entries.len() - self.start == SCAN_LIMIT {
@@ -563,7 +575,7 @@ impl<'a> Groups<'a> {
         if !self.index.is_empty() {
             self.index.insert(key.clone(), entries.len());
         }
-        let group = Group::new(node, &key);
+        let group = Group::new(node, exact);
         entries.push((Key::Name(key), Entry::Elements(group)));
     }
 }
@@ -879,7 +891,7 @@ impl<'de, 'a: 'de> de::EnumAccess<'de> for ElementVariant<'a> {
         seed: V,
     ) -> Result<(V::Value, ElementDeserializer<'a>), DeError> {
         let expanded = has_expanded_names(self.variants);
-        let name = element_key(self.place.node, self.variants, expanded);
+        let (name, _) = element_key(self.place.node, self.variants, expanded);
         let variant = seed.deserialize(de::value::StrDeserializer::<DeError>::new(&name))?;
         let content = ElementDeserializer {
             place: self.place,
