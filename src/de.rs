@@ -228,6 +228,59 @@ macro_rules! plain_values_from {
     };
 }
 
+/// The methods every reader here answers alike: a newtype is its content;
+/// a unit, a unit struct and what is ignored accept anything (the content
+/// is not read).
+macro_rules! units_and_newtypes {
+    () => {
+        fn deserialize_newtype_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, DeError> {
+            visitor.visit_newtype_struct(self)
+        }
+
+        fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+            visitor.visit_unit()
+        }
+
+        fn deserialize_unit_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, DeError> {
+            visitor.visit_unit()
+        }
+
+        fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+            visitor.visit_unit()
+        }
+    };
+}
+
+/// Tuples and tuple structs read as the reader's sequence.
+macro_rules! tuples_as_sequences {
+    () => {
+        fn deserialize_tuple<V: Visitor<'de>>(
+            self,
+            _: usize,
+            visitor: V,
+        ) -> Result<V::Value, DeError> {
+            self.deserialize_seq(visitor)
+        }
+
+        fn deserialize_tuple_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            _: usize,
+            visitor: V,
+        ) -> Result<V::Value, DeError> {
+            self.deserialize_seq(visitor)
+        }
+    };
+}
+
 /// How deep elements may nest in what is read: serde's derived code
 /// recurses once per level, so deeper ones are refused rather than left to
 /// overflow the stack (serde_json has the same bound).
@@ -792,6 +845,8 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementsDeserializer<'a> {
 impl<'de, 'a: 'de> de::Deserializer<'de> for ElementDeserializer<'a> {
     type Error = DeError;
 
+    units_and_newtypes!();
+
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         let node = self.place.node;
         if node.attributes().next().is_some() || node.child_elements().next().is_some() {
@@ -840,32 +895,8 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ElementDeserializer<'a> {
         visitor.visit_some(self)
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_newtype_struct(self)
-    }
-
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         self.elements().deserialize_seq(visitor)
-    }
-
-    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
     }
 
     plain_values_from!(text);
@@ -1016,42 +1047,15 @@ macro_rules! either_item {
 impl<'de, 'a: 'de> de::Deserializer<'de> for ItemDeserializer<'a> {
     type Error = DeError;
 
+    units_and_newtypes!();
+    tuples_as_sequences!();
+
     either_item! {
         deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
         deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
         deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, DeError> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: usize,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        self.deserialize_seq(visitor)
+        deserialize_option deserialize_seq deserialize_map deserialize_identifier
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -1107,6 +1111,9 @@ impl<'de, 'a: 'de> SeqAccess<'de> for Items<'a> {
 impl<'de, 'a: 'de> de::Deserializer<'de> for ContentDeserializer<'a> {
     type Error = DeError;
 
+    units_and_newtypes!();
+    tuples_as_sequences!();
+
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         if self.items.len() > 1 {
             return self.deserialize_seq(visitor);
@@ -1122,19 +1129,6 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ContentDeserializer<'a> {
             items: self.items.into_iter(),
             place: self.place,
         })
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, DeError> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: usize,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        self.deserialize_seq(visitor)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -1176,30 +1170,6 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for ContentDeserializer<'a> {
             Ok(item) => item.deserialize_map(visitor),
             Err(place) => empty_map(place, visitor),
         }
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
     }
 
     plain_values_from!(text);
@@ -1298,6 +1268,9 @@ macro_rules! parsed {
 impl<'de, 'a: 'de> de::Deserializer<'de> for TextDeserializer<'a> {
     type Error = DeError;
 
+    units_and_newtypes!();
+    tuples_as_sequences!();
+
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         let read = match &self.text {
             Cow::Borrowed(text) => visitor.visit_borrowed_str(text),
@@ -1353,30 +1326,6 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for TextDeserializer<'a> {
         visitor.visit_some(self)
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        visitor.visit_unit()
-    }
-
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         _: &'static str,
@@ -1412,19 +1361,6 @@ impl<'de, 'a: 'de> de::Deserializer<'de> for TextDeserializer<'a> {
             text: &self,
         };
         visitor.visit_seq(list).map_err(|error| self.placed(error))
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, DeError> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: usize,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        self.deserialize_seq(visitor)
     }
 
     serde::forward_to_deserialize_any! {

@@ -244,6 +244,29 @@ fn write_blank<W: fmt::Write>(out: &mut W, text: &str) -> fmt::Result {
     Ok(())
 }
 
+/// A struct variant's fields are written as a struct's: the
+/// `SerializeStructVariant` of `$type`, handed to its `SerializeStruct`.
+macro_rules! struct_variant_as_struct {
+    ($type:ident, $ok:ty) => {
+        impl<W: fmt::Write> ser::SerializeStructVariant for $type<'_, W> {
+            type Ok = $ok;
+            type Error = SerError;
+
+            fn serialize_field<T: ?Sized + Serialize>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), SerError> {
+                ser::SerializeStruct::serialize_field(self, key, value)
+            }
+
+            fn end(self) -> Result<$ok, SerError> {
+                ser::SerializeStruct::end(self)
+            }
+        }
+    };
+}
+
 fn is_ncname(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(is_ncname_start_char) && chars.all(is_ncname_char)
@@ -974,22 +997,7 @@ impl<W: fmt::Write> ser::SerializeStruct for Attributes<'_, W> {
     }
 }
 
-impl<W: fmt::Write> ser::SerializeStructVariant for Attributes<'_, W> {
-    type Ok = Opened;
-    type Error = SerError;
-
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), SerError> {
-        self.field(key, value)
-    }
-
-    fn end(self) -> Result<Opened, SerError> {
-        Attributes::end(self)
-    }
-}
+struct_variant_as_struct!(Attributes, Opened);
 
 impl<W: fmt::Write> ser::SerializeMap for Attributes<'_, W> {
     type Ok = Opened;
@@ -1168,22 +1176,7 @@ impl<W: fmt::Write> ser::SerializeStruct for Children<'_, W> {
     }
 }
 
-impl<W: fmt::Write> ser::SerializeStructVariant for Children<'_, W> {
-    type Ok = ();
-    type Error = SerError;
-
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), SerError> {
-        self.w.write_field(key, value)
-    }
-
-    fn end(self) -> Result<(), SerError> {
-        Ok(())
-    }
-}
+struct_variant_as_struct!(Children, ());
 
 impl<W: fmt::Write> ser::SerializeMap for Children<'_, W> {
     type Ok = ();
